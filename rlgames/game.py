@@ -1,0 +1,293 @@
+"""The game API: a `Game` describes the rules, a `State` is one immutable position.
+
+Every game has two faces (see ``shared/design/fast-core.md``):
+
+* **Kernels** -- numba-compiled functions over a *compact state*, a tuple of int64 of fixed length
+  (bitboards, counters). Search, playouts and MCTS run entirely on kernels; they never touch Python
+  objects. The kernels of a game are bundled in a `GameKernels` record.
+* **The `State` facade** -- the public, immutable Python API used by envs, agents, tests and the CLI.
+  It holds one compact state and calls the kernels.
+
+Conventions (shared by every game, search and evaluator in rlgames):
+
+* Players are 0 and 1. `State.current_player` may also be `CHANCE` or `TERMINAL`, as in OpenSpiel.
+* Actions are ints in ``[0, num_actions)``; a legal mask has 1 for a legal action. At a chance node the
+  legal actions are the chance outcomes.
+* Returns are zero-sum, one value per player, each in {-1, 0, 1}.
+* Observations are float32 planes **from the point of view of the side to move**.
+
+Compact-state slots fixed for every game, so that the facade and the search read them directly:
+
+* ``s[0]`` -- the player code: 0, 1, `CHANCE` or `TERMINAL`;
+* ``s[1]`` -- player 0's return once the state is terminal (0 before);
+* ``s[2:]`` -- the game's own fields.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, NamedTuple, Sequence
+
+import numpy as np
+
+CHANCE = -1
+"""Player code of a chance node (OpenSpiel's ``kChancePlayerId``)."""
+TERMINAL = -4
+"""Player code of a terminal state (OpenSpiel's ``kTerminalPlayerId``)."""
+
+PLAYER = 0
+"""Slot of the player code in a compact state."""
+RETURN = 1
+"""Slot of player 0's final return in a compact state."""
+
+CompactState = tuple  # tuple[int, ...]: a fixed-length tuple of int64 values
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the state it was applied to."""
+
+
+class GameKernels(NamedTuple):
+    """The compiled face of a game: numba functions over its compact state ``s`` (a UniTuple of int64).
+
+    All of them are pure: none mutates its arguments except the ``out`` buffers.
+
+    * ``legal_actions(s, out: int64[:]) -> int`` writes the legal actions (the outcomes at a chance
+      node) in increasing order into ``out[:n]`` and returns ``n``; ``out`` holds ``max_actions``.
+    * ``apply(s, action) -> s2`` returns the successor. It assumes the action is legal.
+    * ``chance_outcomes(s, actions: int64[:], probs: float64[:]) -> int`` lists the outcomes of a
+      chance node with their probabilities (returns 0 for games without chance).
+    * ``hash_key(s) -> int64`` is a stable key (the same in every process) for transposition tables.
+    * ``observation(s, out: float32[*observation_shape])`` fills the planes seen by the side to move.
+    """
+
+    legal_actions: Callable[..., int]
+    apply: Callable[..., CompactState]
+    chance_outcomes: Callable[..., int]
+    hash_key: Callable[..., int]
+    observation: Callable[..., None]
+    max_actions: int
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """A symmetry of the board, for data augmentation.
+
+    ``action_map[a]`` is the image of action ``a``; ``transform`` maps an observation (planes shaped
+    ``game.observation_shape``) to the observation of the transformed position.
+    """
+
+    name: str
+    action_map: np.ndarray  # int64[num_actions]
+    transform: Callable[[np.ndarray], np.ndarray]
+
+    def observation(self, observation: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(self.transform(observation))
+
+    def policy(self, policy: np.ndarray) -> np.ndarray:
+        """The policy (or legal mask) over the transformed position's actions: ``out[map[a]] = p[a]``."""
+        out = np.empty_like(policy)
+        out[self.action_map] = policy
+        return out
+
+
+def dihedral_symmetries(size: int, extra_actions: int = 0) -> tuple[Symmetry, ...]:
+    """The 8 symmetries of a square ``size`` x ``size`` board whose cell actions are ``row * size + col``.
+
+    Actions past the cells (``extra_actions`` of them, e.g. othello's pass) map to themselves.
+    """
+    transforms: list[tuple[str, Callable[[np.ndarray], np.ndarray]]] = []
+    for k in range(4):
+        transforms.append((f"rot{90 * k}", lambda x, k=k: np.rot90(x, k, axes=(-2, -1))))
+        transforms.append((f"rot{90 * k}+flip", lambda x, k=k: np.flip(np.rot90(x, k, axes=(-2, -1)), -1)))
+    cells = np.arange(size * size).reshape(size, size)
+    extra = np.arange(size * size, size * size + extra_actions)
+    symmetries = []
+    for name, transform in transforms:
+        image = np.empty(size * size, dtype=np.int64)
+        image[transform(cells).ravel()] = np.arange(size * size)  # cell c lands where transform puts it
+        symmetries.append(Symmetry(name, np.concatenate([image, extra]), transform))
+    return tuple(symmetries)
+
+
+class Game(abc.ABC):
+    """The rules of a game. Create games with `rlgames.load_game`.
+
+    Subclasses set the class attributes ``name`` and ``state_class`` and, in ``__init__``, the instance
+    attributes documented below, then call ``super().__init__(**params)``.
+    """
+
+    name: ClassVar[str]
+    """Registry name, e.g. ``"connect_four"``."""
+    version: ClassVar[int] = 1
+    """Bumped whenever the rules, the action numbering or the observation change (checkpoints record it)."""
+    state_class: ClassVar[type["State"]]
+
+    num_actions: int
+    observation_shape: tuple[int, ...]
+    max_game_length: int
+    """An upper bound on the number of actions (chance outcomes included) in one game."""
+    has_chance: bool = False
+    kernels: GameKernels
+
+    def __init__(self, **params: Any) -> None:
+        self.params: dict[str, Any] = dict(params)
+
+    # --- states ------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def initial_compact_state(self) -> CompactState:
+        """The compact state of the start position."""
+
+    def new_initial_state(self) -> "State":
+        return self.state_class(self, self.initial_compact_state())
+
+    def state_from_actions(self, actions: Sequence[int]) -> "State":
+        """The state reached by playing ``actions`` from the start; raises on an illegal one."""
+        state = self.new_initial_state()
+        for action in actions:
+            state = state.apply(action)
+        return state
+
+    def state_from_moves(self, moves: str | Sequence[str]) -> "State":
+        """The state reached by a sequence of moves in the game's notation (a list, or a string
+        separated by spaces or commas)."""
+        if isinstance(moves, str):
+            moves = moves.replace(",", " ").split()
+        state = self.new_initial_state()
+        for move in moves:
+            state = state.apply(state.string_to_action(move))
+        return state
+
+    # --- symmetries ---------------------------------------------------------------------------
+    def symmetries(self) -> tuple[Symmetry, ...]:
+        """The board's symmetries, identity first; just the identity for games without any."""
+        identity = np.arange(self.num_actions, dtype=np.int64)
+        return (Symmetry("identity", identity, lambda x: x),)
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"{type(self).__name__}({args})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.params == self.params  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self.params.items()))))
+
+
+class State:
+    """One immutable position of a game.
+
+    Games subclass it to add their notation (``action_to_string``, ``string_to_action``), ``__str__``
+    and, where it is faster than the generic kernel call, ``legal_actions``.
+    """
+
+    __slots__ = ("game", "compact")
+
+    def __init__(self, game: Game, compact: CompactState) -> None:
+        self.game = game
+        self.compact = compact
+
+    # --- whose turn, and is it over ------------------------------------------------------------
+    def current_player(self) -> int:
+        """0 or 1, or `CHANCE` at a chance node, or `TERMINAL` once the game is over."""
+        return self.compact[PLAYER]
+
+    def is_terminal(self) -> bool:
+        return self.compact[PLAYER] == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.compact[PLAYER] == CHANCE
+
+    def returns(self) -> list[float]:
+        """Final returns ``[player 0, player 1]``, zero-sum; both 0 while the game is not over."""
+        r = float(self.compact[RETURN])
+        return [r, -r] if r else [0.0, 0.0]
+
+    # --- moves --------------------------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        """Legal actions in increasing order (chance outcomes at a chance node; none when terminal)."""
+        kernels = self.game.kernels
+        buffer = np.empty(kernels.max_actions, dtype=np.int64)
+        n = kernels.legal_actions(self.compact, buffer)
+        return buffer[:n].tolist()
+
+    def legal_action_mask(self) -> np.ndarray:
+        """int8[num_actions], 1 where the action is legal."""
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        mask[self.legal_actions()] = 1
+        return mask
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(outcome, probability)`` pairs at a chance node; raises elsewhere."""
+        if not self.is_chance_node():
+            raise ValueError(f"chance_outcomes() called on a non-chance state of {self.game.name}")
+        kernels = self.game.kernels
+        actions = np.empty(kernels.max_actions, dtype=np.int64)
+        probs = np.empty(kernels.max_actions, dtype=np.float64)
+        n = kernels.chance_outcomes(self.compact, actions, probs)
+        return list(zip(actions[:n].tolist(), probs[:n].tolist()))
+
+    def apply(self, action: int) -> "State":
+        """The successor after ``action``; the receiver is unchanged. Raises `IllegalActionError`."""
+        if self.compact[PLAYER] == TERMINAL or not self._is_legal(action):
+            self.check_legal(action)  # raises, naming the problem
+        return type(self)(self.game, self.game.kernels.apply(self.compact, action))
+
+    def check_legal(self, action: int) -> None:
+        """Raises `IllegalActionError`, naming the problem, unless ``action`` is legal here."""
+        if self.is_terminal():
+            raise IllegalActionError(f"{self.game.name}: no action is legal, the game is over")
+        if not self._is_legal(action):
+            raise IllegalActionError(
+                f"{self.game.name}: action {action!r} is illegal here; legal actions: {self.legal_actions()}"
+            )
+
+    def _is_legal(self, action: int) -> bool:
+        """Whether ``action`` is legal in this non-terminal state; games override it with a bit test."""
+        return action in self.legal_actions()
+
+    # --- what the players see -------------------------------------------------------------------
+    def observation(self) -> np.ndarray:
+        """float32[*observation_shape]: planes from the point of view of the side to move."""
+        out = np.zeros(self.game.observation_shape, dtype=np.float32)
+        self.game.kernels.observation(self.compact, out)
+        return out
+
+    def hash_key(self) -> int:
+        """A stable 64-bit key of the position (equal positions, equal keys, in every process)."""
+        return int(self.game.kernels.hash_key(self.compact))
+
+    def action_to_string(self, action: int) -> str:
+        """The action in the game's usual notation."""
+        return str(action)
+
+    def string_to_action(self, text: str) -> int:
+        """Parses a move in the game's notation; raises `ValueError` naming the problem."""
+        try:
+            action = int(text)
+        except ValueError:
+            raise ValueError(f"{self.game.name}: cannot read move {text!r}") from None
+        if not 0 <= action < self.game.num_actions:
+            raise ValueError(f"{self.game.name}: move {text!r} is out of range [0, {self.game.num_actions})")
+        return action
+
+    def symmetries(self) -> tuple[Symmetry, ...]:
+        """The board's symmetries (the game's); identity first."""
+        return self.game.symmetries()
+
+    def board_grid(self) -> np.ndarray:
+        """int8[H, W], a picture of the position for renderers: 0 an empty cell, 1 a piece of
+        player 0, 2 a piece of player 1, 3 a neutral token (a nim stone, a counter)."""
+        raise NotImplementedError(f"{self.game.name} has no board picture")
+
+    # --- plumbing ------------------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and other.game == self.game and other.compact == self.compact
+
+    def __hash__(self) -> int:
+        return hash(self.compact)
+
+    def __repr__(self) -> str:
+        return f"<{self.game.name} state {self.compact}>"

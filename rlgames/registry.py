@@ -1,0 +1,39 @@
+"""The registry of games: `load_game` and `list_games`.
+
+Games are imported lazily, by module path, so that importing rlgames compiles nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from rlgames.game import Game
+
+_GAMES: dict[str, str] = {
+    "tic_tac_toe": "rlgames.games.tic_tac_toe:TicTacToe",
+    "connect_four": "rlgames.games.connect_four:ConnectFour",
+    "othello": "rlgames.games.othello:Othello",
+    "nim": "rlgames.games.nim:Nim",
+    "halving": "rlgames.games.halving:Halving",
+    "pig": "rlgames.games.pig:Pig",
+}
+
+
+def list_games() -> list[str]:
+    """Names of every registered game, sorted."""
+    return sorted(_GAMES)
+
+
+def game_class(name: str) -> type[Game]:
+    """The `Game` subclass registered under ``name``."""
+    try:
+        module_name, class_name = _GAMES[name].split(":")
+    except KeyError:
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(list_games())}") from None
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def load_game(name: str, **params: Any) -> Game:
+    """Creates the game ``name`` with its parameters, e.g. ``load_game("nim", heaps=(1, 3, 5, 7))``."""
+    return game_class(name)(**params)
