@@ -240,9 +240,13 @@ class State:
         if self.is_terminal():
             raise IllegalActionError(f"{self.game.name}: no action is legal, the game is over")
         if not self._is_legal(action):
-            raise IllegalActionError(
-                f"{self.game.name}: action {action!r} is illegal here; legal actions: {self.legal_actions()}"
-            )
+            legal = ", ".join(f"{self.action_to_string(a)} ({a})" for a in self.legal_actions())
+            raise IllegalActionError(f"{self.game.name}: {self._describe(action)} is illegal here; legal: {legal}")
+
+    def _describe(self, action: object) -> str:
+        if isinstance(action, (int, np.integer)) and 0 <= action < self.game.num_actions:
+            return f"move {self.action_to_string(int(action))} (action {action})"
+        return f"action {action!r}"
 
     def _is_legal(self, action: int) -> bool:
         """Whether ``action`` is legal in this non-terminal state; games override it with a bit test."""

@@ -1,0 +1,5 @@
+import sys
+
+from rlgames.cli import main
+
+sys.exit(main())
