@@ -1,0 +1,52 @@
+"""The agent protocol, and the uniformly random agent.
+
+An agent chooses moves: ``agent.search(state)`` returns a `SearchResult` record (action, value from the
+side to move, policy, principal variation, statistics) and ``agent.act(state)`` just the action. Agents
+that use randomness take a seed and can be re-seeded with ``agent.seed(n)`` (environments do this on
+``reset(seed=...)``, so episodes are reproducible).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from rlgames.game import Game, State
+from rlgames.search.result import SearchResult, SearchStats
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything with ``search`` and ``act``; built from a spec string by `rlgames.load_agent`."""
+
+    def search(self, state: State) -> SearchResult: ...
+
+    def act(self, state: State) -> int: ...
+
+
+class RandomAgent:
+    """Plays a uniformly random legal move. Spec: ``random`` or ``random(seed=3)``."""
+
+    def __init__(self, game: Game, *, seed: int | None = None) -> None:
+        self.game = game
+        self.rng = np.random.default_rng(seed)
+
+    def seed(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def search(self, state: State) -> SearchResult:
+        actions = state.legal_actions()
+        if not actions or state.is_chance_node():
+            raise ValueError(f"{self.game.name}: the random agent needs a decision node to move from")
+        action = int(actions[self.rng.integers(len(actions))])
+        policy = np.zeros(self.game.num_actions)
+        policy[actions] = 1.0 / len(actions)
+        return SearchResult(action=action, value=0.0, policy=policy, principal_variation=(action,),
+                            stats=SearchStats(nodes=1))
+
+    def act(self, state: State) -> int:
+        return self.search(state).action
+
+    def __repr__(self) -> str:
+        return "random"
