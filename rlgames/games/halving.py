@@ -1,0 +1,117 @@
+"""The halving game: from a number ``n``, the players take turns to replace ``n`` with ``n // 2`` or
+``n - 1``; the player left with zero wins.
+
+As in Stanford CS221's ``HalvingGame``: the state is terminal when the number is 0, and the player
+who would move then (the one left with zero) wins, so the player who moves to 0 loses. No draws.
+
+Actions: 0 halves (notation ``"/"``), 1 subtracts one (``"-"``). Both are legal while ``n > 0``,
+and stay two distinct actions when they lead to the same number (``n = 1`` or ``n = 2``).
+
+Compact state: ``(player, return0, n)``.
+
+Observation: float32[bits], the binary digits of ``n``, least significant first (``out[i]`` is bit
+``i``), where ``bits`` is the bit length of the starting number. The game is impartial, so both sides
+see the same digits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from rlgames.game import TERMINAL, Game, GameKernels, State
+
+N = 2  # compact-state slot of the number
+HALVE, SUBTRACT = 0, 1
+MAX_N = 2**20 - 1  # keeps board_grid() at most 20 cells wide
+_NOTATION = ("/", "-")
+
+
+@njit(cache=True)
+def legal_actions(s, out) -> int:
+    if s[0] == TERMINAL:
+        return 0
+    out[0] = HALVE
+    out[1] = SUBTRACT
+    return 2
+
+
+@njit(cache=True)
+def apply(s, action: int):
+    player = s[0]
+    n = s[N] // 2 if action == HALVE else s[N] - 1
+    if n == 0:  # the mover leaves the opponent with zero: the opponent wins
+        return (TERMINAL, 2 * player - 1, n)
+    return (1 - player, 0, n)
+
+
+@njit(cache=True)
+def chance_outcomes(s, actions, probs) -> int:
+    return 0
+
+
+@njit(cache=True)
+def hash_key(s) -> int:
+    """``n`` and a code for the player to move (0, 1) or, once terminal, for the winner (2: player 1,
+    3: player 0): an exact key."""
+    code = (2 if s[1] < 0 else 3) if s[0] == TERMINAL else s[0]
+    return s[N] << 2 | code
+
+
+@njit(cache=True)
+def observation(s, out) -> None:
+    """out: float32[bits], ``out[i]`` is bit ``i`` of ``n``."""
+    for i in range(out.shape[0]):
+        out[i] = s[N] >> i & 1
+
+
+KERNELS = GameKernels(legal_actions, apply, chance_outcomes, hash_key, observation, max_actions=2)
+
+
+class HalvingState(State):
+    __slots__ = ()
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.compact[0] == TERMINAL else [HALVE, SUBTRACT]
+
+    def _is_legal(self, action: int) -> bool:
+        return action == HALVE or action == SUBTRACT
+
+    def action_to_string(self, action: int) -> str:
+        return _NOTATION[action]
+
+    def string_to_action(self, text: str) -> int:
+        move = text.strip()
+        if move not in _NOTATION:
+            raise ValueError(f"halving: cannot read move {text!r}; expected '/' (halve) or '-' (subtract one)")
+        return _NOTATION.index(move)
+
+    def board_grid(self) -> np.ndarray:
+        """int8[1, bits]: the binary digits of ``n``, most significant first, a 1 bit as a neutral token."""
+        return (3 * self.observation()[::-1]).astype(np.int8).reshape(1, -1)
+
+    def __str__(self) -> str:
+        player, _, n = self.compact
+        if player == TERMINAL:
+            return f"n = 0, game over: player {0 if self.returns()[0] > 0 else 1} wins"
+        return f"n = {n}, player {player} to move"
+
+
+class Halving(Game):
+    """The halving game from ``n``: replace ``n`` by ``n // 2`` or ``n - 1``; whoever is left with 0 wins."""
+
+    name = "halving"
+    state_class = HalvingState
+
+    def __init__(self, n: int = 5) -> None:
+        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or not 1 <= n <= MAX_N:
+            raise ValueError(f"halving: n must be an int from 1 to {MAX_N}, got {n!r}")
+        self.n = int(n)
+        self.num_actions = 2
+        self.observation_shape = (self.n.bit_length(),)
+        self.max_game_length = self.n
+        self.kernels = KERNELS
+        super().__init__(n=self.n)
+
+    def initial_compact_state(self) -> tuple:
+        return (0, 0, self.n)

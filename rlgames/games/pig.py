@@ -1,0 +1,207 @@
+"""Pig, the dice game, exactly as OpenSpiel's ``pig`` (two players, no piglet variant).
+
+On a turn the player rolls a die with ``diceoutcomes`` faces as often as they like, adding each face
+to a turn total; rolling a 1 loses the turn total and passes the turn; stopping banks the turn total
+and passes the turn. Whoever banks ``winscore`` points wins (+1, the other -1).
+
+Decision actions: 0 rolls (``"roll"``), 1 stops (``"stop"``). Stopping is always legal, even with a
+zero turn total; rolling is legal unless the banked score plus the turn total already reaches
+``winscore`` (then the player must stop, and wins). After a roll comes a chance node whose outcomes
+``0 .. diceoutcomes - 1`` are the faces ``1 .. diceoutcomes`` (``"Roll 1"`` ...), each equally likely.
+
+The horizon: the game also ends, a draw, once ``horizon`` decisions (rolls and stops; chance outcomes
+do not count) have been made, i.e. right after the ``horizon``-th decision, even a roll, whose die is
+then never thrown. A stop that banks ``winscore`` on that decision still wins.
+
+Compact state: ``(player, return0, score0, score1, turn_total, turn_player, decisions, winscore,
+diceoutcomes, horizon)``; the rules' parameters ride in the last three slots, so that the kernels are
+the same for every parameter set.
+
+Observation: float32[4, winscore + 1], from the point of view of the turn player (the side to move,
+or at a chance node the player who rolled): one-hot rows of the turn total, the turn player's score
+and the opponent's score, each capped at ``winscore``; row 3 is all ones at a chance node.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from rlgames.game import CHANCE, TERMINAL, Game, GameKernels, State
+
+SCORE0, SCORE1, TURN_TOTAL, TURN_PLAYER, DECISIONS, WINSCORE, DICE, HORIZON = range(2, 10)  # compact slots
+ROLL, STOP = 0, 1
+MAX_WINSCORE = 10_000
+MAX_DICE = 1_000
+MAX_HORIZON = 10**9
+GRID_WIDTH = 20  # board_grid() draws scores as bars at most this long
+
+
+@njit(cache=True)
+def can_roll(s) -> bool:
+    """Whether the turn player of the decision node ``s`` may roll (banking would not win yet)."""
+    return s[SCORE0 + s[TURN_PLAYER]] + s[TURN_TOTAL] < s[WINSCORE]
+
+
+@njit(cache=True)
+def legal_actions(s, out) -> int:
+    if s[0] == TERMINAL:
+        return 0
+    if s[0] == CHANCE:
+        for outcome in range(s[DICE]):
+            out[outcome] = outcome
+        return s[DICE]
+    if can_roll(s):
+        out[0] = ROLL
+        out[1] = STOP
+        return 2
+    out[0] = STOP
+    return 1
+
+
+@njit(cache=True)
+def apply(s, action: int):
+    code, _, score0, score1, total, turn, decisions, winscore, dice, horizon = s
+    if code == CHANCE:
+        if action == 0:  # a 1: the turn total is lost and the turn passes
+            return (1 - turn, 0, score0, score1, 0, 1 - turn, decisions, winscore, dice, horizon)
+        return (turn, 0, score0, score1, total + action + 1, turn, decisions, winscore, dice, horizon)
+    decisions += 1
+    if action == ROLL:
+        code = TERMINAL if decisions >= horizon else CHANCE
+        return (code, 0, score0, score1, total, turn, decisions, winscore, dice, horizon)
+    if turn == 0:
+        score0 += total
+    else:
+        score1 += total
+    if max(score0, score1) >= winscore:
+        return (TERMINAL, 1 - 2 * turn, score0, score1, 0, 1 - turn, decisions, winscore, dice, horizon)
+    code = TERMINAL if decisions >= horizon else 1 - turn
+    return (code, 0, score0, score1, 0, 1 - turn, decisions, winscore, dice, horizon)
+
+
+@njit(cache=True)
+def chance_outcomes(s, actions, probs) -> int:
+    if s[0] != CHANCE:
+        return 0
+    for outcome in range(s[DICE]):
+        actions[outcome] = outcome
+        probs[outcome] = 1.0 / s[DICE]
+    return s[DICE]
+
+
+@njit(cache=True)
+def hash_key(s) -> int:
+    """FNV-1a over the game's fields (int64 arithmetic wraps around); the parameters are left out."""
+    h = -3750763034362895579  # the FNV-1a 64-bit offset basis, as a signed int64
+    for i in (0, SCORE0, SCORE1, TURN_TOTAL, TURN_PLAYER, DECISIONS):
+        h = (h ^ s[i]) * 1099511628211
+    return h
+
+
+@njit(cache=True)
+def observation(s, out) -> None:
+    """out: float32[4, winscore + 1]; rows: turn total, turn player's score, opponent's score (one-hot,
+    capped at winscore), and all ones at a chance node."""
+    cap = out.shape[1] - 1
+    turn = s[TURN_PLAYER]
+    out[:] = 0.0
+    out[0, min(s[TURN_TOTAL], cap)] = 1.0
+    out[1, min(s[SCORE0 + turn], cap)] = 1.0
+    out[2, min(s[SCORE1 - turn], cap)] = 1.0
+    if s[0] == CHANCE:
+        out[3, :] = 1.0
+
+
+class PigState(State):
+    __slots__ = ()
+
+    def legal_actions(self) -> list[int]:
+        code, _, score0, score1, total, turn, _, winscore, dice, _ = self.compact
+        if code == TERMINAL:
+            return []
+        if code == CHANCE:
+            return list(range(dice))
+        return [ROLL, STOP] if (score1 if turn else score0) + total < winscore else [STOP]
+
+    def _is_legal(self, action: int) -> bool:
+        code, _, score0, score1, total, turn, _, winscore, dice, _ = self.compact
+        if code == CHANCE:
+            return 0 <= action < dice
+        return action == STOP or (action == ROLL and (score1 if turn else score0) + total < winscore)
+
+    def legal_action_mask(self) -> np.ndarray:
+        """int8[2], 1 where the decision is legal; raises at a chance node, whose outcomes are not
+        decision actions (use `chance_outcomes`)."""
+        if self.is_chance_node():
+            raise ValueError("pig: legal_action_mask() is for decisions; at a chance node use chance_outcomes()")
+        return super().legal_action_mask()
+
+    def action_to_string(self, action: int) -> str:
+        if self.is_chance_node():
+            return f"Roll {action + 1}"
+        return "roll" if action == ROLL else "stop"
+
+    def string_to_action(self, text: str) -> int:
+        """A decision: ``roll``/``r`` or ``stop``/``s`` (any case). A die face at a chance node:
+        ``Roll 3`` or ``3``."""
+        move = " ".join(text.lower().split())
+        if self.is_chance_node():
+            face = move.removeprefix("roll ")
+            dice = self.compact[DICE]
+            if not face.isdigit() or not 1 <= int(face) <= dice:
+                raise ValueError(f"pig: cannot read die face {text!r}; expected 'Roll F' or 'F', F from 1 to {dice}")
+            return int(face) - 1
+        if move in ("roll", "r"):
+            return ROLL
+        if move in ("stop", "s"):
+            return STOP
+        raise ValueError(f"pig: cannot read move {text!r}; expected 'roll' ('r') or 'stop' ('s')")
+
+    def board_grid(self) -> np.ndarray:
+        """int8[3, min(winscore, 20)]: bars of player 0's score (1), player 1's score (2) and the turn
+        total (3), scaled so that a full row is ``winscore`` points."""
+        _, _, score0, score1, total, _, _, winscore, _, _ = self.compact
+        width = min(winscore, GRID_WIDTH)
+        grid = np.zeros((3, width), dtype=np.int8)
+        for row, (points, token) in enumerate(((score0, 1), (score1, 2), (total, 3))):
+            grid[row, : min(width, points * width // winscore)] = token
+        return grid
+
+    def __str__(self) -> str:
+        code, _, score0, score1, total, turn, decisions, _, _, _ = self.compact
+        if code == TERMINAL:
+            status = "game over"
+        else:
+            status = f"player {turn} {'rolling' if code == CHANCE else 'to move'}"
+        return f"scores: {score0} {score1}, turn total: {total}, decisions: {decisions}\n{status}"
+
+
+class Pig(Game):
+    """Pig: roll to grow a turn total, stop to bank it, a 1 loses it; the first to ``winscore`` wins."""
+
+    name = "pig"
+    state_class = PigState
+    has_chance = True
+
+    def __init__(self, winscore: int = 100, diceoutcomes: int = 6, horizon: int = 1000) -> None:
+        self.winscore = _check_int("winscore", winscore, 1, MAX_WINSCORE)
+        self.diceoutcomes = _check_int("diceoutcomes", diceoutcomes, 2, MAX_DICE)
+        self.horizon = _check_int("horizon", horizon, 1, MAX_HORIZON)
+        self.num_actions = 2
+        self.observation_shape = (4, self.winscore + 1)
+        self.max_game_length = 2 * self.horizon  # at most one chance outcome per decision
+        self.kernels = GameKernels(
+            legal_actions, apply, chance_outcomes, hash_key, observation, max_actions=max(2, self.diceoutcomes)
+        )
+        super().__init__(winscore=self.winscore, diceoutcomes=self.diceoutcomes, horizon=self.horizon)
+
+    def initial_compact_state(self) -> tuple:
+        return (0, 0, 0, 0, 0, 0, 0, self.winscore, self.diceoutcomes, self.horizon)
+
+
+def _check_int(name: str, value: int, low: int, high: int) -> int:
+    """``value`` as an int; raises `ValueError` naming the parameter unless it is an int in [low, high]."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+        raise ValueError(f"pig: {name} must be an int from {low} to {high}, got {value!r}")
+    return int(value)
