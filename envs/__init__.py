@@ -1,0 +1,51 @@
+"""Gymnasium environments for every rlgames game.
+
+``import envs`` registers, for each game of `rlgames.list_games`, ``rlgames/<CamelName>-v0`` (a
+`GameEnv`: the agent against an opponent) and ``rlgames/<CamelName>SelfPlay-v0`` (a `SelfPlayEnv`),
+e.g. ``rlgames/ConnectFour-v0``. Registration imports no game module; a game is loaded when its env
+is made.
+
+>>> import gymnasium, envs
+>>> env = gymnasium.make("rlgames/TicTacToe-v0", seat=0)
+>>> env = envs.make_env("connect_four", self_play=True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+
+import rlgames
+from envs.base import BoardGameEnv
+from envs.game_env import GameEnv
+from envs.self_play_env import SelfPlayEnv
+
+NAMESPACE = "rlgames"
+
+__all__ = ["BoardGameEnv", "GameEnv", "SelfPlayEnv", "env_id", "make_env"]
+
+
+def env_id(game_name: str, self_play: bool = False) -> str:
+    """The Gymnasium id of a game's env, e.g. ``env_id("tic_tac_toe", True) == "rlgames/TicTacToeSelfPlay-v0"``."""
+    if game_name not in rlgames.list_games():
+        raise ValueError(f"unknown game {game_name!r}; known games: {', '.join(rlgames.list_games())}")
+    camel = "".join(part.capitalize() for part in game_name.split("_"))
+    return f"{NAMESPACE}/{camel}{'SelfPlay' if self_play else ''}-v0"
+
+
+def make_env(game_name: str, self_play: bool = False, **kwargs: Any) -> gymnasium.Env:
+    """``gymnasium.make`` of the game's env; ``kwargs`` go to `GameEnv` or, with ``self_play``, to
+    `SelfPlayEnv` (``game_params``, ``opponent``, ``seat``, ``illegal_action``, ``render_mode``)."""
+    return gymnasium.make(env_id(game_name, self_play), **kwargs)
+
+
+def _register_all() -> None:
+    for name in rlgames.list_games():
+        for self_play, entry_point in ((False, "envs.game_env:GameEnv"), (True, "envs.self_play_env:SelfPlayEnv")):
+            identifier = env_id(name, self_play)
+            if identifier not in gymnasium.registry:
+                gymnasium.register(id=identifier, entry_point=entry_point, kwargs={"game": name})
+
+
+_register_all()

@@ -1,0 +1,33 @@
+"""`SelfPlayEnv`: one agent plays both seats of a game, one move per step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envs.base import BoardGameEnv
+
+
+class SelfPlayEnv(BoardGameEnv):
+    """Both seats of a two-player game, played by the same agent.
+
+    * Each step plays the action for whichever player is to move; chance outcomes are sampled with the
+      env's ``np_random``.
+    * Observation: ``{"observation": float32 planes from the point of view of the side to move,
+      "action_mask": int8[num_actions]}``; at the end of a game the planes are the game's terminal
+      observation and the mask is all zeros.
+    * Reward: from the point of view of the player who just moved: +1 if its move won the game, -1 if
+      it lost it (or was illegal under ``illegal_action="lose"``), 0 otherwise.
+    * ``info["player"]``: the player to move next; once the episode is over, the player who moved
+      last (so that ``reward`` is always from ``info["player"]``'s point of view at the end). After a
+      step ``info["illegal_action"]`` says whether the move was illegal.
+
+    Args:
+        game: a registry name (see `rlgames.list_games`) or a `rlgames.Game`.
+        game_params: parameters of the game, with a name only.
+        illegal_action: ``"raise"`` raises `rlgames.IllegalActionError`; ``"lose"`` ends the episode
+            with reward -1 for the player who moved and ``info["illegal_action"] = True``.
+        render_mode: None, ``"ansi"`` or ``"rgb_array"``.
+    """
+
+    def _info(self, mover: int, **extra: Any) -> dict[str, Any]:
+        return {"player": mover if self._over else self.state.current_player(), **extra}
