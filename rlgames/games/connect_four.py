@@ -1,0 +1,260 @@
+"""Connect Four on a 7-column x 6-row bitboard (Pascal Pons' layout).
+
+Action ``a`` drops a stone in column ``a`` (0 leftmost), as in OpenSpiel's ``connect_four``; player 0
+plays ``x`` and moves first. Four in a row, column or diagonal wins; a full board without one is a
+draw. Notation: the column digit counted from 1, ``"1"`` to ``"7"``, as in Pons' move strings
+(``"4453"`` is the game 3, 3, 4, 2).
+
+Bitboards: 7 bits per column, bit ``7 * col + row`` with row 0 at the bottom; bit 6 of each column is
+an always-empty sentinel, so shifted lines never wrap from one column into the next.
+
+Compact state: ``(player, return0, current, mask, plies)`` where ``mask`` holds every stone,
+``current`` the stones of the side to move (of the side that would move, once terminal) and ``plies``
+the number of stones on the board. The stones of player 0 are ``current`` when ``plies`` is even.
+
+Kernel set: besides the `GameKernels` record ``KERNELS``, these compiled helpers are part of this
+module's API for solvers and evaluators, all on plain int64 bitboards:
+
+* ``has_four(stones) -> bool``: whether ``stones`` contain four in a line;
+* ``possible_moves(mask) -> int``: the cells a move can fill now (the lowest empty cell of each
+  column that is not full);
+* ``winning_positions(current, mask) -> int``: the empty cells (playable now or not) that would
+  complete a four for the stones ``current``;
+* ``can_win_next(s) -> bool``: whether the side to move in compact state ``s`` wins with one move.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numba
+import numpy as np
+from numba import njit
+
+from rlgames.game import PLAYER, TERMINAL, Game, GameKernels, IllegalActionError, State, Symmetry
+
+WIDTH, HEIGHT = 7, 6
+CURRENT, MASK, PLIES = 2, 3, 4  # compact-state slots
+BOTTOM = sum(1 << 7 * col for col in range(WIDTH))  # row 0 of every column
+BOARD = BOTTOM * ((1 << HEIGHT) - 1)  # every playable cell (the sentinel row excluded)
+TOP = BOTTOM << HEIGHT - 1  # row 5 of every column: a column is full when its top bit is set
+NUM_CELLS = WIDTH * HEIGHT
+
+
+@njit(cache=True)
+def has_four(stones: int) -> bool:
+    """Whether ``stones`` contain four in a line: shift-and along 1 (vertical), 7 (horizontal),
+    6 and 8 (the two diagonals)."""
+    for shift in (1, 7, 6, 8):
+        pairs = stones & (stones >> shift)
+        if pairs & (pairs >> 2 * shift):
+            return True
+    return False
+
+
+@njit(cache=True)
+def possible_moves(mask: int) -> int:
+    """The lowest empty cell of every column that is not full."""
+    return (mask + BOTTOM) & BOARD
+
+
+@njit(cache=True)
+def winning_positions(current: int, mask: int) -> int:
+    """The empty cells that would complete a four for the stones ``current`` (Pons'
+    ``compute_winning_position``). Bits shifted past bit 63 are lost, which is harmless: every board
+    bit is below 49."""
+    # vertical: three stones right below
+    won = (current << 1) & (current << 2) & (current << 3)
+    for shift in (7, 6, 8):  # horizontal, the diagonal going down to the right, the one going up
+        pairs = (current << shift) & (current << 2 * shift)
+        won |= pairs & (current << 3 * shift)  # the three on one side
+        won |= pairs & (current >> shift)  # two on one side, one on the other
+        pairs = (current >> shift) & (current >> 2 * shift)
+        won |= pairs & (current << shift)
+        won |= pairs & (current >> 3 * shift)
+    return won & (BOARD ^ mask)
+
+
+@njit(cache=True)
+def can_win_next(s) -> bool:
+    """Whether the side to move in the (non-terminal) compact state ``s`` has a winning move."""
+    return winning_positions(s[CURRENT], s[MASK]) & possible_moves(s[MASK]) != 0
+
+
+@njit(cache=True)
+def legal_actions(s, out) -> int:
+    if s[0] == TERMINAL:
+        return 0
+    n = 0
+    for col in range(WIDTH):
+        if not s[MASK] >> 7 * col + HEIGHT - 1 & 1:
+            out[n] = col
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def apply(s, action):
+    player, _, current, mask, plies = s
+    new_mask = mask | (mask + (1 << 7 * action))
+    mover = current | (new_mask ^ mask)  # the stones of the side that just moved
+    if has_four(mover):
+        return (TERMINAL, 1 - 2 * player, mover ^ new_mask, new_mask, plies + 1)
+    if plies + 1 == NUM_CELLS:
+        return (TERMINAL, 0, mover ^ new_mask, new_mask, plies + 1)
+    return (1 - player, 0, mover ^ new_mask, new_mask, plies + 1)
+
+
+@njit(cache=True)
+def chance_outcomes(s, actions, probs) -> int:
+    return 0
+
+
+@njit(cache=True)
+def hash_key(s) -> int:
+    """``current + mask + BOTTOM``: per column, a 1 bit right above the top stone and, below it, the
+    side to move's stones. Unique per board (the side to move follows from the stone count); < 2**49."""
+    return s[CURRENT] + s[MASK] + BOTTOM
+
+
+@njit(cache=True)
+def observation(s, out) -> None:
+    """out: float32[2, 6, 7], plane 0 the side to move's stones, plane 1 the opponent's; row 0 is the
+    top row."""
+    mine = s[CURRENT]
+    theirs = s[CURRENT] ^ s[MASK]
+    for col in range(WIDTH):
+        for row in range(HEIGHT):
+            bit = 7 * col + row
+            out[0, HEIGHT - 1 - row, col] = mine >> bit & 1
+            out[1, HEIGHT - 1 - row, col] = theirs >> bit & 1
+
+
+KERNELS = GameKernels(legal_actions, apply, chance_outcomes, hash_key, observation, max_actions=WIDTH)
+
+
+def _compiled_entry(kernel: Callable, *example_args: object) -> Callable:
+    """``kernel``'s compiled entry point for the numba types of ``example_args``, compiled (or loaded
+    from numba's cache) now. Calling it skips numba's type dispatch, about half of the ~340 ns a call
+    from Python costs; it must only get arguments of those types. ``kernel`` itself when JIT is off."""
+    kernel(*example_args)
+    overloads = getattr(kernel, "overloads", None)
+    if overloads is None:  # NUMBA_DISABLE_JIT: a plain Python function
+        return kernel
+    return overloads[tuple(numba.typeof(arg) for arg in example_args)].entry_point
+
+
+_apply_entry = _compiled_entry(apply, (0, 0, 0, 0, 0), 0)  # (compact, action) -> compact
+_new = object.__new__  # builds a state without the cost of a Python-level __init__ call
+
+_TOP_BITS = tuple(1 << 7 * col + HEIGHT - 1 for col in range(WIDTH))
+# mask & TOP -> the columns that are not full: the facade answers without calling a kernel.
+_LEGAL_BY_TOP = {
+    sum(_TOP_BITS[c] for c in range(WIDTH) if full >> c & 1): tuple(c for c in range(WIDTH) if not full >> c & 1)
+    for full in range(1 << WIDTH)
+}
+_DIGITS = "1234567"
+
+
+def _stones_by_player(compact: tuple) -> tuple[int, int]:
+    """The stone bitboards of player 0 and of player 1."""
+    _, _, current, mask, plies = compact
+    return (current, current ^ mask) if plies % 2 == 0 else (current ^ mask, current)
+
+
+class ConnectFourState(State):
+    __slots__ = ()
+
+    def legal_actions(self) -> list[int]:
+        compact = self.compact
+        return [] if compact[PLAYER] == TERMINAL else [*_LEGAL_BY_TOP[compact[MASK] & TOP]]
+
+    def _is_legal(self, action: int) -> bool:
+        try:
+            return 0 <= action < WIDTH and not self.compact[MASK] & _TOP_BITS[action]
+        except TypeError:  # not an integer
+            return False
+
+    def apply(self, action: int) -> State:
+        """As `State.apply`, on the hot path of the Python API: the kernel is called through its
+        compiled entry point, which skips numba's type dispatch."""
+        compact = self.compact
+        if compact[PLAYER] == TERMINAL or not self._is_legal(action):
+            self.check_legal(action)  # raises, naming the problem
+        state = _new(ConnectFourState)
+        state.game = self.game
+        state.compact = _apply_entry(compact, action)
+        return state
+
+    def hash_key(self) -> int:
+        _, _, current, mask, _ = self.compact
+        return current + mask + BOTTOM  # as the hash_key kernel
+
+    def action_to_string(self, action: int) -> str:
+        return str(action + 1)
+
+    def string_to_action(self, text: str) -> int:
+        move = text.strip()
+        if len(move) != 1 or move not in _DIGITS:
+            raise ValueError(f"connect_four: cannot read move {text!r}; expected a column from 1 to 7")
+        return int(move) - 1
+
+    def board_grid(self) -> np.ndarray:
+        """int8[6, 7], row 0 the top row: 1 a stone of player 0, 2 a stone of player 1."""
+        stones0, stones1 = _stones_by_player(self.compact)
+        bits = 7 * np.arange(WIDTH) + np.arange(HEIGHT - 1, -1, -1)[:, None]  # [6, 7]
+        return ((stones0 >> bits & 1) + 2 * (stones1 >> bits & 1)).astype(np.int8)
+
+    def __str__(self) -> str:
+        marks = ".xo"
+        rows = [" ".join(marks[v] for v in row) for row in self.board_grid()]
+        return "\n".join([*rows, " ".join(_DIGITS)])
+
+
+class ConnectFour(Game):
+    """Connect Four, 6 rows x 7 columns: four in a line wins; a full board is a draw."""
+
+    name = "connect_four"
+    state_class = ConnectFourState
+
+    def __init__(self) -> None:
+        self.num_actions = WIDTH
+        self.observation_shape = (2, HEIGHT, WIDTH)
+        self.max_game_length = NUM_CELLS
+        self.kernels = KERNELS
+        super().__init__()
+
+    def initial_compact_state(self) -> tuple:
+        return (0, 0, 0, 0, 0)
+
+    def state_from_moves(self, moves: str | Sequence[str]) -> State:
+        """Like `Game.state_from_moves`, and also reads a Pons string without separators, ``"4453"``."""
+        if isinstance(moves, str) and len(moves.replace(",", " ").split()) == 1:
+            return self.state_from_pons(moves.strip())
+        return super().state_from_moves(moves)
+
+    def state_from_pons(self, moves: str) -> State:
+        """The position after a Pons move string: one digit 1-7 per move, the column from the left.
+
+        Raises `ValueError` on a character that is not such a digit and `IllegalActionError` on a move
+        into a full column or after the game is over.
+        """
+        state = self.new_initial_state()
+        for i, digit in enumerate(moves):
+            where = f"move {i + 1} ({digit!r}) of {moves!r}"
+            if digit not in _DIGITS:
+                raise ValueError(f"connect_four: {where} is not a column digit 1-7")
+            if state.is_terminal():
+                raise IllegalActionError(f"connect_four: {where} comes after the game is over")
+            action = int(digit) - 1
+            if not state._is_legal(action):
+                raise IllegalActionError(f"connect_four: {where} is played in a full column")
+            state = state.apply(action)
+        return state
+
+    def symmetries(self) -> tuple[Symmetry, ...]:
+        identity = np.arange(WIDTH, dtype=np.int64)
+        return (
+            Symmetry("identity", identity, lambda x: x),
+            Symmetry("mirror", identity[::-1].copy(), lambda x: np.flip(x, -1)),
+        )
