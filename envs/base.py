@@ -92,7 +92,8 @@ class BoardGameEnv(gymnasium.Env[Observation, int]):
         self._begin_episode()
         self._state = self._advance(self.game.new_initial_state())
         self._over = self._state.is_terminal()
-        return self._observation(), self._info(self._state.current_player())
+        mover = self._state.current_player()
+        return self._observation(mover), self._info(mover)
 
     def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict]:
         """Plays ``action`` for the player to move; see the subclasses for who that is."""
@@ -101,11 +102,11 @@ class BoardGameEnv(gymnasium.Env[Observation, int]):
         action = as_action(action)
         if not self._is_legal(state, action):
             self._over = True  # illegal_action == "lose"
-            return self._observation(), -1.0, True, False, self._info(mover, illegal_action=True)
+            return self._observation(mover), -1.0, True, False, self._info(mover, illegal_action=True)
         self._state = self._advance(state.apply(action))
         self._over = self._state.is_terminal()
         reward = self._state.returns()[mover] if self._over else 0.0
-        return self._observation(), reward, self._over, False, self._info(mover, illegal_action=False)
+        return self._observation(mover), reward, self._over, False, self._info(mover, illegal_action=False)
 
     def _running_state(self) -> State:
         if self._over:
@@ -131,9 +132,9 @@ class BoardGameEnv(gymnasium.Env[Observation, int]):
             state = state.apply(outcomes[min(index, len(outcomes) - 1)])
         return state
 
-    def _observation(self) -> Observation:
+    def _observation(self, mover: int) -> Observation:
         state = self.state
-        return {"observation": state.observation(), "action_mask": state.legal_action_mask()}
+        return {"observation": state.observation(self._viewer(mover)), "action_mask": state.legal_action_mask()}
 
     # --- hooks ------------------------------------------------------------------------------------
     def _begin_episode(self) -> None:
@@ -142,6 +143,10 @@ class BoardGameEnv(gymnasium.Env[Observation, int]):
     def _advance(self, state: State) -> State:
         """The position the agent acts in next, reached from ``state``; here, after chance only."""
         return self._resolve_chance(state)
+
+    def _viewer(self, mover: int) -> int:
+        """Whose point of view the observation takes; ``mover`` moved last (at reset: is to move)."""
+        raise NotImplementedError
 
     def _info(self, mover: int, **extra: Any) -> dict[str, Any]:
         """The ``info`` dictionary; ``mover`` moved last (at reset: the player to move)."""

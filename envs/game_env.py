@@ -23,8 +23,7 @@ class GameEnv(BoardGameEnv):
     """One seat of a two-player game against a fixed opponent.
 
     * Observation: ``{"observation": float32 planes from the agent's point of view, "action_mask":
-      int8[num_actions] with 1 for a legal action}``. At the end of a game (no side to move) the
-      planes are the game's terminal observation and the mask is all zeros.
+      int8[num_actions] with 1 for a legal action}``, the mask all zeros at the end of a game.
     * Action: ``Discrete(num_actions)``, played for the agent's seat.
     * Reward: the agent's return (+1, 0 or -1) when the game ends, 0 before.
     * ``info["seat"]``: the agent's seat in this episode; after a step also ``info["illegal_action"]``.
@@ -102,6 +101,9 @@ class GameEnv(BoardGameEnv):
             name = "random opponent" if self.opponent is None else f"opponent {self.opponent!r}"
             raise type(error)(f"{name} played an illegal move: {error}") from None
         return action
+
+    def _viewer(self, mover: int) -> int:
+        return self.seat
 
     def _info(self, mover: int, **extra: Any) -> dict[str, Any]:
         return {"seat": self.seat, **extra}

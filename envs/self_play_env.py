@@ -13,8 +13,8 @@ class SelfPlayEnv(BoardGameEnv):
     * Each step plays the action for whichever player is to move; chance outcomes are sampled with the
       env's ``np_random``.
     * Observation: ``{"observation": float32 planes from the point of view of the side to move,
-      "action_mask": int8[num_actions]}``; at the end of a game the planes are the game's terminal
-      observation and the mask is all zeros.
+      "action_mask": int8[num_actions]}``; at the end of a game the planes are from the point of view
+      of the player who moved last, and the mask is all zeros.
     * Reward: from the point of view of the player who just moved: +1 if its move won the game, -1 if
       it lost it (or was illegal under ``illegal_action="lose"``), 0 otherwise.
     * ``info["player"]``: the player to move next; once the episode is over, the player who moved
@@ -28,6 +28,9 @@ class SelfPlayEnv(BoardGameEnv):
             with reward -1 for the player who moved and ``info["illegal_action"] = True``.
         render_mode: None, ``"ansi"`` or ``"rgb_array"``.
     """
+
+    def _viewer(self, mover: int) -> int:
+        return mover if self._over else self.state.observer()
 
     def _info(self, mover: int, **extra: Any) -> dict[str, Any]:
         return {"player": mover if self._over else self.state.current_player(), **extra}

@@ -131,7 +131,14 @@ def test_observations(game, trajectories):
         for state in states:
             obs = state.observation()
             assert obs.dtype == np.float32 and obs.shape == game.observation_shape
-            assert np.all(np.isfinite(obs))
+            assert np.all((obs >= 0.0) & (obs <= 1.0))
+            if state.current_player() in (0, 1):
+                assert state.observer() == state.current_player()
+            assert np.array_equal(obs, state.observation(state.observer()))
+            for player in (0, 1):
+                assert state.observation(player).shape == game.observation_shape
+    with pytest.raises(ValueError, match="player"):
+        game.new_initial_state().observation(2)
 
 
 def test_notation_round_trip(game, trajectories):

@@ -210,9 +210,12 @@ def test_rewards_from_the_agents_seat(moves, seat, expected):
     env.reset(seed=0)
     rewards, terminated = [], False
     while not terminated:
-        _, reward, terminated, _, info = env.step(agent(env.state))
+        observation, reward, terminated, _, info = env.step(agent(env.state))
         rewards.append(reward)
     assert rewards[-1] == expected and all(r == 0 for r in rewards[:-1])
+    marks = env.state.board_grid().reshape(-1)  # the final observation is from the agent's seat too
+    np.testing.assert_array_equal(observation["observation"][0].reshape(-1), marks == seat + 1)
+    np.testing.assert_array_equal(observation["action_mask"], 0)
     assert env.state.compact == rlgames.load_game("tic_tac_toe").state_from_actions(moves).compact
     assert info == {"seat": seat, "illegal_action": False}
     with pytest.raises(RuntimeError, match=r"call reset\(\)"):

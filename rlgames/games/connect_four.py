@@ -25,9 +25,8 @@ module's API for solvers and evaluators, all on plain int64 bitboards:
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Sequence
 
-import numba
 import numpy as np
 from numba import njit
 
@@ -118,11 +117,11 @@ def hash_key(s) -> int:
 
 
 @njit(cache=True)
-def observation(s, out) -> None:
-    """out: float32[2, 6, 7], plane 0 the side to move's stones, plane 1 the opponent's; row 0 is the
-    top row."""
-    mine = s[CURRENT]
-    theirs = s[CURRENT] ^ s[MASK]
+def observation(s, player, out) -> None:
+    """out: float32[2, 6, 7], plane 0 ``player``'s stones, plane 1 the opponent's; row 0 is the top row."""
+    current_is_mine = player == s[PLIES] % 2  # `current` holds the stones of the player whose turn it is
+    mine = s[CURRENT] if current_is_mine else s[CURRENT] ^ s[MASK]
+    theirs = mine ^ s[MASK]
     for col in range(WIDTH):
         for row in range(HEIGHT):
             bit = 7 * col + row
@@ -132,20 +131,6 @@ def observation(s, out) -> None:
 
 KERNELS = GameKernels(legal_actions, apply, chance_outcomes, hash_key, observation, max_actions=WIDTH)
 
-
-def _compiled_entry(kernel: Callable, *example_args: object) -> Callable:
-    """``kernel``'s compiled entry point for the numba types of ``example_args``, compiled (or loaded
-    from numba's cache) now. Calling it skips numba's type dispatch, about half of the ~340 ns a call
-    from Python costs; it must only get arguments of those types. ``kernel`` itself when JIT is off."""
-    kernel(*example_args)
-    overloads = getattr(kernel, "overloads", None)
-    if overloads is None:  # NUMBA_DISABLE_JIT: a plain Python function
-        return kernel
-    return overloads[tuple(numba.typeof(arg) for arg in example_args)].entry_point
-
-
-_apply_entry = _compiled_entry(apply, (0, 0, 0, 0, 0), 0)  # (compact, action) -> compact
-_new = object.__new__  # builds a state without the cost of a Python-level __init__ call
 
 _TOP_BITS = tuple(1 << 7 * col + HEIGHT - 1 for col in range(WIDTH))
 # mask & TOP -> the columns that are not full: the facade answers without calling a kernel.
@@ -170,21 +155,7 @@ class ConnectFourState(State):
         return [] if compact[PLAYER] == TERMINAL else [*_LEGAL_BY_TOP[compact[MASK] & TOP]]
 
     def _is_legal(self, action: int) -> bool:
-        try:
-            return 0 <= action < WIDTH and not self.compact[MASK] & _TOP_BITS[action]
-        except TypeError:  # not an integer
-            return False
-
-    def apply(self, action: int) -> State:
-        """As `State.apply`, on the hot path of the Python API: the kernel is called through its
-        compiled entry point, which skips numba's type dispatch."""
-        compact = self.compact
-        if compact[PLAYER] == TERMINAL or not self._is_legal(action):
-            self.check_legal(action)  # raises, naming the problem
-        state = _new(ConnectFourState)
-        state.game = self.game
-        state.compact = _apply_entry(compact, action)
-        return state
+        return 0 <= action < WIDTH and not self.compact[MASK] & _TOP_BITS[action]
 
     def hash_key(self) -> int:
         _, _, current, mask, _ = self.compact

@@ -59,8 +59,9 @@ def hash_key(s) -> int:
 
 
 @njit(cache=True)
-def observation(s, out) -> None:
-    """out: float32[bits], ``out[i]`` is bit ``i`` of ``n``."""
+def observation(s, player, out) -> None:
+    """out: float32[bits], ``out[i]`` is bit ``i`` of ``n``; the game is impartial, so both players see
+    the same."""
     for i in range(out.shape[0]):
         out[i] = s[N] >> i & 1
 

@@ -16,6 +16,8 @@ holds more than ``j`` objects. The game is impartial, so both sides see the same
 
 from __future__ import annotations
 
+import functools
+
 import re
 from typing import Sequence
 
@@ -90,17 +92,26 @@ def hash_key(s) -> int:
 
 
 @njit(cache=True)
-def observation(s, out) -> None:
-    """out: float32[num_heaps, max_heap], ``out[i, j] = 1`` when heap ``i`` holds more than ``j``."""
+def observation(s, player, out) -> None:
+    """out: float32[num_heaps, max_heap], ``out[i, j] = 1`` when heap ``i`` holds more than ``j``; nim is
+    impartial, so both players see the same planes."""
     for i in range(out.shape[0]):
         for j in range(out.shape[1]):
             out[i, j] = 1.0 if s[HEAPS + i] > j else 0.0
 
 
+@functools.cache
 def make_kernels(misere: bool, num_actions: int) -> GameKernels:
     """The kernels of normal-play (or misere) nim whose actions number ``num_actions``."""
     apply = apply_misere if misere else apply_normal
     return GameKernels(legal_actions, apply, chance_outcomes, hash_key, observation, max_actions=num_actions)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _legal_actions(heaps: tuple[int, ...]) -> tuple[int, ...]:
+    """The legal actions on ``heaps``, in increasing order: the facade's cache of the kernel's answer."""
+    k = len(heaps)
+    return tuple((take - 1) * k + pile for take in range(1, max(heaps) + 1) for pile in range(k) if heaps[pile] >= take)
 
 
 class NimState(State):
@@ -112,13 +123,12 @@ class NimState(State):
     def legal_actions(self) -> list[int]:
         if self.compact[0] == TERMINAL:
             return []
-        heaps = self._heaps()
-        k = len(heaps)
-        return [(take - 1) * k + pile for take in range(1, max(heaps) + 1) for pile in range(k) if heaps[pile] >= take]
+        return list(_legal_actions(self.compact[HEAPS:]))
 
     def _is_legal(self, action: int) -> bool:
-        heaps = self._heaps()
-        return 0 <= action < self.game.num_actions and action // len(heaps) + 1 <= heaps[action % len(heaps)]
+        compact = self.compact
+        k = len(compact) - HEAPS
+        return 0 <= action < k * self.game.max_heap and action // k < compact[HEAPS + action % k]
 
     def action_to_string(self, action: int) -> str:
         k = len(self._heaps())
@@ -160,7 +170,8 @@ class Nim(Game):
         if not isinstance(misere, (bool, np.bool_)):
             raise ValueError(f"nim: misere must be True or False, got {misere!r}")
         self.misere = bool(misere)
-        self.num_actions = len(self.heaps) * max(self.heaps) + 1
+        self.max_heap = max(self.heaps)
+        self.num_actions = len(self.heaps) * self.max_heap + 1
         self.observation_shape = (len(self.heaps), max(self.heaps))
         self.max_game_length = sum(self.heaps)
         self.kernels = make_kernels(self.misere, self.num_actions)

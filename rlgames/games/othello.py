@@ -172,10 +172,9 @@ def hash_key(s) -> int:
 
 
 @njit(cache=True)
-def observation(s, out) -> None:
-    """out: float32[2, 8, 8], plane 0 the side to move's discs, plane 1 the opponent's (player 0's
-    point of view once the game is over)."""
-    mine, theirs = (s[WHITE], s[BLACK]) if s[0] == 1 else (s[BLACK], s[WHITE])
+def observation(s, player, out) -> None:
+    """out: float32[2, 8, 8], plane 0 ``player``'s discs, plane 1 the opponent's."""
+    mine, theirs = (s[WHITE], s[BLACK]) if player == 1 else (s[BLACK], s[WHITE])
     mine_u, theirs_u = np.uint64(mine), np.uint64(theirs)
     for square in range(NUM_CELLS):
         out[0, square // SIZE, square % SIZE] = (mine_u >> np.uint64(square)) & np.uint64(1)

@@ -100,15 +100,14 @@ def hash_key(s) -> int:
 
 
 @njit(cache=True)
-def observation(s, out) -> None:
-    """out: float32[4, winscore + 1]; rows: turn total, turn player's score, opponent's score (one-hot,
-    capped at winscore), and all ones at a chance node."""
+def observation(s, player, out) -> None:
+    """out: float32[4, winscore + 1]; rows: the turn total, ``player``'s score, the opponent's score
+    (one-hot, capped at winscore), and all ones at a chance node."""
     cap = out.shape[1] - 1
-    turn = s[TURN_PLAYER]
     out[:] = 0.0
     out[0, min(s[TURN_TOTAL], cap)] = 1.0
-    out[1, min(s[SCORE0 + turn], cap)] = 1.0
-    out[2, min(s[SCORE1 - turn], cap)] = 1.0
+    out[1, min(s[SCORE0 + player], cap)] = 1.0
+    out[2, min(s[SCORE1 - player], cap)] = 1.0
     if s[0] == CHANCE:
         out[3, :] = 1.0
 
@@ -129,6 +128,16 @@ class PigState(State):
         if code == CHANCE:
             return 0 <= action < dice
         return action == STOP or (action == ROLL and (score1 if turn else score0) + total < winscore)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The die's faces, equally likely: ``(outcome, probability)`` pairs (cached per game)."""
+        if not self.is_chance_node():
+            raise ValueError("pig: chance_outcomes() called on a non-chance state")
+        return list(self.game.die_outcomes)
+
+    def observer(self) -> int:
+        """The side to move; at a chance node, the player whose turn it is; player 0 once over."""
+        return self.compact[TURN_PLAYER] if self.compact[0] == CHANCE else super().observer()
 
     def legal_action_mask(self) -> np.ndarray:
         """int8[2], 1 where the decision is legal; raises at a chance node, whose outcomes are not
@@ -189,6 +198,7 @@ class Pig(Game):
         self.diceoutcomes = _check_int("diceoutcomes", diceoutcomes, 2, MAX_DICE)
         self.horizon = _check_int("horizon", horizon, 1, MAX_HORIZON)
         self.num_actions = 2
+        self.die_outcomes = tuple((face, 1.0 / self.diceoutcomes) for face in range(self.diceoutcomes))
         self.observation_shape = (4, self.winscore + 1)
         self.max_game_length = 2 * self.horizon  # at most one chance outcome per decision
         self.kernels = GameKernels(

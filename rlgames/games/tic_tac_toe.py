@@ -71,9 +71,9 @@ def hash_key(s) -> int:
 
 
 @njit(cache=True)
-def observation(s, out) -> None:
-    """out: float32[2, 3, 3], plane 0 the side to move's marks, plane 1 the opponent's."""
-    mine, theirs = (s[O], s[X]) if s[0] == 1 else (s[X], s[O])
+def observation(s, player, out) -> None:
+    """out: float32[2, 3, 3], plane 0 ``player``'s marks, plane 1 the opponent's."""
+    mine, theirs = (s[O], s[X]) if player == 1 else (s[X], s[O])
     for cell in range(9):
         out[0, cell // 3, cell % 3] = mine >> cell & 1
         out[1, cell // 3, cell % 3] = theirs >> cell & 1
