@@ -2,6 +2,8 @@
 
     rlgames games                          list the games, their parameters and sizes
     rlgames show connect_four --moves 4453 draw a position reached by moves in the game's notation
+    rlgames solve connect_four --moves 4453
+                                           solve a position exactly: value, plies to the end, best moves
 """
 
 from __future__ import annotations
@@ -55,6 +57,24 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_solve(args: argparse.Namespace) -> int:
+    from rlgames.solvers import solve
+
+    state = _game_from_args(args).state_from_moves(args.moves)
+    result = solve(state)
+    print(state)
+    outcome = {1: "win", 0: "draw", -1: "loss"}[result.value]
+    print(f"to move: player {state.current_player()}")
+    print(f"value: {outcome} ({result.value:+d}) for the side to move")
+    print(f"plies to the end: {result.plies_to_end}")
+    if hasattr(result, "score"):
+        print(f"score (Pons): {result.score:+d}")
+    print(f"best moves: {', '.join(state.action_to_string(a) for a in result.best_actions)}")
+    print(f"value-preserving moves: {', '.join(state.action_to_string(a) for a in result.value_preserving_actions)}")
+    print(f"nodes: {result.nodes}, time: {1000 * result.time_s:.2f} ms")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rlgames", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -66,6 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--param", "-p", action="append", type=_parse_param, default=[],
                       metavar="KEY=VALUE", help="a game parameter, e.g. -p heaps=(1,3,5)")
     show.set_defaults(run=cmd_show)
+    solve = verbs.add_parser("solve", help="solve a position exactly (deterministic games)")
+    solve.add_argument("game", choices=list_games())
+    solve.add_argument("--moves", default="", help="moves in the game's notation, separated by spaces "
+                       "(connect four also reads a Pons string such as 4453)")
+    solve.add_argument("--param", "-p", action="append", type=_parse_param, default=[],
+                       metavar="KEY=VALUE", help="a game parameter, e.g. -p heaps=(1,3,5)")
+    solve.set_defaults(run=cmd_solve)
     return parser
 
 

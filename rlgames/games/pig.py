@@ -116,18 +116,18 @@ class PigState(State):
     __slots__ = ()
 
     def legal_actions(self) -> list[int]:
-        code, _, score0, score1, total, turn, _, winscore, dice, _ = self.compact
-        if code == TERMINAL:
+        s = self.compact
+        if s[0] == TERMINAL:
             return []
-        if code == CHANCE:
-            return list(range(dice))
-        return [ROLL, STOP] if (score1 if turn else score0) + total < winscore else [STOP]
+        if s[0] == CHANCE:
+            return list(range(s[DICE]))
+        return [ROLL, STOP] if s[SCORE0 + s[TURN_PLAYER]] + s[TURN_TOTAL] < s[WINSCORE] else [STOP]
 
     def _is_legal(self, action: int) -> bool:
-        code, _, score0, score1, total, turn, _, winscore, dice, _ = self.compact
-        if code == CHANCE:
-            return 0 <= action < dice
-        return action == STOP or (action == ROLL and (score1 if turn else score0) + total < winscore)
+        s = self.compact
+        if s[0] == CHANCE:
+            return 0 <= action < s[DICE]
+        return action == STOP or (action == ROLL and s[SCORE0 + s[TURN_PLAYER]] + s[TURN_TOTAL] < s[WINSCORE])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The die's faces, equally likely: ``(outcome, probability)`` pairs (cached per game)."""
