@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import random
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import rlgames
 from rlgames import TERMINAL, IllegalActionError
+from rlgames.datasets import load_pons_set
 from rlgames.games.connect_four import (
     BOTTOM,
     KERNELS,
@@ -28,7 +28,6 @@ pyspiel = pytest.importorskip("pyspiel")
 
 GAME = rlgames.load_game("connect_four")
 assert isinstance(GAME, ConnectFour)
-PONS_DATA = Path("/work/shared/data/connect4")
 
 # A full board with no four (found among random games, checked against OpenSpiel below).
 DRAW = "455714637617614767242476316455122212535333"
@@ -319,12 +318,10 @@ def test_same_games_as_openspiel() -> None:
         assert ours.compact[PLIES] == theirs.move_number()
 
 
-@pytest.mark.skipif(not PONS_DATA.is_dir(), reason="Pons' benchmark positions are not here")
 def test_every_pons_end_game_position_parses() -> None:
-    lines = (PONS_DATA / "Test_L3_R1").read_text().splitlines()
-    assert len(lines) == 1000
-    for line in lines:
-        moves, _score = line.split()
+    positions = load_pons_set("Test_L3_R1")
+    assert len(positions) == 1000
+    for moves in (p.moves for p in positions):
         state = GAME.state_from_moves(moves)
         assert not state.is_terminal(), moves
         assert state.compact[PLIES] == len(moves) == int(np.count_nonzero(state.board_grid()))

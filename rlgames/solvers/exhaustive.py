@@ -1,0 +1,310 @@
+"""An exact solver for small games, generic over a game's kernels (tic-tac-toe, nim, halving, the last
+plies of connect four).
+
+The search is a full-width negamax to the end of the game, compiled by `make_exhaustive` for one game:
+
+* **Win-distance scoring.** A position is worth ``(value, plies)`` for the side to move: the value in
+  {-1, 0, 1} and the plies to the end. A player prefers a higher value, then a faster win, a slower
+  loss and, among draws, the longer game (see `SolveResult.plies_to_end`). A child's value is negated
+  when the other player moves there and kept when the same player moves again.
+* **Exact memo.** Every position reached is solved completely (no pruning) and stored in an open
+  addressing table: slot from a mix of `GameKernels.hash_key`, linear probing, and the whole compact
+  state stored and compared, so a hash collision costs a probe, never a wrong answer. Because nothing
+  is pruned, every child of a solved position is in the memo: the best and the value-preserving
+  actions cost one look-up per legal action. The table starts small and doubles when it is 3/4 full
+  (the search stops, the table is rehashed, the search restarts and reuses what it stored), so its
+  size fits the game; it is kept between solves, and solving another position of the same game
+  reuses it.
+* **Explicit stack** of ``max_game_length + 1`` levels instead of recursion, so that long games
+  (halving from a large ``n``) cannot overflow the native stack. Games must be acyclic: a line longer
+  than ``max_game_length`` raises.
+
+Cost: one visit per position reachable from the root, so only for games with up to a few million
+positions. Chance nodes are not supported.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from typing import Callable, NamedTuple
+
+import numba
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.tuple import tuple_setitem
+
+from rlgames.game import PLAYER, RETURN, TERMINAL, Game, State
+from rlgames.solvers.result import SolveResult
+
+EMPTY = -1
+"""``plies`` of an unused memo slot."""
+NODES, OVERFLOW, TOO_DEEP = range(3)  # counters
+INITIAL_SLOTS = 1 << 12
+MAX_LOAD = 0.75
+
+
+class Memo(NamedTuple):
+    """The exact memo: ``N`` slots (a power of 2) for compact states of ``L`` slots."""
+
+    keys: np.ndarray  # int64[N]: hash_key of the stored state
+    states: np.ndarray  # int64[N, L]
+    values: np.ndarray  # int8[N]: the value for the side to move
+    plies: np.ndarray  # int64[N]: plies to the end; EMPTY for an unused slot
+    used: np.ndarray  # int64[1]: how many slots are used
+
+
+class Stack(NamedTuple):
+    """The search stack: ``P`` levels, ``A = max_actions``; level ``d`` holds a position ``d`` plies
+    below the root, its moves and the best ``(value, plies)`` found so far."""
+
+    states: np.ndarray  # int64[P, L]
+    moves: np.ndarray  # int64[P, A]
+    counts: np.ndarray  # int64[P]: number of moves
+    next: np.ndarray  # int64[P]: index of the next move to try
+    values: np.ndarray  # int64[P]
+    plies: np.ndarray  # int64[P]
+
+
+def new_memo(slots: int, state_length: int) -> Memo:
+    return Memo(keys=np.zeros(slots, dtype=np.int64), states=np.zeros((slots, state_length), dtype=np.int64),
+                values=np.zeros(slots, dtype=np.int8), plies=np.full(slots, EMPTY, dtype=np.int64),
+                used=np.zeros(1, dtype=np.int64))
+
+
+def new_stack(levels: int, state_length: int, max_actions: int) -> Stack:
+    return Stack(states=np.zeros((levels, state_length), dtype=np.int64),
+                 moves=np.zeros((levels, max_actions), dtype=np.int64), counts=np.zeros(levels, dtype=np.int64),
+                 next=np.zeros(levels, dtype=np.int64), values=np.zeros(levels, dtype=np.int64),
+                 plies=np.zeros(levels, dtype=np.int64))
+
+
+@njit(cache=True)
+def slot_of(key: int, mask: int) -> int:
+    """A multiplicative (Fibonacci) mix of the key, so that raw bitboard keys spread over the table."""
+    mixed = key * -7046029254386353131  # 0x9E3779B97F4A7C15, wrapping
+    return (mixed ^ (mixed >> 29)) & mask
+
+
+@njit(cache=True)
+def same_state(row, s) -> bool:
+    for i in range(len(s)):
+        if row[i] != s[i]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def store_state(row, s) -> None:
+    for i in range(len(s)):
+        row[i] = s[i]
+
+
+@njit(cache=True)
+def find(memo: Memo, s, key: int) -> int:
+    """The slot holding ``s``, or the empty slot where it belongs."""
+    mask = len(memo.keys) - 1
+    slot = slot_of(key, mask)
+    while memo.plies[slot] != EMPTY and not (memo.keys[slot] == key and same_state(memo.states[slot], s)):
+        slot = (slot + 1) & mask
+    return slot
+
+
+@njit(cache=True)
+def put(memo: Memo, s, key: int, value: int, plies: int) -> bool:
+    """Stores the solution of ``s``; False (nothing stored) when the memo is too full."""
+    slot = find(memo, s, key)
+    if memo.plies[slot] == EMPTY:
+        if (memo.used[0] + 1) > MAX_LOAD * len(memo.keys):
+            return False
+        memo.used[0] += 1
+    memo.keys[slot] = key
+    store_state(memo.states[slot], s)
+    memo.values[slot] = value
+    memo.plies[slot] = plies
+    return True
+
+
+@njit(cache=True)
+def rehash(old: Memo, new: Memo) -> None:
+    """Moves every entry of ``old`` into the (larger, empty) ``new``."""
+    mask = len(new.keys) - 1
+    for i in range(len(old.keys)):
+        if old.plies[i] == EMPTY:
+            continue
+        slot = slot_of(old.keys[i], mask)
+        while new.plies[slot] != EMPTY:
+            slot = (slot + 1) & mask
+        new.keys[slot] = old.keys[i]
+        new.states[slot, :] = old.states[i]
+        new.values[slot] = old.values[i]
+        new.plies[slot] = old.plies[i]
+    new.used[0] = old.used[0]
+
+
+@njit(cache=True)
+def load(row, template):
+    """The compact state stored in ``row``, as a tuple typed like ``template``."""
+    s = template
+    for i in range(len(template)):
+        s = tuple_setitem(s, i, row[i])
+    return s
+
+
+@njit(cache=True)
+def better(value: int, plies: int, best_value: int, best_plies: int) -> bool:
+    """Whether ``(value, plies)`` is preferred by the side to move: a higher value, then a faster win, a
+    slower loss, a longer draw."""
+    if value != best_value:
+        return value > best_value
+    return plies < best_plies if value > 0 else plies > best_plies
+
+
+@njit(cache=True)
+def from_mover(value: int, player: int, mover: int) -> int:
+    """A value for ``player`` seen by ``mover``."""
+    return value if player == mover else -value
+
+
+@njit(cache=True)
+def terminal_value(child, mover: int) -> int:
+    """The final result of terminal state ``child`` for ``mover``, in {-1, 0, 1}."""
+    ret = child[RETURN] if mover == 0 else -child[RETURN]
+    return 1 if ret > 0 else -1 if ret < 0 else 0
+
+
+@njit(cache=True)
+def improve(level: int, value: int, plies: int, stack: Stack) -> None:
+    if better(value, plies, stack.values[level], stack.plies[level]):
+        stack.values[level] = value
+        stack.plies[level] = plies
+
+
+@functools.cache
+def make_exhaustive(legal_actions: Callable[..., int], apply: Callable, hash_key: Callable[..., int]) -> Callable:
+    """The compiled ``search(root, memo, stack, counters)`` for one game's kernels, compiled on first call
+    and kept for the process (numba does not cache closures).
+
+    ``search`` solves ``root`` and every position below it into ``memo``; it stops early, setting
+    ``counters[OVERFLOW]`` when the memo must grow or ``counters[TOO_DEEP]`` when a line is longer than
+    the stack, and adds every position it generates to ``counters[NODES]``.
+    """
+
+    @njit
+    def push(s, level: int, stack: Stack) -> None:
+        store_state(stack.states[level], s)
+        stack.counts[level] = legal_actions(s, stack.moves[level])
+        stack.next[level] = 0
+        stack.values[level] = -2  # worse than any value
+        stack.plies[level] = 0
+
+    @njit
+    def search(root, memo: Memo, stack: Stack, counters) -> None:
+        push(root, 0, stack)
+        counters[NODES] += 1
+        level = 0
+        while level >= 0:
+            s = load(stack.states[level], root)
+            if stack.next[level] == stack.counts[level]:  # every move tried: s is solved
+                if not put(memo, s, hash_key(s), stack.values[level], stack.plies[level]):
+                    counters[OVERFLOW] = 1
+                    return
+                level -= 1
+                if level >= 0:
+                    mover = stack.states[level, PLAYER]
+                    improve(level, from_mover(stack.values[level + 1], s[PLAYER], mover),
+                            stack.plies[level + 1] + 1, stack)
+                continue
+            child = apply(s, stack.moves[level, stack.next[level]])
+            stack.next[level] += 1
+            counters[NODES] += 1
+            if child[PLAYER] == TERMINAL:
+                improve(level, terminal_value(child, s[PLAYER]), 1, stack)
+                continue
+            slot = find(memo, child, hash_key(child))
+            if memo.plies[slot] != EMPTY:
+                improve(level, from_mover(memo.values[slot], child[PLAYER], s[PLAYER]), memo.plies[slot] + 1, stack)
+            elif level + 1 == len(stack.counts):
+                counters[TOO_DEEP] = 1
+                return
+            else:
+                level += 1
+                push(child, level, stack)
+
+    return search
+
+
+class ExhaustiveSolver:
+    """Solves positions of one game with `make_exhaustive`'s search, keeping its memo between solves.
+
+    ``solve(state)`` returns a `SolveResult` whose ``best_actions`` and ``value_preserving_actions``
+    were read from the memo right after the solve (one look-up per legal action).
+    """
+
+    def __init__(self, game: Game, initial_slots: int = INITIAL_SLOTS) -> None:
+        if game.has_chance:
+            raise ValueError(f"{game.name} has chance nodes: the exact solvers handle deterministic games only")
+        if initial_slots < 1 or initial_slots & (initial_slots - 1):
+            raise ValueError(f"initial_slots must be a power of 2, got {initial_slots}")
+        kernels = game.kernels
+        self.game = game
+        self._search = make_exhaustive(kernels.legal_actions, kernels.apply, kernels.hash_key)
+        length = len(game.initial_compact_state())
+        self._memo = new_memo(initial_slots, length)
+        self._stack = new_stack(game.max_game_length + 1, length, kernels.max_actions)
+        args = (game.initial_compact_state(), self._memo, self._stack, np.zeros(3, dtype=np.int64))
+        compile_now = getattr(self._search, "compile", None)  # absent when NUMBA_DISABLE_JIT is set
+        if compile_now is not None:  # compile now, so that solve times exclude it
+            compile_now(tuple(numba.typeof(arg) for arg in args))
+
+    @property
+    def memo_size(self) -> int:
+        """The number of positions solved and kept so far."""
+        return int(self._memo.used[0])
+
+    def solve(self, state: State) -> SolveResult:
+        if state.game != self.game:
+            raise ValueError(f"this solver solves {self.game!r}, not {state.game!r}")
+        if state.is_terminal() or state.is_chance_node():
+            raise ValueError("solve needs a position where a player is to move (not terminal, not chance)")
+        start = time.perf_counter()
+        counters = np.zeros(3, dtype=np.int64)
+        value, plies = self._lookup(state)
+        while plies == EMPTY:
+            self._search(state.compact, self._memo, self._stack, counters)
+            if counters[TOO_DEEP]:
+                raise ValueError(f"{self.game.name}: a line is longer than max_game_length "
+                                 f"({self.game.max_game_length}); the game is not acyclic")
+            if counters[OVERFLOW]:
+                self._grow()
+                counters[OVERFLOW] = 0
+            value, plies = self._lookup(state)
+        elapsed = time.perf_counter() - start
+        children = self._children(state)
+        best = tuple(a for a, v, p in children if v == value and p == plies)
+        preserving = tuple(a for a, v, _ in children if v == value)
+        return SolveResult(value=value, plies_to_end=plies, nodes=int(counters[NODES]), time_s=elapsed,
+                           find_best_actions=lambda: best, find_value_preserving_actions=lambda: preserving)
+
+    def _lookup(self, state: State) -> tuple[int, int]:
+        """``(value, plies_to_end)`` of a non-terminal state from the memo; plies is EMPTY when absent."""
+        slot = find(self._memo, state.compact, state.hash_key())
+        return int(self._memo.values[slot]), int(self._memo.plies[slot])
+
+    def _children(self, state: State) -> list[tuple[int, int, int]]:
+        """``(action, value for the side to move, plies to the end)`` after each legal action."""
+        mover = state.current_player()
+        children = []
+        for action in state.legal_actions():
+            child = state.apply(action)
+            if child.is_terminal():
+                children.append((action, int(terminal_value(child.compact, mover)), 1))
+            else:
+                value, plies = self._lookup(child)
+                children.append((action, int(from_mover(value, child.current_player(), mover)), plies + 1))
+        return children
+
+    def _grow(self) -> None:
+        old = self._memo
+        self._memo = new_memo(2 * len(old.keys), old.states.shape[1])
+        rehash(old, self._memo)
