@@ -43,7 +43,7 @@ class RandomAgent:
         policy = np.zeros(self.game.num_actions)
         policy[actions] = 1.0 / len(actions)
         return SearchResult(action=action, value=0.0, policy=policy, principal_variation=(action,),
-                            stats=SearchStats(nodes=1))
+                            stats=SearchStats(nodes=1, depth=1))
 
     def act(self, state: State) -> int:
         return self.search(state).action
