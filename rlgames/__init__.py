@@ -3,6 +3,8 @@
 >>> import rlgames
 >>> game = rlgames.load_game("connect_four")
 >>> state = game.new_initial_state().apply(3)
+>>> agent = rlgames.load_agent("alphabeta(depth=6, eval=heuristic)", game)
+>>> result = agent.search(state)  # action, value, policy, principal variation, statistics
 """
 
 from rlgames.game import (
@@ -14,6 +16,7 @@ from rlgames.game import (
     State,
     Symmetry,
 )
+from rlgames.agents.spec import load_agent
 from rlgames.registry import list_games, load_game
 
 __all__ = [
@@ -25,6 +28,7 @@ __all__ = [
     "State",
     "Symmetry",
     "list_games",
+    "load_agent",
     "load_game",
 ]
 __version__ = "0.1.0"

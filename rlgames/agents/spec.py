@@ -19,6 +19,9 @@ from rlgames.game import Game
 # imported only when an agent of that name is built.
 _AGENTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "random": ("rlgames.agents.base:RandomAgent", ("random", "random(seed=3)")),
+    "alphabeta": ("rlgames.agents.alphabeta:AlphaBetaAgent",
+                  ("alphabeta(depth=6, eval=heuristic)", "alphabeta(time=0.5)", "alphabeta(nodes=100000)")),
+    "solver": ("rlgames.agents.solver:SolverAgent", ("solver", "solver(seed=1)")),
 }
 
 _SPEC = re.compile(r"^\s*(?P<name>[a-z_][a-z0-9_]*)\s*(?:\((?P<args>.*)\))?\s*$", re.IGNORECASE | re.DOTALL)
@@ -82,7 +85,7 @@ def parse_spec(spec: str) -> AgentSpec:
         if not sep or not _KEY.match(key) or not value:
             raise AgentSpecError(f"in agent spec {spec!r}: expected key=value, got {item!r}\n{accepted_forms()}")
         if key in params:
-            raise AgentSpecError(f"in agent spec {spec!r}: {key!r} is given twice")
+            raise AgentSpecError(f"in agent spec {spec!r}: {key!r} is given twice\n{accepted_forms()}")
         params[key] = _value(value)
     return AgentSpec(match.group("name").lower(), params)
 

@@ -1,0 +1,39 @@
+"""The alpha-beta agent: iterative-deepening negamax with an evaluator at the cut-off.
+
+Spec: ``alphabeta(depth=6, eval=heuristic)``; budgets ``nodes=`` and ``time=`` (seconds per move) stop
+iterative deepening, and without a ``depth`` the search deepens until a budget runs out.
+"""
+
+from __future__ import annotations
+
+from rlgames.game import Game, State
+from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
+from rlgames.search.result import SearchResult
+
+DEFAULT_DEPTH = 6
+
+
+class AlphaBetaAgent:
+    """Plays the move of `rlgames.search.alphabeta.AlphaBeta` with the evaluator named by ``eval``
+    (see `rlgames.evaluators.load_evaluator`: ``heuristic``, ``zero``, ``rollout``, ...)."""
+
+    def __init__(self, game: Game, *, depth: int | None = None, eval: str = "heuristic",
+                 nodes: int | None = None, time: float | None = None, tt_mb: float = 16.0) -> None:
+        from rlgames.evaluators import load_evaluator
+
+        if depth is None and nodes is None and time is None:
+            depth = DEFAULT_DEPTH
+        self.game = game
+        self.evaluator = load_evaluator(eval, game)
+        self.search_algorithm = AlphaBeta(
+            self.evaluator, AlphaBetaConfig(depth=depth, max_nodes=nodes, time_limit=time, tt_size_mb=tt_mb))
+
+    def search(self, state: State) -> SearchResult:
+        return self.search_algorithm.search(state)
+
+    def act(self, state: State) -> int:
+        return self.search(state).action
+
+    def __repr__(self) -> str:
+        config = self.search_algorithm.config
+        return f"alphabeta(depth={config.depth}, eval={self.evaluator!r})"

@@ -1,0 +1,80 @@
+"""Agents built from spec strings, and what they promise."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import rlgames
+from rlgames.agents import AgentSpecError, RandomAgent, parse_spec
+
+TTT = rlgames.load_game("tic_tac_toe")
+
+
+def play(game: rlgames.Game, first, second, state: rlgames.State | None = None) -> list[float]:
+    """Plays one game between two agents (``first`` is player 0); returns the returns."""
+    state = state or game.new_initial_state()
+    agents = (first, second)
+    while not state.is_terminal():
+        state = state.apply(agents[state.current_player()].act(state))
+    return state.returns()
+
+
+@pytest.mark.parametrize("spec, name, params", [
+    ("random", "random", {}),
+    ("  MCTS( simulations = 800 , rollout=random ) ", "mcts", {"simulations": 800, "rollout": "random"}),
+    ("alphabeta(depth=6, eval=heuristic)", "alphabeta", {"depth": 6, "eval": "heuristic"}),
+    ("x(a=1.5, b=true, c=None, d='q', e=checkpoints/connect_four.pt)", "x",
+     {"a": 1.5, "b": True, "c": None, "d": "q", "e": "checkpoints/connect_four.pt"}),
+    ("solver()", "solver", {}),
+])
+def test_parse_spec(spec, name, params):
+    parsed = parse_spec(spec)
+    assert (parsed.name, parsed.params) == (name, params)
+
+
+@pytest.mark.parametrize("spec, problem", [
+    ("alphabeta(depth=)", "expected key=value"),
+    ("alphabeta(depth=3, depth=4)", "given twice"),
+    ("alphabeta(depth 3)", "expected key=value"),
+    ("3x", "cannot read"),
+    ("alphabeta(depth=3", "cannot read"),
+    ("chess_engine", "unknown agent"),
+    ("random(sed=1)", "no parameter 'sed'"),
+])
+def test_malformed_specs_show_the_accepted_forms(spec, problem):
+    with pytest.raises(AgentSpecError) as raised:
+        rlgames.load_agent(spec, TTT)
+    message = str(raised.value)
+    assert problem in message
+    assert "accepted agent specs" in message and "alphabeta(" in message and "examples:" in message
+
+
+def test_random_agent_is_reproducible_and_uniform():
+    state = TTT.new_initial_state()
+    first = [rlgames.load_agent("random(seed=5)", TTT).act(state) for _ in range(3)]
+    assert len(set(first)) == 1
+    agent = RandomAgent(TTT, seed=0)
+    counts = np.bincount([agent.act(state) for _ in range(9000)], minlength=9)
+    assert counts.min() > 850 and counts.max() < 1150
+    result = agent.search(state)
+    assert result.policy.sum() == pytest.approx(1.0) and result.action in state.legal_actions()
+
+
+def test_solver_agent_never_loses_and_reports_exact_values():
+    solver = rlgames.load_agent("solver(seed=1)", TTT)
+    randoms = [RandomAgent(TTT, seed=s) for s in range(30)]
+    for opponent in randoms[:15]:
+        assert play(TTT, solver, opponent)[0] >= 0
+    for opponent in randoms[15:]:
+        assert play(TTT, opponent, solver)[1] >= 0
+    result = solver.search(TTT.state_from_moves("a1 b2 c3"))  # o holds the draw with an edge move only
+    assert result.value == 0.0 and result.action in (1, 3, 5, 7)
+    assert np.flatnonzero(result.policy).tolist() == [1, 3, 5, 7]
+    won = solver.search(TTT.state_from_moves("a1 b1 a2 b2"))  # x wins at a3 at once
+    assert (won.action, won.value, won.plies_to_end) == (6, 1.0, 1)
+
+
+def test_solver_agent_refuses_chance_games():
+    with pytest.raises(ValueError, match="chance"):
+        rlgames.load_agent("solver", rlgames.load_game("pig"))
