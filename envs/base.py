@@ -16,8 +16,8 @@ import numpy as np
 from gymnasium import spaces
 
 import rlgames
-from rlgames import IllegalActionError, State
 from envs.render import board_image, board_text, result_text
+from rlgames import IllegalActionError, State
 
 ILLEGAL_ACTION_MODES = ("raise", "lose")
 OBSERVATION_BOUNDS = (0.0, 1.0)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, Callable, Protocol, Union
 
 import rlgames
-from rlgames import IllegalActionError, State
 from envs.base import BoardGameEnv, as_action
+from rlgames import IllegalActionError, State
 
 
 class Agent(Protocol):

@@ -17,7 +17,6 @@ from rlgames import TERMINAL, Game, GameKernels, State
 from rlgames.search.playout import make_random_playout, run_random_playouts
 from rlgames.search.rng import below, new_rng_state, sample_index
 
-
 VARIANTS = [(name, {}) for name in rlgames.list_games()] + [
     ("nim", {"misere": True}),
     ("pig", {"winscore": 20, "diceoutcomes": 3, "horizon": 30}),

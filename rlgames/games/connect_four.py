@@ -30,7 +30,15 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
-from rlgames.game import PLAYER, TERMINAL, Game, GameKernels, IllegalActionError, State, Symmetry
+from rlgames.game import (
+    PLAYER,
+    TERMINAL,
+    Game,
+    GameKernels,
+    IllegalActionError,
+    State,
+    Symmetry,
+)
 
 WIDTH, HEIGHT = 7, 6
 CURRENT, MASK, PLIES = 2, 3, 4  # compact-state slots

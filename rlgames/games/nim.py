@@ -17,13 +17,14 @@ holds more than ``j`` objects. The game is impartial, so both sides see the same
 from __future__ import annotations
 
 import functools
-
 import re
 from typing import Sequence
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.tuple import tuple_setitem  # numba's unchecked tuple copy-with-one-slot-replaced
+from numba.cpython.unsafe.tuple import (
+    tuple_setitem,  # numba's unchecked tuple copy-with-one-slot-replaced
+)
 
 from rlgames.game import TERMINAL, Game, GameKernels, State
 

@@ -23,7 +23,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rlgames.game import TERMINAL, Game, GameKernels, State, Symmetry, dihedral_symmetries
+from rlgames.game import (
+    TERMINAL,
+    Game,
+    GameKernels,
+    State,
+    Symmetry,
+    dihedral_symmetries,
+)
 
 BLACK, WHITE, MOVES = 2, 3, 4  # compact-state slots: the two boards and the side to move's moves
 PASS = 64

@@ -11,7 +11,14 @@ import pytest
 
 import rlgames
 from rlgames import TERMINAL, IllegalActionError
-from rlgames.games.othello import PASS, Othello, OthelloState, flips, moves_bitboard, popcount
+from rlgames.games.othello import (
+    PASS,
+    Othello,
+    OthelloState,
+    flips,
+    moves_bitboard,
+    popcount,
+)
 
 pyspiel = pytest.importorskip("pyspiel")
 
