@@ -21,6 +21,8 @@ _AGENTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "random": ("rlgames.agents.base:RandomAgent", ("random", "random(seed=3)")),
     "alphabeta": ("rlgames.agents.alphabeta:AlphaBetaAgent",
                   ("alphabeta(depth=6, eval=heuristic)", "alphabeta(time=0.5)", "alphabeta(nodes=100000)")),
+    "expectiminimax": ("rlgames.agents.expectiminimax:ExpectiminimaxAgent",
+                       ("expectiminimax(depth=4)", "expectiminimax(depth=6, eval=rollout)")),
     "solver": ("rlgames.agents.solver:SolverAgent", ("solver", "solver(seed=1)")),
 }
 

@@ -1,0 +1,232 @@
+"""Self-describing checkpoint files, written atomically and validated on load.
+
+A checkpoint is one ``torch.save`` of a plain dict (tensors, dicts, lists, tuples, str, int, float,
+bool, None only, so that it loads with ``torch.load(..., weights_only=True)``)::
+
+    {"format": "rlgames-checkpoint", "format_version": 1,
+     "game": {"name", "version", "params"},
+     "network": NetworkConfig.to_dict(),      # architecture name + args + sizes
+     "model": state_dict,
+     "counters": {...}, "config": {...},      # training counters and configuration (plain dicts)
+     "optimizer": optimizer.state_dict() or None,
+     "rng": RngStreams.state() or None}       # torch / numpy / python generator states
+
+`save_checkpoint` never leaves a half-written file under ``path``: it writes a temporary file in the
+same directory and ``os.replace``s it. `load_checkpoint` raises `CheckpointError` naming the problem.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import random
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from models.networks import NetworkConfig, PolicyValueNet, network_from_config
+from rlgames.game import Game
+from rlgames.registry import load_game
+
+FORMAT = "rlgames-checkpoint"
+FORMAT_VERSION = 1
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that is missing, unreadable, or does not fit what it is loaded for."""
+
+
+@dataclass(frozen=True)
+class RngStreams:
+    """The three explicit random streams of a training run (no global RNG): a ``torch.Generator``, a
+    numpy ``Generator`` and a ``random.Random``. `state` / `set_state` move them to and from plain data."""
+
+    torch: torch.Generator
+    numpy: np.random.Generator
+    python: random.Random
+
+    @classmethod
+    def from_seed(cls, seed: int) -> RngStreams:
+        return cls(torch.Generator().manual_seed(seed), np.random.default_rng(seed), random.Random(seed))
+
+    def state(self) -> dict[str, Any]:
+        return {"torch": self.torch.get_state(), "numpy": _plain(self.numpy.bit_generator.state),
+                "python": self.python.getstate()}
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        """Restores `state` output; raises `CheckpointError` when it does not fit these generators."""
+        try:
+            self.torch.set_state(state["torch"])
+            self.numpy.bit_generator.state = _unplain(state["numpy"])
+            self.python.setstate(state["python"])
+        except (KeyError, TypeError, ValueError, RuntimeError) as error:
+            raise CheckpointError(f"cannot restore the random streams: {error}") from None
+
+
+def _plain(value: Any) -> Any:
+    """numpy arrays and scalars inside a bit-generator state turned into tagged lists and Python numbers."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, np.ndarray):
+        return {"__ndarray__": value.tolist(), "dtype": value.dtype.str}
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _unplain(value: Any) -> Any:
+    if isinstance(value, dict):
+        if "__ndarray__" in value:
+            return np.array(value["__ndarray__"], dtype=np.dtype(value["dtype"]))
+        return {k: _unplain(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True)
+class CheckpointInfo:
+    """A loaded checkpoint: what it was trained for, the network record and the saved states."""
+
+    path: Path
+    format_version: int
+    game_name: str
+    game_version: int
+    game_params: dict[str, Any]
+    network: NetworkConfig
+    model_state: dict[str, torch.Tensor]
+    counters: dict[str, Any]
+    config: dict[str, Any]
+    optimizer_state: dict[str, Any] | None
+    rng_state: dict[str, Any] | None
+
+    def load_game(self) -> Game:
+        """The game the checkpoint was trained for, rebuilt from its name and params."""
+        game = load_game(self.game_name, **self.game_params)
+        _check_game(self.path, self.game_name, self.game_version, self.game_params, game)
+        return game
+
+
+def save_checkpoint(path: str | os.PathLike, *, network: PolicyValueNet, game: Game,
+                    optimizer: torch.optim.Optimizer | None = None, counters: dict[str, Any] | None = None,
+                    config: dict[str, Any] | None = None, rng: RngStreams | None = None) -> Path:
+    """Writes a checkpoint atomically (creating missing parent directories) and returns its path."""
+    path = Path(path)
+    if tuple(game.observation_shape) != network.config.observation_shape or game.num_actions != network.config.num_actions:
+        raise ValueError(f"network {network.config.describe()} does not fit {game.name}'s observations/actions")
+    payload = {
+        "format": FORMAT, "format_version": FORMAT_VERSION,
+        "game": {"name": game.name, "version": game.version, "params": dict(game.params)},
+        "network": network.config.to_dict(),
+        "model": network.state_dict(),
+        "counters": dict(counters or {}), "config": dict(config or {}),
+        "optimizer": None if optimizer is None else optimizer.state_dict(),
+        "rng": None if rng is None else rng.state(),
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _atomic_save(payload, path)
+    return path
+
+
+def _atomic_save(payload: dict[str, Any], path: Path) -> None:
+    """``torch.save`` into a temporary file next to ``path``, then ``os.replace``: ``path`` holds either
+    its previous content or the complete new file, and a failure leaves no temporary file behind."""
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            torch.save(payload, handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def load_checkpoint(path: str | os.PathLike, *, game: Game | None = None, map_location: str | torch.device = "cpu",
+                    network: NetworkConfig | None = None) -> CheckpointInfo:
+    """Loads and validates a checkpoint; with ``game`` (and ``network``) given, it must have been saved
+    for that game (name, version, params) and that architecture. Raises `CheckpointError`."""
+    path = Path(path)
+    data = _read(path, map_location)
+    info = _parse(path, data)
+    if game is not None:
+        _check_game(path, info.game_name, info.game_version, info.game_params, game)
+        if info.network.observation_shape != tuple(game.observation_shape) or info.network.num_actions != game.num_actions:
+            raise CheckpointError(f"{path}: its network takes observations {info.network.observation_shape} and "
+                                  f"{info.network.num_actions} actions, {game.name} has {tuple(game.observation_shape)} "
+                                  f"and {game.num_actions}")
+    if network is not None and network != info.network:
+        raise CheckpointError(f"{path} holds a {info.network.describe()} network, not {network.describe()}")
+    return info
+
+
+def load_network(path: str | os.PathLike, game: Game | None = None,
+                 map_location: str | torch.device = "cpu") -> tuple[PolicyValueNet, CheckpointInfo]:
+    """The network rebuilt from the checkpoint alone (in eval mode), with the checkpoint's info."""
+    info = load_checkpoint(path, game=game, map_location=map_location)
+    net = network_from_config(info.network)
+    load_weights(net, info)
+    return net.eval(), info
+
+
+def load_weights(net: nn.Module, info: CheckpointInfo) -> None:
+    """Loads the checkpoint's weights into ``net``; raises `CheckpointError` when they do not fit."""
+    try:
+        net.load_state_dict(info.model_state)
+    except RuntimeError as error:
+        first = str(error).strip().splitlines()
+        raise CheckpointError(f"{info.path}: its weights do not fit the architecture "
+                              f"{info.network.describe()}: {' '.join(first[:3])}") from None
+
+
+def _read(path: Path, map_location: str | torch.device) -> Any:
+    if not path.is_file():
+        raise CheckpointError(f"{path}: no such checkpoint file")
+    if not zipfile.is_zipfile(path):  # torch.save writes a zip archive; a cut one lacks its directory
+        raise CheckpointError(f"{path} is corrupt or truncated: not a complete torch archive")
+    try:
+        return torch.load(path, map_location=map_location, weights_only=True)
+    except pickle.UnpicklingError as error:
+        if "weights_only" in str(error).lower() or "weights only" in str(error).lower():
+            raise CheckpointError(f"{path} is not an rlgames checkpoint: it holds arbitrary Python objects") from None
+        raise CheckpointError(f"{path} is corrupt or truncated: {_first_line(error)}") from None
+    except (RuntimeError, EOFError, OSError, ValueError, zipfile.BadZipFile, UnicodeDecodeError) as error:
+        raise CheckpointError(f"{path} is corrupt or truncated: {_first_line(error)}") from None
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _parse(path: Path, data: Any) -> CheckpointInfo:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CheckpointError(f"{path} is not an rlgames checkpoint (no {FORMAT!r} marker)")
+    version = data.get("format_version")
+    if version != FORMAT_VERSION:
+        raise CheckpointError(f"{path} has checkpoint format version {version!r}; this rlgames reads version {FORMAT_VERSION}")
+    try:
+        network = NetworkConfig.from_dict(data["network"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise CheckpointError(f"{path}: bad network record: {error}") from None
+    try:
+        game = data["game"]
+        return CheckpointInfo(path, version, str(game["name"]), int(game["version"]), dict(game["params"]), network,
+                              dict(data["model"]), dict(data["counters"]), dict(data["config"]),
+                              data["optimizer"], data["rng"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise CheckpointError(f"{path}: malformed checkpoint, missing or bad entry {error}") from None
+
+
+def _check_game(path: Path, name: str, version: int, params: dict[str, Any], game: Game) -> None:
+    if name != game.name:
+        raise CheckpointError(f"{path} was trained for {name}, not {game.name}")
+    if version != game.version:
+        raise CheckpointError(f"{path} was trained for {name} version {version}; this {name} is version {game.version}")
+    if params != game.params:
+        raise CheckpointError(f"{path} was trained for {name} with params {params}, not {game.params}")

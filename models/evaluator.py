@@ -1,0 +1,139 @@
+"""`NetworkEvaluator`: a policy/value network behind the rlgames `Evaluator` protocol."""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import torch
+
+from models.checkpoint import load_network
+from models.networks import PolicyValueNet
+from rlgames.evaluators.base import Evaluator
+from rlgames.game import CompactState, Game, State, compiled_entry
+
+
+class NetworkEvaluator(Evaluator):
+    """Values and priors from a network, batched, with an LRU cache of positions.
+
+    ``evaluate_batch`` encodes the positions not in the cache into a preallocated float32 batch (the
+    game's compiled observation kernel, from the side to move) and runs one ``torch.inference_mode``
+    forward per ``batch_size`` positions, the network in eval mode (its mode is restored afterwards).
+    Values are float64 from the side to move, priors the softmax over the legal actions (exactly zero
+    elsewhere). The cache is keyed by the compact state (exact; states of another game are refused), so
+    call `clear_cache` after changing the weights. Statistics: ``evaluations`` (positions sent to the
+    network), ``cache_hits`` (positions answered without it) and ``batches`` (forward calls).
+    The network is moved to ``device``.
+    """
+
+    def __init__(self, network: PolicyValueNet, game: Game, *, batch_size: int = 256, cache_size: int = 100_000,
+                 device: str | torch.device = "cpu") -> None:
+        if batch_size < 1 or cache_size < 0:
+            raise ValueError(f"batch_size must be >= 1 and cache_size >= 0, got {batch_size} and {cache_size}")
+        config = network.config
+        if config.observation_shape != tuple(game.observation_shape) or config.num_actions != game.num_actions:
+            raise ValueError(f"network {config.describe()} takes observations {config.observation_shape} and "
+                             f"{config.num_actions} actions; {game.name} has {tuple(game.observation_shape)} "
+                             f"and {game.num_actions}")
+        self.game = game
+        self.device = torch.device(device)
+        self.network = network.to(self.device)
+        self.batch_size = batch_size
+        self.cache_size = cache_size
+        self._cache: OrderedDict[CompactState, tuple[float, np.ndarray]] = OrderedDict()
+        self._obs = np.zeros((batch_size, *game.observation_shape), dtype=np.float32)  # [N, *obs_shape]
+        self._mask = np.zeros((batch_size, game.num_actions), dtype=np.bool_)  # [N, A]
+        self._actions = np.empty(game.kernels.max_actions, dtype=np.int64)
+        start = game.initial_compact_state()
+        self._observe = compiled_entry(game.kernels.observation, start, 0, self._obs[0])
+        self._legal = compiled_entry(game.kernels.legal_actions, start, self._actions)
+        self.evaluations = 0
+        self.cache_hits = 0
+        self.batches = 0
+
+    @classmethod
+    def from_checkpoint(cls, path: str | os.PathLike, game: Game, **kwargs: Any) -> NetworkEvaluator:
+        """The evaluator of the network saved at ``path`` (which must be for ``game``)."""
+        network, _ = load_network(path, game)
+        return cls(network, game, **kwargs)
+
+    def value(self, state: State) -> float:
+        return float(self.evaluate_batch([state])[0][0])
+
+    def policy(self, state: State) -> np.ndarray:
+        return self.evaluate_batch([state])[1][0]
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+
+    def evaluate_batch(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
+        """``(values float64[B], priors float64[B, A])`` of non-terminal, non-chance ``states``."""
+        values = np.empty(len(states), dtype=np.float64)  # [B]
+        priors = np.empty((len(states), self.game.num_actions), dtype=np.float64)  # [B, A]
+        pending: dict[CompactState, list[int]] = {}
+        for i, state in enumerate(states):
+            compact = self._compact(state)
+            cached = self._cache.get(compact)
+            if cached is not None:
+                self._cache.move_to_end(compact)
+                values[i], priors[i] = cached
+                self.cache_hits += 1
+            elif compact in pending:
+                pending[compact].append(i)
+                self.cache_hits += 1
+            else:
+                pending[compact] = [i]
+        compacts = list(pending)
+        for start in range(0, len(compacts), self.batch_size):
+            chunk = compacts[start : start + self.batch_size]
+            chunk_values, chunk_priors = self._forward(chunk)
+            for compact, value, prior in zip(chunk, chunk_values, chunk_priors):
+                values[pending[compact]], priors[pending[compact]] = value, prior
+                self._remember(compact, float(value), prior)
+        return values, priors
+
+    def _compact(self, state: State) -> CompactState:
+        if state.game is not self.game and state.game != self.game:
+            raise ValueError(f"this evaluator is for {self.game!r}, got a state of {state.game!r}")
+        compact = state.compact
+        if compact[0] < 0:
+            raise ValueError(f"{self.game.name}: a network evaluates states where a player is to move, "
+                             f"not terminal or chance states ({compact})")
+        return compact
+
+    def _forward(self, compacts: list[CompactState]) -> tuple[np.ndarray, np.ndarray]:
+        """Values float64[n] and priors float64[n, A] of ``n <= batch_size`` positions."""
+        n = len(compacts)
+        obs, mask, actions = self._obs[:n], self._mask[:n], self._actions  # [n, *obs_shape], [n, A]
+        obs.fill(0.0)
+        mask.fill(False)
+        for j, compact in enumerate(compacts):
+            self._observe(compact, compact[0], obs[j])
+            mask[j, actions[: self._legal(compact, actions)]] = True
+        network = self.network
+        was_training = network.training
+        if was_training:
+            network.eval()
+        try:
+            with torch.inference_mode():
+                logits, value = network(torch.from_numpy(obs).to(self.device), torch.from_numpy(mask).to(self.device))
+                priors = torch.softmax(logits.to(torch.float64), dim=1)  # [n, A], exactly 0 where masked
+        finally:
+            if was_training:
+                network.train()
+        self.evaluations += n
+        self.batches += 1
+        return value.to(torch.float64).cpu().numpy(), priors.cpu().numpy()
+
+    def _remember(self, compact: CompactState, value: float, prior: np.ndarray) -> None:
+        if self.cache_size == 0:
+            return
+        self._cache[compact] = (value, prior.copy())
+        if len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
+    def __repr__(self) -> str:
+        return f"NetworkEvaluator({self.network.config.describe()}, {self.game!r})"

@@ -1,0 +1,218 @@
+"""Policy/value networks built from a game's observation shape and action count.
+
+Every network maps ``(obs[B, *observation_shape], legal_mask[B, A] or None)`` to
+``(logits[B, A], value[B])``: logits of illegal actions are set to `MASKED_LOGIT` (their softmax is
+exactly 0 in float32 and 0 * logit stays finite in a cross-entropy), values are ``tanh`` in [-1, 1]
+from the side to move (observations are from the side to move).
+
+* `ResNet` -- AlphaZero-style residual conv net for (C, H, W) boards;
+* `MLP` -- for tiny games and non-spatial observations (1-D vectors, 2-D planes), flattened.
+
+A `NetworkConfig` (architecture name, its arguments, the input and output sizes) fully describes how to
+rebuild a network; checkpoints store it as a plain dict (`NetworkConfig.to_dict`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+import torch
+from torch import nn
+
+from rlgames.game import Game
+
+MASKED_LOGIT = -1e9
+"""The logit of an illegal action (float32; it would overflow float16)."""
+
+
+@dataclass(frozen=True)
+class ResNetArgs:
+    """``blocks`` residual blocks of ``channels`` 3x3 convolutions; ``value_hidden`` units in the value
+    head's hidden layer; ``policy_channels`` 1x1 filters in the policy head."""
+
+    blocks: int = 4
+    channels: int = 64
+    value_hidden: int = 64
+    policy_channels: int = 2
+
+
+@dataclass(frozen=True)
+class MLPArgs:
+    """``layers`` hidden layers of ``hidden`` units with ReLU."""
+
+    hidden: int = 128
+    layers: int = 2
+
+
+ARCH_ARGS: dict[str, type] = {"resnet": ResNetArgs, "mlp": MLPArgs}
+
+
+@dataclass(frozen=True)
+class NetworkConfig:
+    """Everything needed to rebuild a network: the architecture, its arguments and the game's sizes."""
+
+    arch: str
+    args: ResNetArgs | MLPArgs
+    observation_shape: tuple[int, ...]
+    num_actions: int
+
+    def __post_init__(self) -> None:
+        expected = ARCH_ARGS.get(self.arch)
+        if expected is None:
+            raise ValueError(f"unknown network architecture {self.arch!r}; known: {', '.join(ARCH_ARGS)}")
+        if type(self.args) is not expected:
+            raise ValueError(f"architecture {self.arch!r} takes {expected.__name__}, got {type(self.args).__name__}")
+        for field in fields(self.args):
+            value = getattr(self.args, field.name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{self.arch}: {field.name} must be a positive int, got {value!r}")
+        if not self.observation_shape or any(d < 1 for d in self.observation_shape) or self.num_actions < 1:
+            raise ValueError(f"bad network sizes: observation {self.observation_shape}, {self.num_actions} actions")
+
+    def describe(self) -> str:
+        """E.g. ``resnet(blocks=4, channels=64, ...)``."""
+        args = ", ".join(f"{k}={v}" for k, v in asdict(self.args).items())
+        return f"{self.arch}({args})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain dict (str/int/list only) for checkpoints."""
+        return {"arch": self.arch, "args": asdict(self.args), "observation_shape": list(self.observation_shape),
+                "num_actions": self.num_actions}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> NetworkConfig:
+        """Inverse of `to_dict`; raises `ValueError` naming what is missing or wrong."""
+        try:
+            arch, args = data["arch"], data["args"]
+            shape, num_actions = tuple(data["observation_shape"]), data["num_actions"]
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"network record {data!r} lacks {error}") from None
+        return cls(arch, make_arch_args(arch, **args), shape, num_actions)
+
+
+def make_arch_args(arch: str, **arch_args: Any) -> ResNetArgs | MLPArgs:
+    """The argument record of ``arch``; raises `ValueError` on an unknown architecture or argument."""
+    args_class = ARCH_ARGS.get(arch)
+    if args_class is None:
+        raise ValueError(f"unknown network architecture {arch!r}; known: {', '.join(ARCH_ARGS)}")
+    known = {f.name for f in fields(args_class)}
+    unknown = sorted(set(arch_args) - known)
+    if unknown:
+        raise ValueError(f"{arch} has no argument(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    return args_class(**arch_args)
+
+
+def default_arch(observation_shape: tuple[int, ...]) -> str:
+    """``"resnet"`` for (C, H, W) boards with H, W >= 3, ``"mlp"`` otherwise."""
+    spatial = len(observation_shape) == 3 and min(observation_shape[1:]) >= 3
+    return "resnet" if spatial else "mlp"
+
+
+def network_config(game: Game, arch: str = "auto", **arch_args: Any) -> NetworkConfig:
+    """The `NetworkConfig` for ``game``; ``arch="auto"`` picks `default_arch`."""
+    shape = tuple(game.observation_shape)
+    name = default_arch(shape) if arch == "auto" else arch
+    if name == "resnet" and len(shape) != 3:
+        raise ValueError(f"resnet needs (C, H, W) observations; {game.name}'s are shaped {shape}")
+    return NetworkConfig(name, make_arch_args(name, **arch_args), shape, game.num_actions)
+
+
+def build_network(game: Game, arch: str = "auto", *, seed: int | None = None, **arch_args: Any) -> PolicyValueNet:
+    """A freshly initialised network for ``game`` (``arch``: "auto", "resnet" or "mlp"); ``seed`` makes
+    the initial weights reproducible."""
+    return network_from_config(network_config(game, arch, **arch_args), seed=seed)
+
+
+def network_from_config(config: NetworkConfig, *, seed: int | None = None) -> PolicyValueNet:
+    """The network described by ``config``, its weights initialised from ``seed`` when given (torch's
+    global generator is left as it was) and from torch's global generator otherwise."""
+    network_class = ResNet if config.arch == "resnet" else MLP
+    if seed is None:
+        return network_class(config)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        return network_class(config)
+
+
+class PolicyValueNet(nn.Module):
+    """Base of the networks: holds the `NetworkConfig` and applies the legal mask."""
+
+    def __init__(self, config: NetworkConfig) -> None:
+        super().__init__()
+        self.config = config
+
+    def forward(self, obs: torch.Tensor, legal_mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """obs[B, *observation_shape], legal_mask[B, A] (bool or 0/1) -> (logits[B, A], value[B])."""
+        expected = self.config.observation_shape
+        if tuple(obs.shape[1:]) != expected:
+            raise ValueError(f"{type(self).__name__} expects observations shaped (B, {expected}), got {tuple(obs.shape)}")
+        logits, value = self.heads(obs)  # [B, A], [B]
+        if legal_mask is not None:
+            logits = logits.masked_fill(legal_mask == 0, MASKED_LOGIT)
+        return logits, value
+
+    def heads(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        raise NotImplementedError
+
+
+class ResidualBlock(nn.Module):
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(channels)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(channels)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:  # x[B, C, H, W]
+        y = torch.relu(self.bn1(self.conv1(x)))
+        return torch.relu(x + self.bn2(self.conv2(y)))
+
+
+def conv_bn_relu(in_channels: int, out_channels: int, kernel: int) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(in_channels, out_channels, kernel, padding=kernel // 2, bias=False),
+                         nn.BatchNorm2d(out_channels), nn.ReLU())
+
+
+class ResNet(PolicyValueNet):
+    """Stem 3x3 conv, residual blocks, a policy head (1x1 conv, linear to A logits) and a value head
+    (1x1 conv, linear, ReLU, linear, tanh), all convolutions batch-normalised."""
+
+    def __init__(self, config: NetworkConfig) -> None:
+        super().__init__(config)
+        args: ResNetArgs = config.args  # type: ignore[assignment]
+        planes, height, width = config.observation_shape
+        cells = height * width
+        self.stem = conv_bn_relu(planes, args.channels, 3)
+        self.blocks = nn.Sequential(*(ResidualBlock(args.channels) for _ in range(args.blocks)))
+        self.policy_conv = conv_bn_relu(args.channels, args.policy_channels, 1)
+        self.policy_fc = nn.Linear(args.policy_channels * cells, config.num_actions)
+        self.value_conv = conv_bn_relu(args.channels, 1, 1)
+        self.value_fc = nn.Sequential(nn.Linear(cells, args.value_hidden), nn.ReLU(), nn.Linear(args.value_hidden, 1))
+
+    def heads(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        x = self.blocks(self.stem(obs))  # [B, channels, H, W]
+        logits = self.policy_fc(self.policy_conv(x).flatten(1))  # [B, A]
+        value = torch.tanh(self.value_fc(self.value_conv(x).flatten(1))).squeeze(1)  # [B]
+        return logits, value
+
+
+class MLP(PolicyValueNet):
+    """Flattened observation, ``layers`` hidden ReLU layers, a linear policy head and a tanh value head."""
+
+    def __init__(self, config: NetworkConfig) -> None:
+        super().__init__(config)
+        args: MLPArgs = config.args  # type: ignore[assignment]
+        width = math.prod(config.observation_shape)
+        layers: list[nn.Module] = []
+        for _ in range(args.layers):
+            layers += [nn.Linear(width, args.hidden), nn.ReLU()]
+            width = args.hidden
+        self.trunk = nn.Sequential(*layers)
+        self.policy = nn.Linear(width, config.num_actions)
+        self.value = nn.Linear(width, 1)
+
+    def heads(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        x = self.trunk(obs.flatten(1))  # [B, hidden]
+        return self.policy(x), torch.tanh(self.value(x)).squeeze(1)  # [B, A], [B]

@@ -1,0 +1,156 @@
+"""Alpha-beta over the `State` API for evaluators without a compiled kernel (networks), batching leaves.
+
+A depth-limited fail-soft negamax alpha-beta (numpy only) that calls the evaluator only through
+``evaluator.evaluate_batch``:
+
+* **Sibling leaves in one batch.** A node one ply above the cut-off generates all its children and
+  evaluates the non-terminal ones in one ``evaluate_batch`` call, then runs the alpha-beta loop over
+  the values (a network evaluates a batch of 7 or 60 positions in little more than the time of one).
+* **Move ordering by the parent's prior.** A node at least three plies above the cut-off also
+  evaluates its non-terminal children in one call, for their priors only: each child orders its own
+  children by its prior (stable, ties in `State.legal_actions` order). Nodes two plies above the
+  cut-off need no priors for their children, whose leaves are all evaluated anyway. The root's prior
+  (at depth >= 2) is ``root_prior`` or, when None, one evaluation of the root. An evaluator whose
+  ``evaluate_batch`` returns no priors (None) is asked again only at the cut-off.
+* **Scores** as in `rlgames.search.alphabeta`: the evaluator's value clipped to [-1, 1] at the cut-off,
+  0 for a draw and ``±(WIN - p)`` for a win or loss ``p`` plies from the root, so that the result's
+  value (the score clipped to [-1, 1]) equals `rlgames.search.minimax.alphabeta`'s with the same
+  evaluator, and a proven result reports ``plies_to_end``.
+
+Chance nodes are not supported (use expectiminimax).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from rlgames.evaluators.base import Evaluator
+from rlgames.game import State
+from rlgames.search.result import SearchResult, SearchStats
+
+WIN = 1000.0
+"""A win ``p`` plies from the root scores ``WIN - p`` (the scale of `rlgames.search.alphabeta.WIN`)."""
+MAX_DEPTH = 500
+"""The deepest search; proven scores stay at least ``WIN - MAX_DEPTH``, far outside [-1, 1]."""
+
+
+@dataclass
+class _Search:
+    """One search's evaluator and counters."""
+
+    evaluator: Evaluator
+    nodes: int = 0
+    cutoffs: int = 0
+    evaluations: int = 0
+    batches: int = 0
+    has_policy: bool = True
+
+    def evaluate(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray | None]:
+        """``(values float64[n], priors float64[n, A] or None)``; one evaluator call."""
+        values, priors = self.evaluator.evaluate_batch(states)
+        self.evaluations += len(states)
+        self.batches += 1
+        self.has_policy = priors is not None
+        return values, priors
+
+    def negamax(self, state: State, depth: int, ply: int, alpha: float, beta: float,
+                prior: np.ndarray | None) -> tuple[float, tuple[int, ...]]:
+        """``(score from the side to move, principal variation)`` of a non-terminal ``state``."""
+        self.nodes += 1
+        player = state.current_player()
+        actions = _ordered(state.legal_actions(), prior)
+        children = [state.apply(action) for action in actions]
+        inner = [child for child in children if not child.is_terminal()]
+        values: np.ndarray | None = None
+        priors: np.ndarray | None = None
+        if inner and (depth == 1 or (depth >= 3 and self.has_policy)):
+            values, priors = self.evaluate(inner)
+        best, line, k = -math.inf, (), 0
+        for action, child in zip(actions, children):
+            if child.is_terminal():
+                self.nodes += 1
+                score, rest = child.returns()[player] * (WIN - ply - 1), ()
+            else:
+                score, rest = self._child(child, player, depth, ply, alpha, beta, values, priors, k)
+                k += 1
+            if score > best:
+                best, line = score, (action, *rest)
+                alpha = max(alpha, score)
+                if alpha >= beta:
+                    self.cutoffs += 1
+                    break
+        return best, line
+
+    def _child(self, child: State, player: int, depth: int, ply: int, alpha: float, beta: float,
+               values: np.ndarray | None, priors: np.ndarray | None, k: int) -> tuple[float, tuple[int, ...]]:
+        """The score, for ``player``, of the ``k``-th non-terminal child and its line."""
+        same = child.current_player() == player
+        if depth == 1:
+            self.nodes += 1
+            value = min(1.0, max(-1.0, float(values[k])))  # type: ignore[index]
+            return (value if same else -value), ()
+        prior = None if priors is None else priors[k]
+        if same:
+            return self.negamax(child, depth - 1, ply + 1, alpha, beta, prior)
+        score, rest = self.negamax(child, depth - 1, ply + 1, -beta, -alpha, prior)
+        return -score, rest
+
+
+def _ordered(actions: list[int], prior: np.ndarray | None) -> list[int]:
+    """``actions`` by decreasing prior, ties (and everything, without a prior) in the given order."""
+    if prior is None:
+        return actions
+    return sorted(actions, key=lambda action: -prior[action])
+
+
+def batched_alphabeta(state: State, *, depth: int | None, evaluator: Evaluator,
+                      root_prior: np.ndarray | None = None) -> SearchResult:
+    """Searches ``state`` to ``depth`` plies (None: to the end of the game, at most `MAX_DEPTH`).
+
+    The result's policy is one-hot on the action; ``stats.extra`` counts ``evaluations`` (positions
+    passed to the evaluator, including any its cache answers) and ``batches`` (evaluator calls).
+    """
+    game = state.game
+    if state.is_terminal() or state.is_chance_node() or game.has_chance:
+        raise ValueError(f"batched alpha-beta needs a root where a player is to move in a game without chance; "
+                         f"got {state!r}")
+    depth = min(game.max_game_length, MAX_DEPTH) if depth is None else depth
+    if not 1 <= depth <= MAX_DEPTH:
+        raise ValueError(f"depth must be in [1, {MAX_DEPTH}], got {depth}")
+    prior = _root_prior(game.num_actions, root_prior)
+    search = _Search(evaluator)
+    start = time.perf_counter()
+    if prior is None and depth > 1:
+        prior = _first(search.evaluate([state])[1])
+    score, line = search.negamax(state, depth, 0, -math.inf, math.inf, prior)
+    return _result(state, score, line, search, depth, time.perf_counter() - start)
+
+
+def _root_prior(num_actions: int, root_prior: np.ndarray | None) -> np.ndarray | None:
+    if root_prior is None:
+        return None
+    prior = np.asarray(root_prior, dtype=np.float64)
+    if prior.shape != (num_actions,):
+        raise ValueError(f"root_prior must have shape ({num_actions},), got {prior.shape}")
+    return prior
+
+
+def _first(priors: np.ndarray | None) -> np.ndarray | None:
+    return None if priors is None else priors[0]
+
+
+def _result(state: State, score: float, line: tuple[int, ...], search: _Search, depth: int,
+            elapsed: float) -> SearchResult:
+    policy = np.zeros(state.game.num_actions, dtype=np.float64)
+    policy[line[0]] = 1.0
+    stats = SearchStats(nodes=search.nodes, depth=depth, cutoffs=search.cutoffs, time_s=elapsed,
+                        extra={"evaluations": search.evaluations, "batches": search.batches})
+    proven = abs(score) > 1.0
+    return SearchResult(action=line[0], value=float(min(1.0, max(-1.0, score))) + 0.0, policy=policy,
+                        principal_variation=line, stats=stats,
+                        plies_to_end=round(WIN - abs(score)) if proven else None)

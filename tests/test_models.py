@@ -1,0 +1,408 @@
+"""Networks, checkpoints, the network evaluator and batched alpha-beta."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+import rlgames
+from models import checkpoint
+from models.checkpoint import (
+    CheckpointError,
+    RngStreams,
+    load_checkpoint,
+    load_network,
+    load_weights,
+    save_checkpoint,
+)
+from models.evaluator import NetworkEvaluator
+from models.networks import (
+    MASKED_LOGIT,
+    MLP,
+    NetworkConfig,
+    ResNet,
+    build_network,
+    network_from_config,
+)
+from rlgames.evaluators.tic_tac_toe import OpenLinesEvaluator
+from rlgames.search.alphabeta import WIN as ALPHABETA_WIN
+from rlgames.search.batched_alphabeta import WIN, batched_alphabeta
+from rlgames.search.minimax import alphabeta as reference_alphabeta
+
+torch.set_num_threads(1)
+
+TTT = rlgames.load_game("tic_tac_toe")
+C4 = rlgames.load_game("connect_four")
+TINY = {"blocks": 1, "channels": 8, "value_hidden": 8}  # a fast ResNet
+
+
+def random_states(game: rlgames.Game, rng: np.random.Generator, count: int, max_plies: int) -> list[rlgames.State]:
+    """``count`` distinct positions where a player is to move, after random play."""
+    states: list[rlgames.State] = []
+    while len(states) < count:
+        state = game.new_initial_state()
+        for _ in range(int(rng.integers(0, max_plies + 1))):
+            if state.is_terminal():
+                break
+            actions = state.legal_actions()
+            state = state.apply(actions[int(rng.integers(len(actions)))])
+        if not state.is_terminal() and not state.is_chance_node() and state not in states:
+            states.append(state)
+    return states
+
+
+def encode(states: list[rlgames.State]) -> tuple[torch.Tensor, torch.Tensor]:
+    obs = torch.from_numpy(np.stack([s.observation() for s in states]))
+    mask = torch.from_numpy(np.stack([s.legal_action_mask() for s in states])).bool()
+    return obs, mask
+
+
+# --- networks ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", rlgames.list_games())
+def test_network_shapes_and_ranges(name: str) -> None:
+    game = rlgames.load_game(name)
+    net = build_network(game, seed=0, **(TINY if len(game.observation_shape) == 3 else {}))
+    spatial = len(game.observation_shape) == 3 and min(game.observation_shape[1:]) >= 3
+    assert isinstance(net, ResNet if spatial else MLP)
+    states = random_states(game, np.random.default_rng(0), 5, 10)
+    obs, mask = encode(states)
+    net.train()  # batch statistics: values must still be in range
+    logits, value = net(obs, mask)
+    assert logits.shape == (5, game.num_actions) and value.shape == (5,)
+    assert torch.all(value.abs() <= 1)
+    assert torch.all(logits[~mask] == MASKED_LOGIT)
+    unmasked, _ = net(obs)
+    assert torch.all(unmasked > MASKED_LOGIT)
+
+
+def test_illegal_logits_never_win() -> None:
+    game = rlgames.load_game("nim")
+    net = build_network(game, seed=1)
+    states = random_states(game, np.random.default_rng(1), 8, 6)
+    obs, mask = encode(states)
+    with torch.no_grad():
+        net.policy.bias[:] = 0.0
+        net.policy.bias[~mask.all(0)] = 1e6  # every action illegal somewhere gets a huge logit
+    logits, _ = net(obs, mask)
+    assert torch.all(mask.gather(1, logits.argmax(1, keepdim=True)))
+    priors = torch.softmax(logits, 1)
+    assert torch.all(priors[~mask] == 0)
+
+
+def test_network_seed_is_reproducible_and_leaves_global_rng_alone() -> None:
+    before = torch.get_rng_state()
+    a, b = build_network(TTT, seed=3, **TINY), build_network(TTT, seed=3, **TINY)
+    assert torch.equal(torch.get_rng_state(), before)
+    assert all(torch.equal(x, y) for x, y in zip(a.state_dict().values(), b.state_dict().values()))
+    c = build_network(TTT, seed=4, **TINY)
+    assert not torch.equal(a.stem[0].weight, c.stem[0].weight)
+
+
+def test_network_config_round_trip_and_bad_input() -> None:
+    net = build_network(C4, "resnet", blocks=2, channels=16)
+    config = net.config
+    assert config == NetworkConfig.from_dict(config.to_dict())
+    assert config.describe() == "resnet(blocks=2, channels=16, value_hidden=64, policy_channels=2)"
+    assert build_network(C4, "mlp", hidden=8, layers=1).config.arch == "mlp"
+    with pytest.raises(ValueError, match="unknown network architecture 'transformer'"):
+        build_network(C4, "transformer")
+    with pytest.raises(ValueError, match="resnet has no argument.*depth"):
+        build_network(C4, depth=3)
+    with pytest.raises(ValueError, match="blocks must be a positive int"):
+        build_network(C4, blocks=0)
+    with pytest.raises(ValueError, match="resnet needs .C, H, W. observations"):
+        build_network(rlgames.load_game("pig"), "resnet")
+    with pytest.raises(ValueError, match="expects observations shaped"):
+        net(torch.zeros(1, 2, 7, 6))
+
+
+# --- checkpoints ---------------------------------------------------------------------------------
+def train_step(net: torch.nn.Module, optimizer: torch.optim.Optimizer, rng: RngStreams) -> None:
+    """One optimizer step on a batch drawn from all three random streams."""
+    shape, actions = net.config.observation_shape, net.config.num_actions
+    obs = torch.rand((4, *shape), generator=rng.torch)
+    target = torch.from_numpy(rng.numpy.uniform(-1, 1, size=4)).float()
+    action = rng.python.randrange(actions)
+    logits, value = net(obs)
+    loss = ((value - target) ** 2).mean() - torch.log_softmax(logits, 1)[:, action].mean()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+
+
+def saved(tmp_path: Path, game: rlgames.Game = TTT, name: str = "net.pt", **arch: object) -> tuple[Path, torch.nn.Module]:
+    net = build_network(game, seed=0, **(arch or TINY))
+    return save_checkpoint(tmp_path / name, network=net, game=game, counters={"step": 3}), net
+
+
+def test_checkpoint_round_trip_gives_identical_outputs(tmp_path: Path) -> None:
+    for game in (TTT, rlgames.load_game("nim")):
+        net = build_network(game, seed=0, **(TINY if game is TTT else {}))
+        path = save_checkpoint(tmp_path / "sub" / f"{game.name}.pt", network=net, game=game,
+                               counters={"step": 7, "games": 100}, config={"lr": 0.01, "arch": "auto"})
+        loaded, info = load_network(path)  # from the file alone
+        assert (info.game_name, info.counters, info.config) == (game.name, {"step": 7, "games": 100},
+                                                                {"lr": 0.01, "arch": "auto"})
+        assert info.load_game() == game and not loaded.training
+        obs, mask = encode(random_states(game, np.random.default_rng(2), 6, 5))
+        with torch.inference_mode():
+            expected, got = net.eval()(obs, mask), loaded(obs, mask)
+        assert torch.equal(expected[0], got[0]) and torch.equal(expected[1], got[1])
+
+
+def test_resume_equals_uninterrupted_training(tmp_path: Path) -> None:
+    net = build_network(TTT, seed=0, **TINY)
+    optimizer = torch.optim.Adam(net.parameters(), lr=1e-2)
+    rng = RngStreams.from_seed(5)
+    for _ in range(2):
+        train_step(net, optimizer, rng)
+    path = save_checkpoint(tmp_path / "run.pt", network=net, game=TTT, optimizer=optimizer, rng=rng)
+    train_step(net, optimizer, rng)
+
+    info = load_checkpoint(path, game=TTT, network=net.config)
+    resumed = network_from_config(info.network)
+    load_weights(resumed, info)
+    resumed_optimizer = torch.optim.Adam(resumed.parameters(), lr=1e-2)
+    resumed_optimizer.load_state_dict(info.optimizer_state)
+    resumed_rng = RngStreams.from_seed(999)
+    resumed_rng.set_state(info.rng_state)
+    train_step(resumed, resumed_optimizer, resumed_rng)
+    for key, value in net.state_dict().items():
+        assert torch.equal(value, resumed.state_dict()[key]), key
+    assert resumed_rng.python.random() == rng.python.random()
+
+
+def test_numpy_array_bit_generator_state_survives(tmp_path: Path) -> None:
+    rng = RngStreams(torch.Generator().manual_seed(1), np.random.Generator(np.random.MT19937(7)), random.Random(1))
+    rng.numpy.random(3)
+    path = save_checkpoint(tmp_path / "mt.pt", network=build_network(TTT, **TINY), game=TTT, rng=rng)
+    other = RngStreams(torch.Generator(), np.random.Generator(np.random.MT19937(0)), random.Random())
+    other.set_state(load_checkpoint(path).rng_state)
+    assert np.array_equal(other.numpy.random(5), rng.numpy.random(5))
+    with pytest.raises(CheckpointError, match="cannot restore"):
+        RngStreams.from_seed(0).set_state(load_checkpoint(path).rng_state)  # PCG64 vs MT19937
+
+
+def test_failed_save_keeps_previous_file_and_leaves_no_temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path, net = saved(tmp_path)
+    before = path.read_bytes()
+
+    def failing_save(obj: object, f, *args, **kwargs) -> None:
+        f.write(b"PK\x03\x04 partial bytes")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(checkpoint.torch, "save", failing_save)
+    with pytest.raises(OSError, match="disk full"):
+        save_checkpoint(path, network=build_network(TTT, seed=9, **TINY), game=TTT)
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+    loaded, _ = load_network(path, TTT)
+    assert torch.equal(loaded.stem[0].weight, net.stem[0].weight)
+
+
+def rewrite(path: Path, change) -> Path:
+    """Loads the raw payload, applies ``change`` and saves it back."""
+    payload = torch.load(path, weights_only=True)
+    change(payload)
+    torch.save(payload, path)
+    return path
+
+
+def test_load_errors(tmp_path: Path) -> None:
+    path, net = saved(tmp_path)
+    good = path.read_bytes()
+    cases = {
+        "missing.pt": (None, "no such checkpoint file"),
+        "garbage.pt": (bytes(range(256)) * 4, "corrupt or truncated"),
+        "truncated.pt": (good[: len(good) // 2], "corrupt or truncated"),
+        "empty.pt": (b"", "corrupt or truncated"),
+    }
+    for name, (content, message) in cases.items():
+        if content is not None:
+            (tmp_path / name).write_bytes(content)
+        with pytest.raises(CheckpointError, match=message) as error:
+            load_checkpoint(tmp_path / name)
+        assert name in str(error.value)
+
+    torch.save(net.state_dict(), tmp_path / "weights.pt")
+    with pytest.raises(CheckpointError, match="weights.pt is not an rlgames checkpoint"):
+        load_checkpoint(tmp_path / "weights.pt")
+    torch.save({"format": "rlgames-checkpoint", "obj": Path("x")}, tmp_path / "pickle.pt")
+    with pytest.raises(CheckpointError, match="pickle.pt is not an rlgames checkpoint"):
+        load_checkpoint(tmp_path / "pickle.pt")
+
+    with pytest.raises(CheckpointError, match="net.pt was trained for tic_tac_toe, not connect_four"):
+        load_network(path, C4)
+    newer = rlgames.load_game("tic_tac_toe")
+    newer.version = 2
+    with pytest.raises(CheckpointError, match="tic_tac_toe version 1; this tic_tac_toe is version 2"):
+        load_checkpoint(path, game=newer)
+    nim_path, _ = saved(tmp_path, rlgames.load_game("nim"), "nim.pt", hidden=8)
+    with pytest.raises(CheckpointError, match=r"nim.pt was trained for nim with params .*\(1, 3, 5, 7\)"):
+        load_checkpoint(nim_path, game=rlgames.load_game("nim", heaps=(2, 3, 5, 7)))
+    with pytest.raises(CheckpointError, match=r"holds a resnet\(blocks=1.* not resnet\(blocks=2"):
+        load_checkpoint(path, network=build_network(TTT, **{**TINY, "blocks": 2}).config)
+
+    def set_format_version(payload: dict) -> None:
+        payload["format_version"] = 99
+
+    def set_blocks(payload: dict) -> None:
+        payload["network"]["args"]["blocks"] = 2
+
+    def set_arch(payload: dict) -> None:
+        payload["network"]["arch"] = "transformer"
+
+    def drop_model(payload: dict) -> None:
+        del payload["model"]
+
+    for change, message in [(set_format_version, "format version 99; this rlgames reads version 1"),
+                            (set_blocks, r"weights do not fit the architecture resnet\(blocks=2"),
+                            (set_arch, "bad network record: unknown network architecture 'transformer'"),
+                            (drop_model, "missing or bad entry 'model'")]:
+        path.write_bytes(good)
+        with pytest.raises(CheckpointError, match=message):
+            load_network(rewrite(path, change), TTT)
+
+
+def test_save_refuses_network_of_another_game(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="does not fit connect_four"):
+        save_checkpoint(tmp_path / "x.pt", network=build_network(TTT, **TINY), game=C4)
+    assert not list(tmp_path.iterdir())
+
+
+# --- the network evaluator -----------------------------------------------------------------------
+def test_evaluator_values_priors_batch_and_cache(tmp_path: Path) -> None:
+    net = build_network(C4, seed=0, **TINY)
+    states = random_states(C4, np.random.default_rng(3), 10, 20)
+    evaluator = NetworkEvaluator(net, C4, batch_size=3, cache_size=0)
+    values, priors = evaluator.evaluate_batch(states)
+    assert values.dtype == np.float64 and priors.shape == (10, C4.num_actions)
+    assert np.all(np.abs(values) <= 1)
+    masks = np.stack([s.legal_action_mask() for s in states]).astype(bool)
+    assert np.all(priors[~masks] == 0) and np.allclose(priors.sum(1), 1, atol=1e-12)
+    assert (evaluator.evaluations, evaluator.batches, evaluator.cache_hits) == (10, 4, 0)
+    one_by_one = [(evaluator.value(s), evaluator.policy(s)) for s in states]
+    np.testing.assert_allclose([v for v, _ in one_by_one], values, atol=1e-6)
+    np.testing.assert_allclose(np.stack([p for _, p in one_by_one]), priors, atol=1e-6)
+    assert net.training  # the evaluator restored the network's mode
+
+    cached = NetworkEvaluator(net, C4, cache_size=4)
+    first = cached.evaluate_batch(states[:4] + states[:2])  # duplicates inside a batch count as hits
+    assert (cached.evaluations, cached.cache_hits, cached.batches) == (4, 2, 1)
+    again = cached.evaluate_batch(states[:4])
+    assert (cached.evaluations, cached.cache_hits) == (4, 6)
+    assert np.array_equal(again[0], first[0][:4]) and np.array_equal(again[1], first[1][:4])
+    cached.evaluate_batch(states[:2])  # now the most recently used
+    cached.evaluate_batch(states[4:6])  # evicts the least recently used: states 2 and 3
+    cached.evaluate_batch(states[:2])
+    assert (cached.evaluations, cached.cache_hits) == (6, 10)
+    cached.evaluate_batch(states[2:4])
+    assert cached.evaluations == 8
+
+    path = save_checkpoint(tmp_path / "c4.pt", network=net, game=C4)
+    restored = NetworkEvaluator.from_checkpoint(path, C4, cache_size=0)
+    np.testing.assert_array_equal(restored.evaluate_batch(states)[0], NetworkEvaluator(net, C4).evaluate_batch(states)[0])
+
+
+def test_evaluator_refuses_bad_states_and_networks() -> None:
+    evaluator = NetworkEvaluator(build_network(TTT, **TINY), TTT)
+    over = TTT.state_from_actions([0, 3, 1, 4, 2])
+    with pytest.raises(ValueError, match="not terminal or chance"):
+        evaluator.value(over)
+    with pytest.raises(ValueError, match="this evaluator is for TicTacToe"):
+        evaluator.value(C4.new_initial_state())
+    with pytest.raises(ValueError, match="connect_four has"):
+        NetworkEvaluator(build_network(TTT, **TINY), C4)
+    assert evaluator.kernel is None
+
+
+# --- batched alpha-beta ----------------------------------------------------------------------------
+def evaluators(game: rlgames.Game) -> list:
+    # One NetworkEvaluator with an unbounded cache per network: a position evaluated by both searches
+    # gets the same value even though batches of different sizes may round differently.
+    found = [NetworkEvaluator(build_network(game, seed=1, **TINY), game, cache_size=10**6),
+             NetworkEvaluator(build_network(game, "mlp", seed=2, hidden=16, layers=1), game, cache_size=10**6)]
+    return found + ([OpenLinesEvaluator()] if game is TTT else [])
+
+
+@pytest.mark.parametrize("game, max_plies", [(TTT, 6), (C4, 14)], ids=["tic_tac_toe", "connect_four"])
+def test_batched_alphabeta_equals_reference(game: rlgames.Game, max_plies: int) -> None:
+    states = random_states(game, np.random.default_rng(4), 5, max_plies)
+    for evaluator in evaluators(game):
+        for state in states:
+            for depth in (1, 2, 3):
+                result = batched_alphabeta(state, depth=depth, evaluator=evaluator)
+                reference = reference_alphabeta(state, depth=depth, evaluator=evaluator)
+                assert result.value == reference.value, (state, depth, evaluator)
+                replay = state
+                for action in result.principal_variation:
+                    replay = replay.apply(action)
+                assert len(result.principal_variation) == depth or replay.is_terminal()
+
+
+def test_batched_alphabeta_scores_wins_by_distance() -> None:
+    evaluator = OpenLinesEvaluator()
+    proven = 0
+    for state in random_states(TTT, np.random.default_rng(5), 12, 5):
+        result = batched_alphabeta(state, depth=4, evaluator=evaluator)
+        if result.plies_to_end is None:
+            assert -1 < result.value < 1
+            continue
+        proven += 1
+        end = state
+        for action in result.principal_variation:
+            end = end.apply(action)
+        assert end.is_terminal() and len(result.principal_variation) == result.plies_to_end
+        assert result.value == end.returns()[state.current_player()]
+    assert proven > 0
+    win_now = TTT.state_from_actions([0, 3, 1, 4])  # x completes the top row
+    result = batched_alphabeta(win_now, depth=3, evaluator=evaluator)
+    assert (result.action, result.value, result.plies_to_end) == (2, 1.0, 1)
+    lost = TTT.state_from_actions([0, 3, 1, 5, 4])  # o cannot stop x's three threats
+    result = batched_alphabeta(lost, depth=3, evaluator=evaluator)
+    assert (result.value, result.plies_to_end) == (-1.0, 2)
+    assert WIN == ALPHABETA_WIN
+
+
+def test_batched_alphabeta_batches_siblings_and_orders_by_prior() -> None:
+    evaluator = NetworkEvaluator(build_network(C4, seed=0, **TINY), C4, cache_size=0)
+    root = C4.new_initial_state()
+    result = batched_alphabeta(root, depth=1, evaluator=evaluator)
+    assert (result.stats.extra["batches"], result.stats.extra["evaluations"]) == (1, 7)
+    assert evaluator.evaluations == 7
+    batches: list[list[rlgames.State]] = []
+
+    class Recording(NetworkEvaluator):
+        def evaluate_batch(self, states):
+            batches.append(list(states))
+            return super().evaluate_batch(states)
+
+    recording = Recording(evaluator.network, C4)
+    prior = np.array([0.0, 0.1, 0.2, 0.0, 0.1, 0.6, 0.0])
+    deep = batched_alphabeta(root, depth=2, evaluator=recording, root_prior=prior)
+    assert deep.stats.extra["batches"] == len(batches) == 7  # each child's leaves
+    expanded = [batch[0].compact for batch in batches]  # the first leaf of each expanded child
+    assert expanded == [root.apply(a).apply(0).compact for a in (5, 2, 1, 4, 0, 3, 6)]
+
+    batches.clear()
+    batched_alphabeta(root, depth=3, evaluator=recording, root_prior=prior)
+    assert [s.compact for s in batches[0]] == [root.apply(a).compact for a in (5, 2, 1, 4, 0, 3, 6)]
+    first_child = root.apply(5)
+    best_reply = int(np.argmax(evaluator.policy(first_child)))  # the first child's children by its prior
+    assert batches[1][0].compact == first_child.apply(best_reply).apply(0).compact
+    with pytest.raises(ValueError, match="root_prior must have shape"):
+        batched_alphabeta(root, depth=2, evaluator=evaluator, root_prior=np.ones(3))
+    with pytest.raises(ValueError, match="depth must be in"):
+        batched_alphabeta(root, depth=0, evaluator=evaluator)
+
+
+def test_batched_alphabeta_does_not_import_torch() -> None:
+    code = "import sys, rlgames.search.batched_alphabeta; assert 'torch' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
