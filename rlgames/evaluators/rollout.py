@@ -1,0 +1,111 @@
+"""The rollout evaluator: the mean outcome of random playouts, a knowledge-free estimate for any game.
+
+``value(state)`` plays ``rollouts`` uniformly random playouts (chance outcomes by their probabilities,
+`rlgames.search.playout`) from the state and returns the mean final return of the side to move (at a
+chance node, of `State.observer`: pig's turn player). The estimate is noisy, with standard error up to
+``1 / sqrt(rollouts)``.
+
+Randomness: each evaluator owns one PRNG state (`rlgames.search.rng`), seeded from ``seed`` (or from
+the operating system's entropy when ``seed`` is None) and advanced by every playout, so a seeded
+evaluator replays the same sequence of values. The compiled ``kernel`` draws from the *same* state:
+it is **stochastic** (two calls on one position usually differ) and advances the stream that `value`
+uses. Each evaluator compiles its own kernel (its PRNG state is wired into the code by address), so a
+compiled search built on it compiles once per evaluator, not once per process.
+"""
+
+from __future__ import annotations
+
+import functools
+import secrets
+from typing import Callable
+
+import numba
+import numpy as np
+from numba import njit, types
+from numba.core import cgutils
+from numba.core.typing import signature as typing_signature
+from numba.extending import intrinsic
+from numba.np.arrayobj import np_cfarray
+
+from rlgames.evaluators.base import Evaluator
+from rlgames.game import Game, GameKernels, State
+from rlgames.search.playout import make_buffered_playout, make_playout_batch
+from rlgames.search.rng import new_rng_state
+
+
+def _array_at(dtype: type) -> Callable[..., np.ndarray]:
+    """A numba intrinsic ``(address, length) -> array``: the 1-d ``dtype`` array of ``length`` items
+    at memory ``address``, not memory-managed. Compiled code without arguments reaches a mutable
+    array this way only (numba freezes global arrays as read-only constants); being an intrinsic,
+    it also compiles where numba's runtime is disabled (``njit(_nrt=False)``), unlike `numba.carray`.
+    The caller keeps the array at ``address`` alive."""
+    array_type = types.Array(numba.from_dtype(np.dtype(dtype)), 1, "C")
+
+    @intrinsic
+    def array_at(typingctx, address, length):
+        def codegen(context, builder, signature, args):
+            pointer = builder.inttoptr(args[0], cgutils.voidptr_t)
+            view = typing_signature(array_type, types.voidptr, signature.args[1])
+            return np_cfarray(context, builder, view, (pointer, args[1]))
+
+        return array_type(address, length), codegen
+
+    return array_at
+
+
+_uint64_at, _int64_at, _float64_at = _array_at(np.uint64), _array_at(np.int64), _array_at(np.float64)
+
+
+def make_rollout_kernel(kernels: GameKernels, rollouts: int, rng_state: np.ndarray) -> Callable[..., float]:
+    """An njit ``(s) -> float``: the mean return for the side to move ``s[0]`` of ``rollouts`` random
+    playouts from ``s``, drawing from ``rng_state`` (uint64[4], advanced in place).
+
+    The kernel allocates nothing: it reaches ``rng_state`` and its own scratch buffers by address, and
+    keeps them alive as its attribute ``buffers``."""
+    playout = make_buffered_playout(kernels)
+    max_actions = kernels.max_actions
+    actions = np.empty(max_actions, dtype=np.int64)
+    probs = np.empty(max_actions, dtype=np.float64)
+    rng_address, actions_address, probs_address = (a.ctypes.data for a in (rng_state, actions, probs))
+
+    @njit
+    def kernel(s) -> float:
+        rng = _uint64_at(rng_address, 4)
+        action_buffer = _int64_at(actions_address, max_actions)
+        prob_buffer = _float64_at(probs_address, max_actions)
+        total = 0
+        for _ in range(rollouts):
+            end, _ = playout(s, rng, action_buffer, prob_buffer)
+            total += end[1]
+        mean = total / rollouts
+        return mean if s[0] == 0 else -mean
+
+    kernel.buffers = (rng_state, actions, probs)
+    return kernel
+
+
+class RolloutEvaluator(Evaluator):
+    """The mean outcome of ``rollouts`` random playouts, from the side to move; no policy (see the
+    module docstring for the PRNG and the stochastic compiled kernel)."""
+
+    def __init__(self, game: Game, *, rollouts: int = 1, seed: int | None = None) -> None:
+        if isinstance(rollouts, bool) or not isinstance(rollouts, (int, np.integer)) or rollouts < 1:
+            raise ValueError(f"rollouts must be a positive int, got {rollouts!r}")
+        self.game = game
+        self.rollouts = int(rollouts)
+        self.rng_state = new_rng_state(secrets.randbits(64) if seed is None else seed)
+        self._returns = np.empty(self.rollouts, dtype=np.int64)
+        self._lengths = np.empty(self.rollouts, dtype=np.int64)
+
+    def value(self, state: State) -> float:
+        make_playout_batch(self.game.kernels)(state.compact, self.rng_state, self._returns, self._lengths)
+        mean = float(self._returns.mean())
+        return mean if state.observer() == 0 else -mean
+
+    @functools.cached_property
+    def kernel(self) -> Callable[..., float]:
+        """The compiled, stochastic value ``(s) -> float`` sharing this evaluator's PRNG state."""
+        return make_rollout_kernel(self.game.kernels, self.rollouts, self.rng_state)
+
+    def __repr__(self) -> str:
+        return f"RolloutEvaluator({self.game!r}, rollouts={self.rollouts})"
