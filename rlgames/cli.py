@@ -4,16 +4,27 @@
     rlgames show connect_four --moves 4453 draw a position reached by moves in the game's notation
     rlgames solve connect_four --moves 4453
                                            solve a position exactly: value, plies to the end, best moves
+    rlgames arena tic_tac_toe random solver --games 20 --out arena-out
+                                           a match or round-robin tournament: Elo, pairwise scores, files
+    rlgames analyse connect_four --agent solver --positions FILE
+                                           an agent's move, value and search statistics per position
+    rlgames accuracy connect_four --agent "alphabeta(depth=4)" --positions FILE
+                                           optimal-move and value-sign accuracy against the exact truth
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import inspect
 import sys
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from rlgames.registry import game_class, list_games, load_game
+
+if TYPE_CHECKING:
+    from rlgames.arena.positions import PositionLine
+    from rlgames.game import Game
 
 
 def _parse_param(text: str) -> tuple[str, object]:
@@ -75,6 +86,172 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+SPEC_LANGUAGE = """\
+Agents are given by spec strings: NAME or NAME(key=value, ...), e.g. random, random(seed=3), solver,
+alphabeta(depth=4, eval=heuristic), alphabeta(nodes=10000), alphabeta(time=0.1); quote them in the
+shell. Budgets (depth, nodes, time per move) are matched through the specs."""
+
+
+class _SpecHelpAction(argparse.Action):
+    """``-h``/``--help`` that also lists every agent with its parameters (imported only when asked)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show this help, with every agent and its parameters, and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from rlgames.agents.spec import accepted_forms
+
+        parser.print_help()
+        print(f"\n{accepted_forms()}")
+        parser.exit()
+
+
+def _existing_file(text: str) -> str:
+    import os
+
+    if not os.path.isfile(text):
+        raise argparse.ArgumentTypeError(f"no such file: {text!r}")
+    return text
+
+
+def _elo_pair(text: str) -> tuple[float, float]:
+    try:
+        elo0, elo1 = (float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected ELO0,ELO1 such as 0,10; got {text!r}") from None
+    return elo0, elo1
+
+
+def _verb_with_agents(verbs: argparse._SubParsersAction, name: str, summary: str,
+                      description: str) -> argparse.ArgumentParser:
+    parser = verbs.add_parser(name, help=summary, add_help=False, description=f"{description}\n\n{SPEC_LANGUAGE}",
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("-h", "--help", action=_SpecHelpAction)
+    parser.add_argument("game", choices=list_games())
+    parser.add_argument("--param", "-p", action="append", type=_parse_param, default=[],
+                        metavar="KEY=VALUE", help="a game parameter, e.g. -p heaps=(1,3,5)")
+    return parser
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    from rlgames.arena import ArenaConfig, SprtConfig, console_report, log_to_tensorboard, resolve_anchor, \
+        run_arena, write_results
+
+    sprt = None
+    if args.sprt is not None:
+        sprt = SprtConfig(*args.sprt, alpha=args.sprt_alpha, beta=args.sprt_beta, min_games=args.sprt_min_games)
+    config = ArenaConfig(args.game, tuple(args.specs), games=args.games, seed=args.seed, workers=args.workers,
+                         opening_plies=args.opening_plies, openings_file=args.openings,
+                         game_params=tuple(args.param), anchor=resolve_anchor(args.anchor, args.specs),
+                         anchor_rating=args.anchor_rating, prior_draws=args.prior_draws, sprt=sprt)
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    result = run_arena(config, progress=progress)
+    print(console_report(result))
+    if args.out is not None:
+        print(f"wrote results.json, games.csv, report.md, elo.png, scores.png to {write_results(result, args.out)}")
+    if args.tensorboard is not None:
+        log_to_tensorboard(result, args.tensorboard)
+        print(f"logged the Elo values under arena/ to {args.tensorboard}")
+    return 0
+
+
+def _agent_and_positions(args: argparse.Namespace) -> tuple[Game, Any, list[PositionLine]]:
+    from rlgames.agents import load_agent
+    from rlgames.arena.positions import read_position_file
+
+    game = _game_from_args(args)
+    agent = load_agent(args.agent, game)
+    if hasattr(agent, "seed"):
+        agent.seed(args.seed)
+    positions = read_position_file(args.positions, game)
+    return game, agent, positions[:args.limit] if args.limit is not None else positions
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    import json
+
+    from rlgames.analysis import analyse
+
+    game, agent, positions = _agent_and_positions(args)
+    with open(args.out, "w") if args.out is not None else contextlib.nullcontext(sys.stdout) as out:
+        for record in analyse(game, agent, positions):
+            out.write(json.dumps(record) + "\n")
+    return 0
+
+
+def cmd_accuracy(args: argparse.Namespace) -> int:
+    from rlgames.analysis import measure_accuracy
+
+    game, agent, positions = _agent_and_positions(args)
+    accuracy = measure_accuracy(game, agent, positions, truth=args.truth, draw_margin=args.draw_margin)
+    print(f"{args.agent} on {accuracy.positions} positions of {args.positions} (truth: {accuracy.truth})")
+    print(f"optimal moves: {accuracy.optimal_moves}/{accuracy.positions} = {accuracy.optimal_move_rate:.1%}")
+    print(f"value sign:    {accuracy.value_signs}/{accuracy.positions} = {accuracy.value_sign_rate:.1%}")
+    return 0
+
+
+def _add_arena(verbs: argparse._SubParsersAction) -> None:
+    arena = _verb_with_agents(verbs, "arena", "a match or round-robin tournament between agents", (
+        "Plays every pair of agents --games times: half as many openings, each played with both colourings.\n"
+        "Prints the players ranked by Elo (maximum likelihood, draws as half a win) with 95% intervals and\n"
+        "every pair's wins/draws/losses; --out writes results.json, games.csv, report.md, elo.png, scores.png.\n"
+        "Example: rlgames arena connect_four \"alphabeta(depth=4)\" \"alphabeta(depth=2)\" random --games 40 "
+        "--workers 2 --out arena-out"))
+    arena.add_argument("specs", nargs="+", metavar="SPEC", help="two or more agent specs")
+    arena.add_argument("--games", type=int, default=100, help="games per pair, even (default 100)")
+    arena.add_argument("--seed", type=int, default=0, help="seed of the openings, agents and chance (default 0)")
+    arena.add_argument("--out", metavar="DIR", help="folder for results.json, games.csv, report.md and the plots")
+    arena.add_argument("--workers", type=int, default=1, help="processes playing games (default 1)")
+    arena.add_argument("--opening-plies", type=int, default=2,
+                       help="plies of the random openings, drawn without repeats (default 2)")
+    arena.add_argument("--openings", type=_existing_file, metavar="FILE",
+                       help="openings, one per line, as moves in the game's notation (connect four: Pons' "
+                            "notation, e.g. 4453); used instead of random ones")
+    arena.add_argument("--anchor", default="0", metavar="SPEC_OR_INDEX",
+                       help="the player whose Elo is fixed (default the first)")
+    arena.add_argument("--anchor-rating", type=float, default=0.0, help="the anchor's Elo (default 0)")
+    arena.add_argument("--prior-draws", type=float, default=1.0,
+                       help="virtual draws added per pair so that perfect scores keep finite Elo (default 1; "
+                            "0 for the plain maximum likelihood)")
+    arena.add_argument("--sprt", type=_elo_pair, metavar="ELO0,ELO1",
+                       help="stop a two-player match as soon as an SPRT of elo0 against elo1 (the first "
+                            "player's advantage) decides")
+    arena.add_argument("--sprt-alpha", type=float, default=0.05, help="SPRT false-positive rate (default 0.05)")
+    arena.add_argument("--sprt-beta", type=float, default=0.05, help="SPRT false-negative rate (default 0.05)")
+    arena.add_argument("--sprt-min-games", type=int, default=20,
+                       help="games before the SPRT may decide (default 20)")
+    arena.add_argument("--tensorboard", metavar="DIR", help="log the Elo values under arena/ tags to DIR")
+    arena.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                       help="a progress bar on stderr (default: when stderr is a terminal)")
+    arena.set_defaults(run=cmd_arena)
+
+
+def _add_position_verbs(verbs: argparse._SubParsersAction) -> None:
+    files = ("Positions: one per line, as moves from the start in the game's notation; connect four in\n"
+             "Pons' notation (4453), possibly followed by a score, e.g. Pons' benchmark files.")
+    analyse = _verb_with_agents(verbs, "analyse", "an agent's move, value and statistics per position",
+                                "Writes one JSON line per position: the agent's action and move, its value, "
+                                "its principal variation and search statistics.\n" + files)
+    accuracy = _verb_with_agents(verbs, "accuracy", "an agent's accuracy against the exact truth", (
+        "Optimal-move accuracy (the move keeps the game-theoretic value) and value-sign accuracy (the sign\n"
+        "of the agent's value), against the exact solver or the scores of a labelled file (Pons' format;\n"
+        "then only the child of the agent's move is solved).\n" + files))
+    for parser in (analyse, accuracy):
+        parser.add_argument("--agent", required=True, metavar="SPEC", help="the agent's spec")
+        parser.add_argument("--positions", required=True, type=_existing_file, metavar="FILE")
+        parser.add_argument("--limit", type=int, metavar="N", help="only the first N positions")
+        parser.add_argument("--seed", type=int, default=0, help="seed of an agent that has one (default 0)")
+    analyse.add_argument("--out", metavar="FILE.jsonl", help="where to write the JSON lines (default stdout)")
+    analyse.set_defaults(run=cmd_analyse)
+    accuracy.add_argument("--truth", choices=("auto", "solver", "labels"), default="auto",
+                          help="the solver, or the file's scores; auto: the scores when every line has one")
+    accuracy.add_argument("--draw-margin", type=float, default=0.0,
+                          help="agent values within this of 0 count as a draw (default 0)")
+    accuracy.set_defaults(run=cmd_accuracy)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rlgames", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -93,6 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--param", "-p", action="append", type=_parse_param, default=[],
                        metavar="KEY=VALUE", help="a game parameter, e.g. -p heaps=(1,3,5)")
     solve.set_defaults(run=cmd_solve)
+    _add_arena(verbs)
+    _add_position_verbs(verbs)
     return parser
 
 

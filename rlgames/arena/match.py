@@ -1,0 +1,81 @@
+"""One arena game: two agents play from an opening, re-seeded from the game's own seed.
+
+A game's randomness comes from ``SeedSequence(seed, spawn_key=(GAMES_KEY, index))``: the first three
+numbers it generates re-seed the first player's agent, the second player's agent (through
+``agent.seed(n)``, for agents that have it) and the generator that samples chance outcomes. A game so
+depends only on the tournament's seed and its own index, not on which process plays it or what it
+played before; agents with a time budget remain non-deterministic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from rlgames.arena.positions import Line
+from rlgames.game import Game, IllegalActionError, State
+
+GAMES_KEY = 0
+"""First spawn key of the games' seed sequences (openings use another)."""
+
+
+@dataclass(frozen=True)
+class ScheduledGame:
+    """A game to play: player ``first`` moves first (player 0) against ``second``, from an opening."""
+
+    index: int
+    first: int
+    second: int
+    opening_index: int
+    opening: Line
+    seed: int
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A played game: ``score`` is the first player's (1 a win, 0.5 a draw, 0 a loss); ``plies``
+    counts every action from the start position, the opening's and chance outcomes included."""
+
+    game: ScheduledGame
+    score: float
+    plies: int
+
+
+def game_seeds(scheduled: ScheduledGame) -> tuple[int, int, int]:
+    """The seeds of the first agent, the second agent and the chance generator of one game."""
+    sequence = np.random.SeedSequence(scheduled.seed, spawn_key=(GAMES_KEY, scheduled.index))
+    first, second, chance = (int(n) for n in sequence.generate_state(3, dtype=np.uint32))
+    return first, second, chance
+
+
+def play_game(game: Game, agents: Sequence[Any], scheduled: ScheduledGame) -> GameRecord:
+    """Plays ``scheduled`` with ``agents[first]`` as player 0 and ``agents[second]`` as player 1."""
+    seats = (agents[scheduled.first], agents[scheduled.second])
+    first_seed, second_seed, chance_seed = game_seeds(scheduled)
+    for agent, seed in zip(seats, (first_seed, second_seed)):
+        if hasattr(agent, "seed"):
+            agent.seed(seed)
+    chance = np.random.default_rng(chance_seed)
+    state = game.state_from_actions(scheduled.opening)
+    plies = len(scheduled.opening)
+    while not state.is_terminal():
+        state = state.apply(_chance_outcome(state, chance) if state.is_chance_node()
+                            else _agent_move(state, seats[state.current_player()]))
+        plies += 1
+    return GameRecord(scheduled, (state.returns()[0] + 1.0) / 2.0, plies)
+
+
+def _chance_outcome(state: State, rng: np.random.Generator) -> int:
+    outcomes, probs = zip(*state.chance_outcomes())
+    return int(outcomes[rng.choice(len(outcomes), p=probs)])
+
+
+def _agent_move(state: State, agent: Any) -> int:
+    action = agent.act(state)
+    try:
+        state.check_legal(action)
+    except IllegalActionError as error:
+        raise IllegalActionError(f"agent {agent!r} played an illegal move: {error}") from None
+    return action

@@ -1,0 +1,163 @@
+"""Arena results as data and text: ``results.json``, ``games.csv``, ``report.md`` and the console tables.
+
+`write_results` writes them all (with the plots of `rlgames.arena.plots`) into one folder.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Sequence
+
+from rlgames.arena.positions import moves_to_text
+from rlgames.arena.tournament import ArenaResult
+from rlgames.registry import load_game
+
+RESULT_NAMES = {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}
+"""A game's result from the first player's side, in chess notation."""
+
+
+def results_dict(result: ArenaResult) -> dict[str, Any]:
+    """Everything ``results.json`` holds: the game, the settings and seed, the players and the pairs."""
+    config, elo = result.config, result.elo
+    players = []
+    for i, name in enumerate(result.names):
+        games, points = _player_totals(result, i)
+        players.append({"name": name, "spec": config.specs[i], "elo": elo.ratings[i], "elo_lower": elo.lower[i],
+                        "elo_upper": elo.upper[i], "games": games, "score": points / games if games else None})
+    pairs = []
+    for pair in result.pairs:
+        low, high = pair.interval(elo.confidence)
+        pairs.append({"players": [result.names[i] for i in pair.players], "wins": pair.wins, "draws": pair.draws,
+                      "losses": pair.losses, "games": pair.games, "score": pair.score, "score_lower": low,
+                      "score_upper": high})
+    settings = {"games_per_pair": config.games, "workers": config.workers, "opening_plies": config.opening_plies,
+                "openings_file": config.openings_file, "anchor": result.names[config.anchor],
+                "anchor_rating": config.anchor_rating, "prior_draws": config.prior_draws,
+                "confidence": elo.confidence, "sprt": asdict(config.sprt) if config.sprt else None}
+    return {"game": {"name": config.game, "params": dict(config.game_params)}, "seed": config.seed,
+            "settings": settings, "games_played": len(result.records), "players": players, "pairs": pairs,
+            "sprt": _sprt_dict(result)}
+
+
+def _sprt_dict(result: ArenaResult) -> dict[str, Any] | None:
+    status = result.sprt
+    if status is None:
+        return None
+    return {"llr": status.llr, "lower_bound": status.config.lower_bound, "upper_bound": status.config.upper_bound,
+            "decision": status.decision, "games": status.games}
+
+
+def _player_totals(result: ArenaResult, player: int) -> tuple[int, float]:
+    games, points = 0, 0.0
+    for pair in result.pairs:
+        if player in pair.players:
+            games += pair.games
+            won = pair.wins if pair.players[0] == player else pair.losses
+            points += won + 0.5 * pair.draws
+    return games, points
+
+
+def write_games_csv(result: ArenaResult, path: Path) -> None:
+    """One row per game: players by colour (``first`` moves first), opening, result, plies."""
+    game = load_game(result.config.game, **dict(result.config.game_params))
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["game", "first", "second", "opening_index", "opening", "result", "first_score", "plies"])
+        for record in result.records:
+            scheduled = record.game
+            writer.writerow([scheduled.index, result.names[scheduled.first], result.names[scheduled.second],
+                             scheduled.opening_index, moves_to_text(game, scheduled.opening),
+                             RESULT_NAMES[record.score], record.score, record.plies])
+
+
+def ranking_rows(result: ArenaResult) -> tuple[list[str], list[list[str]]]:
+    """The players ranked by Elo: header and rows."""
+    elo = result.elo
+    header = ["rank", "player", "Elo", f"{elo.confidence:.0%} interval", "games", "score"]
+    rows = []
+    for rank, i in enumerate(sorted(range(len(result.names)), key=lambda k: -elo.ratings[k]), start=1):
+        games, points = _player_totals(result, i)
+        rows.append([str(rank), result.names[i], f"{elo.ratings[i]:+.1f}",
+                     f"[{elo.lower[i]:+.1f}, {elo.upper[i]:+.1f}]", str(games), f"{points / games:.1%}"])
+    return header, rows
+
+
+def pair_rows(result: ArenaResult) -> tuple[list[str], list[list[str]]]:
+    """Every pair's wins, draws and losses (from the first-named player's side): header and rows."""
+    header = ["pair", "W", "D", "L", "score", f"{result.elo.confidence:.0%} interval"]
+    rows = []
+    for pair in result.pairs:
+        low, high = pair.interval(result.elo.confidence)
+        rows.append([" vs ".join(result.names[i] for i in pair.players), str(pair.wins), str(pair.draws),
+                     str(pair.losses), f"{pair.score:.1%}", f"[{low:.1%}, {high:.1%}]"])
+    return header, rows
+
+
+def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(row[k]) for row in [header, *rows]) for k in range(len(header))]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [header, *rows])
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
+
+
+def sprt_summary(result: ArenaResult) -> str | None:
+    """One line on the SPRT, or None without one."""
+    status = result.sprt
+    if status is None:
+        return None
+    config = status.config
+    verdict = {"H1": f"H1 accepted (elo1={config.elo1:g})", "H0": f"H0 accepted (elo0={config.elo0:g})",
+               None: "no decision"}[status.decision]
+    return (f"SPRT({config.elo0:g}, {config.elo1:g}), alpha={config.alpha:g}, beta={config.beta:g}: LLR "
+            f"{status.llr:.2f} in [{config.lower_bound:.2f}, {config.upper_bound:.2f}] after {status.games} games: "
+            f"{verdict}")
+
+
+def console_report(result: ArenaResult) -> str:
+    """The tables printed by ``rlgames arena``."""
+    config = result.config
+    title = (f"{config.game}: {len(result.records)} games, seed {config.seed}; Elo anchored at "
+             f"{result.names[config.anchor]} = {config.anchor_rating:g}")
+    parts = [title, text_table(*ranking_rows(result)), "", text_table(*pair_rows(result))]
+    summary = sprt_summary(result)
+    return "\n".join(parts + ([""] + [summary] if summary else []))
+
+
+def markdown_report(result: ArenaResult) -> str:
+    config = result.config
+    opening = (f"openings from {config.openings_file}" if config.openings_file
+               else f"random openings of {config.opening_plies} plies")
+    games = (f"{len(result.records)} games ({config.games} per pair at most, {opening}, each played with both "
+             f"colourings), seed {config.seed}.")
+    method = (f"Elo: Bradley-Terry maximum likelihood with draws as half a win, {config.prior_draws:g} virtual "
+              f"draws per pair, anchored at {result.names[config.anchor]} = {config.anchor_rating:g}; intervals "
+              f"from the Fisher information, relative to the anchor. Pair scores: normal approximation with the "
+              f"trinomial variance.")
+    lines = [f"# Arena: {config.game}", "", games, "", method, "",
+             "## Ranking", "", markdown_table(*ranking_rows(result)), "",
+             "## Pairs", "", markdown_table(*pair_rows(result)), ""]
+    summary = sprt_summary(result)
+    if summary:
+        lines += ["## SPRT", "", summary, ""]
+    lines += ["## Plots", "", "![Elo](elo.png)", "", "![Scores](scores.png)", ""]
+    return "\n".join(lines)
+
+
+def write_results(result: ArenaResult, out: str | Path) -> Path:
+    """Writes results.json, games.csv, report.md, elo.png and scores.png into ``out``; returns it."""
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "results.json").write_text(json.dumps(results_dict(result), indent=2) + "\n")
+    write_games_csv(result, folder / "games.csv")
+    (folder / "report.md").write_text(markdown_report(result))
+    from rlgames.arena.plots import plot_elo, plot_scores  # matplotlib loads only when plots are drawn
+
+    plot_elo(result, folder / "elo.png")
+    plot_scores(result, folder / "scores.png")
+    return folder

@@ -1,0 +1,203 @@
+"""Round-robin tournaments between agents given by spec strings.
+
+Every pair of players meets ``games`` times (an even number): ``games / 2`` openings, the same for every
+pair, each played twice with the colours swapped. Openings come from a file or are random lines of
+``opening_plies`` plies drawn from the seed without repeats (`rlgames.arena.openings`). Each game is
+re-seeded from the tournament's seed and its index (`rlgames.arena.match`), so a serial run
+(``workers=1``) and a parallel one give the same games. Budgets are matched through the specs
+(``alphabeta(depth=4)`` against ``alphabeta(nodes=10000)``, ...).
+
+In parallel, games run in a process pool (the "spawn" context) whose workers build the game and every
+player's agent from the specs once. Results are taken in schedule order; with an SPRT (two players
+only) the match stops at the first game after which the test decides, and the games after it are
+dropped, so the stop is reproducible too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+from rlgames.agents.spec import load_agent, parse_spec
+from rlgames.arena.elo import EloFit, fit_elo
+from rlgames.arena.match import GameRecord, ScheduledGame, play_game
+from rlgames.arena.openings import file_openings, random_openings
+from rlgames.arena.positions import Line
+from rlgames.arena.progress import ProgressBar
+from rlgames.arena.scores import PairResult, pair_results, score_matrices
+from rlgames.arena.sprt import SprtConfig, SprtResult, sprt
+from rlgames.game import Game
+from rlgames.registry import load_game
+
+OPENINGS_KEY = 1
+"""Spawn key of the openings' seed sequence (games use `rlgames.arena.match.GAMES_KEY`)."""
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """A tournament: the game (name and parameters), the players' specs and how to play them.
+
+    ``games`` counts the games of each pair (even: each opening is played with both colourings);
+    ``openings_file`` takes precedence over ``opening_plies``; ``anchor`` is the index of the player
+    whose Elo is held at ``anchor_rating``; ``prior_draws`` is the Elo fit's prior (`rlgames.arena.elo`:
+    one virtual draw per pair by default, so that a perfect score keeps a finite rating; 0 for the plain
+    maximum likelihood); ``sprt`` stops a two-player match early.
+    """
+
+    game: str
+    specs: tuple[str, ...]
+    games: int = 100
+    seed: int = 0
+    workers: int = 1
+    opening_plies: int = 2
+    openings_file: str | None = None
+    game_params: tuple[tuple[str, Any], ...] = ()
+    anchor: int = 0
+    anchor_rating: float = 0.0
+    prior_draws: float = 1.0
+    sprt: SprtConfig | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.specs) < 2:
+            raise ValueError(f"an arena needs at least two players, got {len(self.specs)}")
+        if self.games < 2 or self.games % 2:
+            raise ValueError(f"games per pair must be even and at least 2 (each opening is played with both "
+                             f"colourings), got {self.games}")
+        if self.workers < 1:
+            raise ValueError(f"workers must be at least 1, got {self.workers}")
+        if not 0 <= self.anchor < len(self.specs):
+            raise ValueError(f"anchor {self.anchor} is not a player index in [0, {len(self.specs)})")
+        if self.sprt is not None and len(self.specs) != 2:
+            raise ValueError(f"the SPRT needs exactly two players, got {len(self.specs)}")
+
+
+@dataclass(frozen=True)
+class ArenaResult:
+    """A finished tournament: the players' display names, every game, the pairs, the Elo fit and,
+    for a match with an SPRT, where the test stopped."""
+
+    config: ArenaConfig
+    names: tuple[str, ...]
+    records: tuple[GameRecord, ...]
+    pairs: tuple[PairResult, ...]
+    elo: EloFit
+    sprt: SprtResult | None
+
+
+def player_names(specs: Sequence[str]) -> tuple[str, ...]:
+    """Display names: each spec as written, with ``#2``, ``#3``... on repeats of the same spec."""
+    names = []
+    for i, spec in enumerate(specs):
+        repeats = sum(other.strip() == spec.strip() for other in specs[:i])
+        names.append(spec.strip() + (f"#{repeats + 1}" if repeats else ""))
+    return tuple(names)
+
+
+def resolve_anchor(text: str, specs: Sequence[str]) -> int:
+    """The player index named by ``text``: an index, a display name, or a spec equal to a player's."""
+    if text.strip().isdigit():
+        return int(text)
+    names = player_names(specs)
+    if text.strip() in names:
+        return names.index(text.strip())
+    parsed = [str(parse_spec(spec)) for spec in specs]
+    wanted = str(parse_spec(text))
+    if wanted in parsed:
+        return parsed.index(wanted)
+    raise ValueError(f"anchor {text!r} is neither a player index nor one of the players: {', '.join(names)}")
+
+
+def schedule(config: ArenaConfig, game: Game) -> list[ScheduledGame]:
+    """Every game of the tournament, pair by pair, opening by opening, each opening with both colourings."""
+    openings = choose_openings(config, game)
+    games = []
+    for i, j in itertools.combinations(range(len(config.specs)), 2):
+        for k, opening in enumerate(openings):
+            for first, second in ((i, j), (j, i)):
+                games.append(ScheduledGame(len(games), first, second, k, opening, config.seed))
+    return games
+
+
+def choose_openings(config: ArenaConfig, game: Game) -> list[Line]:
+    count = config.games // 2
+    if config.openings_file is not None:
+        return file_openings(game, config.openings_file, count)
+    rng = np.random.default_rng(np.random.SeedSequence(config.seed, spawn_key=(OPENINGS_KEY,)))
+    return random_openings(game, count, config.opening_plies, rng)
+
+
+def run_arena(config: ArenaConfig, *, progress: bool = False) -> ArenaResult:
+    """Plays the tournament (stopping early when an SPRT decides) and fits the Elo ratings."""
+    game = load_game(config.game, **dict(config.game_params))
+    scheduled = schedule(config, game)
+    records: list[GameRecord] = []
+    counts = [0, 0, 0]  # wins, draws, losses of player 0 against player 1, for the SPRT
+    status = None
+    bar = ProgressBar(len(scheduled)) if progress else None
+    with contextlib.closing(_played(config, scheduled)) as played:
+        for record in played:
+            records.append(record)
+            if bar is not None:
+                bar.update(len(records))
+            if config.sprt is not None:
+                counts[_first_player_outcome(record)] += 1
+                status = sprt(config.sprt, *counts)
+                if status.decision is not None:
+                    break
+    if bar is not None:
+        bar.close()
+    pairs = pair_results(records, len(config.specs))
+    points, games = score_matrices(pairs, len(config.specs))
+    elo = fit_elo(points, games, anchor=config.anchor, anchor_rating=config.anchor_rating,
+                  prior_draws=config.prior_draws)
+    return ArenaResult(config, player_names(config.specs), tuple(records), pairs, elo, status)
+
+
+def _first_player_outcome(record: GameRecord) -> int:
+    """0, 1 or 2: a win, a draw or a loss of player 0 (whatever its colour) in a two-player match."""
+    score = record.score if record.game.first == 0 else 1.0 - record.score
+    return {1.0: 0, 0.5: 1, 0.0: 2}[score]
+
+
+def _played(config: ArenaConfig, scheduled: list[ScheduledGame]) -> Iterator[GameRecord]:
+    """The games' records in schedule order, played here or in a process pool."""
+    game, agents = _build(config.game, config.game_params, config.specs)  # a bad spec fails here, not in a worker
+    if config.workers == 1:
+        for item in scheduled:
+            yield play_game(game, agents, item)
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(config.workers, mp_context=context, initializer=_init_worker,
+                             initargs=(config.game, config.game_params, config.specs)) as pool:
+        futures = [pool.submit(_play_in_worker, item) for item in scheduled]
+        try:
+            for future in futures:
+                yield future.result()
+        finally:
+            pool.shutdown(cancel_futures=True)
+
+
+def _build(name: str, params: tuple[tuple[str, Any], ...], specs: Sequence[str]) -> tuple[Game, list[Any]]:
+    game = load_game(name, **dict(params))
+    return game, [load_agent(spec, game) for spec in specs]
+
+
+_worker: tuple[Game, list[Any]] | None = None
+"""A pool worker's game and agents, built once by `_init_worker`."""
+
+
+def _init_worker(name: str, params: tuple[tuple[str, Any], ...], specs: Sequence[str]) -> None:
+    global _worker
+    _worker = _build(name, params, specs)
+
+
+def _play_in_worker(scheduled: ScheduledGame) -> GameRecord:
+    assert _worker is not None, "the pool worker was not initialised"
+    game, agents = _worker
+    return play_game(game, agents, scheduled)

@@ -1,0 +1,104 @@
+"""Position files, `rlgames analyse` and `rlgames accuracy` against the exact solver and Pons' labels."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import rlgames
+from rlgames.analysis import analyse, measure_accuracy, value_sign
+from rlgames.arena.positions import PositionLine, moves_to_text, parse_position_line, read_position_file
+from rlgames.cli import main
+from rlgames.datasets import load_pons_set
+from rlgames.solvers import solve
+
+C4 = rlgames.load_game("connect_four")
+TTT = rlgames.load_game("tic_tac_toe")
+
+
+@pytest.fixture(scope="module")
+def pons_file(tmp_path_factory):
+    """The first 40 positions of Pons' Test_L3_R1, with their scores."""
+    try:
+        positions = load_pons_set("Test_L3_R1")[:40]
+    except FileNotFoundError as error:
+        pytest.skip(str(error))
+    path = tmp_path_factory.mktemp("pons") / "Test_L3_R1_head"
+    path.write_text("".join(f"{p.moves} {p.score}\n" for p in positions))
+    return path
+
+
+def test_position_lines_in_each_notation():
+    assert parse_position_line(C4, "4453 -2") == ((3, 3, 4, 2), -2)
+    assert parse_position_line(C4, "4453") == ((3, 3, 4, 2), None)
+    assert parse_position_line(TTT, "b2 a1, c3") == ((4, 0, 8), None)
+    assert moves_to_text(C4, (3, 3, 4, 2)) == "4453" and moves_to_text(TTT, (4, 0)) == "b2 a1"
+    with pytest.raises(ValueError, match="Pons"):
+        parse_position_line(C4, "4 4 5")
+    with pytest.raises(ValueError, match="cannot read move"):
+        parse_position_line(TTT, "b2 z9")
+
+
+def test_bad_line_is_named(tmp_path):
+    path = tmp_path / "positions.txt"
+    path.write_text("4453 1\n4x 0\n")
+    with pytest.raises(ValueError, match="line 2"):
+        read_position_file(path, C4)
+
+
+def test_analysis_records_of_the_solver_on_pons_positions(pons_file):
+    positions = read_position_file(pons_file, C4)[:10]
+    records = list(analyse(C4, rlgames.load_agent("solver", C4), positions))
+    assert len(records) == 10
+    for position, record in zip(positions, records):
+        state = C4.state_from_actions(position.actions)
+        assert record["position"] == position.text.split()[0]
+        assert record["action"] in solve(state).value_preserving_actions
+        assert record["move"] == str(record["action"] + 1)
+        assert value_sign(record["value"]) == (position.score > 0) - (position.score < 0)
+        assert record["nodes"] >= 1 and set(record) >= {"depth", "time_s", "principal_variation", "to_move"}
+
+
+@pytest.mark.parametrize("truth", ["labels", "solver"])
+def test_solver_is_perfect_and_random_is_not(pons_file, truth):
+    positions = read_position_file(pons_file, C4)
+    perfect = measure_accuracy(C4, rlgames.load_agent("solver", C4), positions, truth=truth)
+    assert (perfect.truth, perfect.positions) == (truth, 40)
+    assert perfect.optimal_move_rate == perfect.value_sign_rate == 1.0
+    random = measure_accuracy(C4, rlgames.load_agent("random(seed=0)", C4), positions, truth=truth)
+    assert random.optimal_move_rate < 1.0 and random.value_sign_rate < 1.0
+
+
+def test_labels_and_solver_agree_on_which_moves_keep_the_value(pons_file):
+    positions = read_position_file(pons_file, C4)
+    by_truth = [measure_accuracy(C4, rlgames.load_agent("random(seed=3)", C4), positions, truth=truth)
+                for truth in ("labels", "solver")]
+    assert by_truth[0].optimal_moves == by_truth[1].optimal_moves
+    assert by_truth[0].value_signs == by_truth[1].value_signs
+
+
+def test_accuracy_without_labels_uses_the_solver(tmp_path):
+    path = tmp_path / "ttt.txt"
+    path.write_text("a1 b2 c3\nb2\n")
+    positions = read_position_file(path, TTT)
+    accuracy = measure_accuracy(TTT, rlgames.load_agent("solver", TTT), positions)
+    assert (accuracy.truth, accuracy.optimal_moves, accuracy.value_signs) == ("solver", 2, 2)
+    with pytest.raises(ValueError, match="labels"):
+        measure_accuracy(TTT, rlgames.load_agent("solver", TTT), positions, truth="labels")
+    with pytest.raises(ValueError, match="no player is to move"):
+        measure_accuracy(TTT, rlgames.load_agent("solver", TTT), [PositionLine(1, "x", (0, 3, 1, 4, 2))])
+
+
+def test_cli_analyse_and_accuracy(pons_file, tmp_path, capsys):
+    out = tmp_path / "analysis.jsonl"
+    assert main(["analyse", "connect_four", "--agent", "solver", "--positions", str(pons_file), "--limit", "5",
+                 "--out", str(out)]) == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["line"] for r in records] == [1, 2, 3, 4, 5] and all("move" in r for r in records)
+    assert main(["accuracy", "connect_four", "--agent", "solver", "--positions", str(pons_file)]) == 0
+    printed = capsys.readouterr().out
+    assert "truth: labels" in printed and "optimal moves: 40/40 = 100.0%" in printed
+    assert main(["accuracy", "connect_four", "--agent", "random", "--positions", str(pons_file), "--limit", "20",
+                 "--truth", "solver"]) == 0
+    assert "optimal moves: 20/20" not in capsys.readouterr().out
