@@ -4,6 +4,8 @@
     rlgames show connect_four --moves 4453 draw a position reached by moves in the game's notation
     rlgames solve connect_four --moves 4453
                                            solve a position exactly: value, plies to the end, best moves
+    rlgames play connect_four --agent "alphabeta(depth=6)"
+                                           play against an agent in the terminal (undo, moves, quit)
     rlgames arena tic_tac_toe random solver --games 20 --out arena-out
                                            a match or round-robin tournament: Elo, pairwise scores, files
     rlgames analyse connect_four --agent solver --positions FILE
@@ -133,6 +135,38 @@ def _verb_with_agents(verbs: argparse._SubParsersAction, name: str, summary: str
     parser.add_argument("--param", "-p", action="append", type=_parse_param, default=[],
                         metavar="KEY=VALUE", help="a game parameter, e.g. -p heaps=(1,3,5)")
     return parser
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from rlgames.agents.spec import load_agent
+    from rlgames.play import PlaySession
+
+    game = _game_from_args(args)
+    spec = args.agent or ("expectiminimax(depth=4)" if game.has_chance else "alphabeta(depth=6)")
+    agent = load_agent(spec, game)
+    if hasattr(agent, "seed"):
+        agent.seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    seat = int(rng.integers(2)) if args.seat == "random" else int(args.seat)
+    print(f"{game.name} against {spec}")
+    PlaySession(agent, seat, rng=rng).run(game.state_from_moves(args.moves))
+    return 0
+
+
+def _add_play(verbs: argparse._SubParsersAction) -> None:
+    play = _verb_with_agents(verbs, "play", "play against an agent in the terminal", (
+        "You against an agent: the board is drawn, you type moves in the game's notation (connect four:\n"
+        "a column 1-7; tic-tac-toe: a1..c3; othello: d3 or pass). 'undo' takes back your last move,\n"
+        "'moves' lists the legal ones, 'quit' stops.\n"
+        "Example: rlgames play connect_four --agent \"mcts(simulations=400)\" --seat 0"))
+    play.add_argument("--agent", metavar="SPEC",
+                      help="the opponent (default alphabeta(depth=6); expectiminimax(depth=4) for chance games)")
+    play.add_argument("--seat", choices=("0", "1", "random"), default="0", help="your seat; 0 moves first")
+    play.add_argument("--moves", default="", help="start from the position after these moves")
+    play.add_argument("--seed", type=int, default=0, help="seed of the agent, the seat draw and chance")
+    play.set_defaults(run=cmd_play)
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
@@ -270,6 +304,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--param", "-p", action="append", type=_parse_param, default=[],
                        metavar="KEY=VALUE", help="a game parameter, e.g. -p heaps=(1,3,5)")
     solve.set_defaults(run=cmd_solve)
+    _add_play(verbs)
     _add_arena(verbs)
     _add_position_verbs(verbs)
     return parser

@@ -1,0 +1,76 @@
+"""`rlgames play`, driven through standard input as a person would type."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+
+import rlgames
+from rlgames.cli import main
+from rlgames.play import PlaySession
+from rlgames.search.result import SearchResult, SearchStats
+
+TTT = rlgames.load_game("tic_tac_toe")
+
+
+class FirstLegal:
+    """A predictable opponent: the lowest legal action."""
+
+    def search(self, state):
+        action = state.legal_actions()[0]
+        return SearchResult(action, 0.0, np.zeros(TTT.num_actions), (action,), SearchStats(nodes=1, depth=1))
+
+    def act(self, state):
+        return self.search(state).action
+
+
+def session(lines: list[str], seat: int = 0) -> tuple[rlgames.State | None, list[str]]:
+    inputs, written = iter(lines), []
+
+    def read(prompt: str) -> str:
+        try:
+            return next(inputs)
+        except StopIteration:
+            raise EOFError from None
+
+    final = PlaySession(FirstLegal(), seat, read=read, write=written.append).run(TTT.new_initial_state())
+    return final, written
+
+
+def test_a_full_game_with_malformed_and_illegal_input_asked_again():
+    # x: b2, c3 (after "zz" and the taken b2), c1, a3 winning on the diagonal; o: a1, b1, a2.
+    final, written = session(["b2", "zz", "b2", "c3", "c1", "a3"])
+    text = "\n".join(written)
+    assert "cannot read move 'zz'" in text and "legal moves: b1, c1, a2, c2, a3, b3, c3" in text
+    assert "move b2 (action 4) is illegal" in text
+    assert final is not None and final.returns() == [1.0, -1.0]
+    assert written[-1].endswith("You win.")
+
+
+def test_undo_takes_back_the_move_and_the_reply():
+    final, written = session(["b2", "undo", "c2", "a3", "quit"])
+    assert final is None  # quit
+    boards = [w for w in written if w.startswith("\n  a b c")]
+    assert boards[2] == boards[0]  # after undo: the empty board again
+    replies = [w.split(" (")[0] for w in written if w.startswith("agent plays")]
+    assert replies == ["agent plays a1", "agent plays a1"]  # to b2, then to c2 after the undo
+    assert "nothing to undo yet" in session(["undo", "quit"])[1]
+
+
+def test_the_human_can_play_second_and_lose():
+    final, written = session(["b2", "c2"], seat=1)  # x: a1, b1, c1 along the top row
+    assert final.returns() == [1.0, -1.0] and written[-1].endswith("You lose.")
+
+
+def test_cli_play_reads_standard_input(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("b2\nbogus\nquit\n"))
+    assert main(["play", "tic_tac_toe", "--agent", "random(seed=1)", "--seat", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "tic_tac_toe against random(seed=1)" in out and "You play player 0" in out
+    assert "cannot read move 'bogus'" in out and "agent plays" in out
+
+
+def test_cli_play_rejects_a_bad_spec(capsys):
+    assert main(["play", "tic_tac_toe", "--agent", "alphabeta(depth=)"]) == 2
+    assert "accepted agent specs" in capsys.readouterr().err
