@@ -54,7 +54,7 @@ def test_undo_takes_back_the_move_and_the_reply():
     boards = [w for w in written if w.startswith("\n  a b c")]
     assert boards[2] == boards[0]  # after undo: the empty board again
     replies = [w.split(" (")[0] for w in written if w.startswith("agent plays")]
-    assert replies == ["agent plays a1", "agent plays a1"]  # to b2, then to c2 after the undo
+    assert replies == ["agent plays a1", "agent plays a1", "agent plays b1"]  # to b2; after the undo to c2, a3
     assert "nothing to undo yet" in session(["undo", "quit"])[1]
 
 
