@@ -4,7 +4,10 @@ Game-specific evaluators live in modules named after their game (``rlgames.evalu
 and are imported from there, so that importing this package compiles nothing. `load_evaluator` makes
 one by name:
 
-* ``"heuristic"`` -- the game's hand-crafted `LinearEvaluator` (params: ``weights``);
+* ``"heuristic"`` -- the game's hand-crafted `LinearEvaluator` (params: ``weights``, a list of
+  weights or the path of a weights file);
+* ``"learned"`` -- the same features with weights fitted from self-play, read from
+  ``weights=FILE``, a JSON file written by ``python -m train.linear`` (see `read_weights_file`);
 * ``"zero"`` -- `ZeroEvaluator`;
 * ``"rollout"`` -- `rlgames.evaluators.rollout.RolloutEvaluator` (params: ``rollouts``, ``seed``).
 """
@@ -12,7 +15,12 @@ one by name:
 from __future__ import annotations
 
 import importlib
+import json
+import os
+import warnings
 from typing import Any, Callable
+
+import numpy as np
 
 from rlgames.evaluators.base import (
     Evaluator,
@@ -22,7 +30,8 @@ from rlgames.evaluators.base import (
 )
 from rlgames.game import Game
 
-__all__ = ["Evaluator", "LinearEvaluator", "ZeroEvaluator", "list_evaluators", "load_evaluator", "uniform_policy"]
+__all__ = ["Evaluator", "LinearEvaluator", "ZeroEvaluator", "list_evaluators", "load_evaluator",
+           "read_weights_file", "uniform_policy"]
 
 _HEURISTICS: dict[str, str] = {
     "tic_tac_toe": "rlgames.evaluators.tic_tac_toe:OpenLinesEvaluator",
@@ -42,7 +51,11 @@ def _import(target: str) -> Any:
     return getattr(importlib.import_module(module_name), attribute)
 
 
-def _heuristic(game: Game, **params: Any) -> Evaluator:
+WEIGHTS_FORMAT = "rlgames.linear_weights/1"
+"""The ``format`` tag of a weights file (written by ``python -m train.linear``)."""
+
+
+def _hand_crafted(game: Game, **params: Any) -> Evaluator:
     try:
         target = _HEURISTICS[game.name]
     except KeyError:
@@ -51,6 +64,56 @@ def _heuristic(game: Game, **params: Any) -> Evaluator:
     cls = _import(target)
     for_game = getattr(cls, "for_game", None)
     return for_game(game, **params) if for_game is not None else cls(**params)
+
+
+def read_weights_file(path: str | os.PathLike, game: Game, evaluator: LinearEvaluator) -> np.ndarray:
+    """The weights stored in the JSON file ``path`` for ``evaluator``, the hand-crafted evaluator of
+    ``game``, rescaled to its ``scale`` (the file's value ``tanh(w . f / file_scale)`` is kept).
+
+    Raises `ValueError` when the file cannot be read, or was fitted for another game, another
+    evaluator (nim's misere rule) or other features; warns when only the game's parameters differ."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            data = json.load(file)
+        names, weights = data["feature_names"], np.asarray(data["weights"], dtype=np.float64)
+        scale = float(data.get("scale", evaluator.scale))
+    except (OSError, ValueError, TypeError, KeyError) as error:
+        raise ValueError(f"cannot read evaluator weights from {os.fspath(path)!r}: {error!r}") from None
+    where = f"weights file {os.fspath(path)!r}"
+    if data.get("format", WEIGHTS_FORMAT) != WEIGHTS_FORMAT:
+        raise ValueError(f"{where}: unknown format {data.get('format')!r} (expected {WEIGHTS_FORMAT!r})")
+    if data.get("game") != game.name:
+        raise ValueError(f"{where} was fitted for game {data.get('game')!r}, not {game.name!r}")
+    expected = type(evaluator).__name__
+    if data.get("evaluator", expected) != expected:
+        raise ValueError(f"{where} was fitted for evaluator {data['evaluator']!r}, but {game!r} uses {expected!r}")
+    if list(names) != list(evaluator.feature_names):
+        raise ValueError(f"{where} has features {list(names)}, but {expected} of {game.name} has features "
+                         f"{list(evaluator.feature_names)}")
+    if weights.shape != (len(names),):
+        raise ValueError(f"{where} has {weights.size} weights for its {len(names)} features")
+    if not np.all(np.isfinite(weights)) or not np.isfinite(scale) or scale <= 0:
+        raise ValueError(f"{where}: weights and scale must be finite (and the scale positive)")
+    if "game_params" in data and data["game_params"] != json.loads(json.dumps(game.params)):
+        warnings.warn(f"{where} was fitted for {game.name} with parameters {data['game_params']}, "
+                      f"used here with {game.params}", stacklevel=3)
+    return weights * (evaluator.scale / scale)
+
+
+def _heuristic(game: Game, **params: Any) -> Evaluator:
+    weights = params.pop("weights", None)
+    if isinstance(weights, (str, os.PathLike)):
+        weights = read_weights_file(weights, game, _hand_crafted(game, **params))
+    if weights is not None:
+        params["weights"] = weights
+    return _hand_crafted(game, **params)
+
+
+def _learned(game: Game, **params: Any) -> Evaluator:
+    if not isinstance(params.get("weights"), (str, os.PathLike)):
+        raise ValueError("the 'learned' evaluator needs weights=FILE, a JSON file written by "
+                         "`python -m train.linear GAME --games N --out FILE`")
+    return _heuristic(game, **params)
 
 
 def _zero(game: Game, **params: Any) -> Evaluator:
@@ -63,6 +126,7 @@ def _rollout(game: Game, **params: Any) -> Evaluator:
 
 _EVALUATORS: dict[str, Callable[..., Evaluator]] = {
     "heuristic": _heuristic,
+    "learned": _learned,
     "zero": _zero,
     "rollout": _rollout,
 }
