@@ -25,11 +25,21 @@ The search, per node (negamax, fail-soft):
 * **Quiescence hook:** at depth 0 a position with ``is_quiet(s) == False`` is searched further (all its
   moves) until it is quiet or ``quiescence_depth`` extra plies are used; then it is evaluated.
 * **Budgets:** the search aborts once the node counter reaches the node limit (checked at every node)
-  or, every 4096 nodes, once ``time.perf_counter()`` (read through ``numba.objmode``, about 3 us) passes
-  the deadline. The driver discards an aborted iteration and returns the deepest completed one.
+  or, every 4096 nodes, once ``time.perf_counter_ns()`` (read through ``numba.objmode``, about 3 us)
+  passes the deadline. The driver discards an aborted iteration and returns the deepest completed one.
 * **Principal variation** from a triangular PV table, extended past TT cut-offs with TT moves.
+* **Nodes** (``SearchStats.nodes``): the root, every interior position and every position evaluated at
+  the horizon; a terminal child is scored by its parent and not counted.
 
 Chance nodes are not supported (games with chance use expectiminimax).
+
+Speed (what made the recursion about 2-3x faster than a straightforward version; see
+``benchmarks/bench_alphabeta.py``): the recursion runs without numba's reference counting (``_nrt=False``,
+see `make_alphabeta`); the workspace is four arrays, as every array argument costs 7-9 machine words per
+call; a leaf is evaluated by its parent, without a call; the move-ordering keys are checked once per
+node, and the moves are taken as generated when the keys would not reorder them (with the ordering
+heuristics off, always); a TT entry (key, packed info, score bits) fills 24 contiguous bytes, one cache
+line on most probes.
 """
 
 from __future__ import annotations
@@ -42,7 +52,9 @@ from typing import Callable, NamedTuple
 
 import numba
 import numpy as np
-from numba import njit
+from llvmlite import ir as llvm_ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import TERMINAL, GameKernels, State
@@ -61,21 +73,22 @@ EMPTY, EXACT, LOWER, UPPER = 0, 1, 2, 3  # TT bound flags
 TIME_CHECK_MASK = 4095
 TT_MOVE_KEY, KILLER_KEY = 4e30, 2e30  # move-ordering keys above any history or prior score
 PRIOR_KEY = 1e20
+NO_DEADLINE = np.iinfo(np.int64).max
 
 # Slots of `Workspace.control`: counters first, then settings.
 NODES, CUTOFFS, TT_HITS, EVALS, QUIESCENCE_NODES, ABORTED = range(6)
-NODE_LIMIT, QUIESCENCE_DEPTH, USE_KILLERS, USE_HISTORY, KILLER_COL, PV_LEN_COL, PV_COL = range(6, 13)
-CONTROL_SIZE = 13
+NODE_LIMIT, DEADLINE, QUIESCENCE_DEPTH, USE_KILLERS, USE_HISTORY, KILLER_COL, PV_LEN_COL, PV_COL = range(6, 14)
+CONTROL_SIZE = 14
 HISTORY_ROW, PRIOR_ROW, ORDER_ROW = 0, 2, 3  # rows of `Workspace.scores`
-TT_KEY, TT_INFO = 0, 1  # columns of `Workspace.tt`
+TT_KEY, TT_INFO, TT_VALUE = 0, 1, 2  # columns of `Workspace.tt`
 DEPTH_BIAS = 1 << 15  # TT depths are stored biased, as quiescence depths are negative
 
 
 class Workspace(NamedTuple):
     """The preallocated arrays of one search: ``P`` plies, ``A = max_actions``, ``N`` TT slots.
 
-    Few arrays, because every array passed to a numba call costs reference counting: packing the
-    workspace into five arrays made the search about twice as fast as fourteen.
+    Few arrays, because every array passed to a numba call costs: the recursion passes each array as
+    7 to 9 machine words (pointers, shape, strides), so four arrays already make most of a call's cost.
 
     * ``plies`` int64[P + 1, A + 3 + P + 1], one row per ply: the ply's moves (columns ``[0, A)``,
       reordered as they are searched), two killer moves (``control[KILLER_COL]`` and the next column),
@@ -83,22 +96,23 @@ class Workspace(NamedTuple):
       row (from ``control[PV_COL]``: the line from ply p sits in columns ``PV_COL + p .. PV_COL + end``);
     * ``scores`` float64[3 + P, max(A, num_actions)]: the history table of each player (rows 0, 1), the
       root prior (row 2) and the ordering keys of each ply's moves (row ``3 + ply``);
-    * ``tt`` int64[N, 2]: key and packed ``(depth + DEPTH_BIAS) << 32 | flag << 24 | (move + 1)``;
-    * ``tt_values`` float64[N]: the stored scores (proven scores relative to the node);
-    * ``control`` int64[13]: the counters and the settings (slots named above).
+    * ``tt`` int64[N, 3], one 24-byte entry per slot, so that a probe touches one cache line: the key,
+      the packed ``(depth + DEPTH_BIAS) << 32 | flag << 24 | (move + 1)`` and the score's float64 bits
+      (proven scores relative to the node);
+    * ``control`` int64[14]: the counters and the settings (slots named above); ``DEADLINE`` is a
+      ``time.perf_counter_ns()`` reading.
     """
 
     plies: np.ndarray
     scores: np.ndarray
     tt: np.ndarray
-    tt_values: np.ndarray
     control: np.ndarray
 
 
 class CompiledAlphaBeta(NamedTuple):
-    """``search(s, depth, ws, deadline) -> score`` searches root ``s`` to ``depth`` (then
-    `principal_variation` reads the line and ``ws.control[ABORTED]`` says whether a budget ran out);
-    ``negamax(s, depth, ply, alpha, beta, ws, deadline) -> score`` is the recursion."""
+    """``search(s, depth, ws) -> score`` searches root ``s`` to ``depth`` (then `principal_variation`
+    reads the line and ``ws.control[ABORTED]`` says whether a budget ran out);
+    ``negamax(s, depth, ply, alpha, beta, ws) -> score`` is the recursion."""
 
     search: Callable[..., float]
     negamax: Callable[..., float]
@@ -108,6 +122,31 @@ class CompiledAlphaBeta(NamedTuple):
 def always_quiet(s) -> bool:
     """The default quiescence test: every position is quiet (no quiescence search)."""
     return True
+
+
+@intrinsic
+def float_bits(typingctx, x):
+    """The bits of float64 ``x`` as an int64 (a reinterpretation, not a conversion)."""
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], llvm_ir.IntType(64))
+    return types.int64(types.float64), codegen
+
+
+@intrinsic
+def bits_float(typingctx, x):
+    """The float64 whose bits are int64 ``x`` (the inverse of `float_bits`)."""
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], llvm_ir.DoubleType())
+    return types.float64(types.int64), codegen
+
+
+if numba.config.DISABLE_JIT:  # plain Python: an intrinsic cannot run there
+
+    def float_bits(x: float) -> int:
+        return int(np.float64(x).view(np.int64))
+
+    def bits_float(x: int) -> float:
+        return float(np.int64(x).view(np.float64))
 
 
 @njit(cache=True, inline="always")
@@ -160,36 +199,62 @@ def terminal_score(s2, mover: int, ply: int) -> float:
     return (WIN - ply) if ret > 0 else -(WIN - ply)
 
 
+@njit(_nrt=True)  # objmode needs numba's runtime; the recursion that calls it runs without
+def _out_of_time(deadline_ns: int) -> bool:
+    with numba.objmode(now="int64"):
+        now = time.perf_counter_ns()
+    return now > deadline_ns
+
+
+@njit(inline="always")
+def out_of_budget(control) -> bool:
+    """Counts a node; whether a budget has run out (then ``control[ABORTED]`` is set)."""
+    control[NODES] += 1
+    nodes = control[NODES]
+    if nodes >= control[NODE_LIMIT] or (nodes & TIME_CHECK_MASK == 0 and _out_of_time(control[DEADLINE])):
+        control[ABORTED] = 1
+    return control[ABORTED] != 0
+
+
 @njit(cache=True, inline="always")
-def order_moves(s, ply: int, n: int, first: int, ws: Workspace) -> None:
-    """Fills the ordering keys of the ``n`` moves of ``ply``; ``first`` (the TT move) goes first."""
+def order_moves(s, ply: int, n: int, first: int, ws: Workspace) -> bool:
+    """Fills the ordering keys of the ``n`` moves of ``ply``; ``first`` (the TT move) goes first.
+    Returns whether the keys never increase along the moves: `select_move` would then take the moves
+    as they stand, and can be skipped."""
     control, moves, keys = ws.control, ws.plies[ply], ws.scores[ORDER_ROW + ply]
     killer = control[KILLER_COL]
-    use_killers = control[USE_KILLERS]
-    history = ws.scores[HISTORY_ROW + s[0]]
+    killer1, killer2 = (moves[killer], moves[killer + 1]) if control[USE_KILLERS] else (-1, -1)  # -1: none
+    use_history = control[USE_HISTORY] != 0
+    history, prior = ws.scores[HISTORY_ROW + s[0]], ws.scores[PRIOR_ROW]
+    in_order = True
+    previous = math.inf
     for i in range(n):
         a = moves[i]
         if a == first:
             key = TT_MOVE_KEY
-        elif use_killers and a == moves[killer]:
+        elif a == killer1:
             key = KILLER_KEY
-        elif use_killers and a == moves[killer + 1]:
+        elif a == killer2:
             key = KILLER_KEY * 0.5
         else:
-            key = history[a] if control[USE_HISTORY] else 0.0
+            key = history[a] if use_history else 0.0
             if ply == 0:
-                key += PRIOR_KEY * ws.scores[PRIOR_ROW, a]
+                key += PRIOR_KEY * prior[a]
         keys[i] = key
+        in_order = in_order and key <= previous
+        previous = key
+    return in_order
 
 
 @njit(cache=True, inline="always")
 def select_move(ply: int, i: int, n: int, ws: Workspace) -> int:
-    """Moves the best-keyed move among moves ``i..n-1`` of ``ply`` to position ``i`` and returns it."""
+    """Moves the best-keyed move among moves ``i..n-1`` of ``ply`` to position ``i`` and returns it
+    (the first of equals: a selection sort, done as far as the search goes)."""
     moves, keys = ws.plies[ply], ws.scores[ORDER_ROW + ply]
-    best = i
+    best, best_key = i, keys[i]
     for j in range(i + 1, n):
-        if keys[j] > keys[best]:
-            best = j
+        if keys[j] > best_key:
+            best, best_key = j, keys[j]
     if best != i:
         moves[i], moves[best] = moves[best], moves[i]
         keys[i], keys[best] = keys[best], keys[i]
@@ -224,20 +289,30 @@ def update_pv(a: int, ply: int, ws: Workspace) -> None:
 @njit(cache=True, inline="always")
 def tt_store(key: int, score: float, depth: int, flag: int, move: int, ply: int, ws: Workspace) -> None:
     """Stores an entry unless its slot holds another position searched deeper (replacement by depth)."""
-    slot = tt_slot(key, len(ws.tt) - 1)
-    info = ws.tt[slot, TT_INFO]
-    if tt_flag(info) != EMPTY and ws.tt[slot, TT_KEY] != key and tt_depth(info) > depth:
+    tt = ws.tt
+    slot = tt_slot(key, len(tt) - 1)
+    info = tt[slot, TT_INFO]
+    if tt_flag(info) != EMPTY and tt[slot, TT_KEY] != key and tt_depth(info) > depth:
         return
-    ws.tt[slot, TT_KEY] = key
-    ws.tt[slot, TT_INFO] = (depth + DEPTH_BIAS) << 32 | flag << 24 | (move + 1)
-    ws.tt_values[slot] = score_to_tt(score, ply)
+    tt[slot, TT_KEY] = key
+    tt[slot, TT_INFO] = (depth + DEPTH_BIAS) << 32 | flag << 24 | (move + 1)
+    tt[slot, TT_VALUE] = float_bits(score_to_tt(score, ply))
 
 
-@njit
-def _out_of_time(deadline: float) -> bool:
-    with numba.objmode(now="float64"):
-        now = time.perf_counter()
-    return now > deadline
+def with_nrt(kernel: Callable) -> Callable:
+    """``kernel`` behind a forwarding njit function compiled with numba's runtime (NRT).
+
+    A function that a ``_nrt=False`` function (the recursion) compiles is compiled without NRT too,
+    unless its own options say otherwise: a kernel that allocates would then fail to compile, and one
+    compiled there would be kept (and cached on disk) without reference counting. The forwarding
+    function says ``_nrt=True``, so the kernels behind it are compiled as anywhere else; LLVM inlines it.
+    """
+
+    @njit(_nrt=True)
+    def call(*args):
+        return kernel(*args)
+
+    return call
 
 
 def principal_variation(ws: Workspace) -> tuple[int, ...]:
@@ -252,60 +327,74 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
     """The compiled alpha-beta for one game and one evaluator kernel (``(s) -> value`` from the side
     to move), compiled on first call (a few seconds) and kept for the process (numba does not cache
     closures on disk)."""
-    legal_actions = kernels.legal_actions
-    apply = kernels.apply
-    hash_key = kernels.hash_key
-    evaluate = evaluate_kernel
-    quiet = is_quiet
+    legal_actions = with_nrt(kernels.legal_actions)
+    apply = with_nrt(kernels.apply)
+    hash_key = with_nrt(kernels.hash_key)
+    evaluate = with_nrt(evaluate_kernel)
+    quiet = with_nrt(is_quiet)
 
-    @njit
-    def out_of_budget(control, deadline: float) -> bool:
-        control[NODES] += 1
-        nodes = control[NODES]
-        if nodes >= control[NODE_LIMIT] or (nodes & TIME_CHECK_MASK == 0 and _out_of_time(deadline)):
-            control[ABORTED] = 1
-        return control[ABORTED] != 0
+    @njit(inline="always")
+    def is_leaf(s, depth: int, control) -> bool:
+        """Whether a node at ``depth`` is evaluated: past the horizon, once quiet or out of quiescence plies."""
+        return depth <= 0 and (-depth >= control[QUIESCENCE_DEPTH] or quiet(s))
 
-    @njit
-    def negamax(s, depth: int, ply: int, alpha: float, beta: float, ws: Workspace, deadline: float) -> float:
+    @njit(inline="always")
+    def leaf_value(s, ply: int, ws: Workspace) -> float:
+        """Visits leaf ``s`` at ``ply`` (a node, as any other): its clipped value from the side to move."""
         control = ws.control
         ws.plies[ply, control[PV_LEN_COL]] = ply
-        if out_of_budget(control, deadline):
+        if out_of_budget(control):
+            return 0.0
+        control[EVALS] += 1
+        return min(1.0, max(-1.0, evaluate(s)))
+
+    # No reference counting in the recursion (`_nrt=False`): it only reads and writes the arrays
+    # the caller holds, so counting references to them (an atomic add and subtract per array per
+    # call) bought nothing and cost half the time. It also means the recursion cannot allocate:
+    # numba refuses to compile an allocation here ("NRT required but not enabled").
+    @njit(_nrt=False)
+    def negamax(s, depth: int, ply: int, alpha: float, beta: float, ws: Workspace) -> float:
+        control = ws.control
+        if is_leaf(s, depth, control):
+            return leaf_value(s, ply, ws)
+        ws.plies[ply, control[PV_LEN_COL]] = ply
+        if out_of_budget(control):
             return 0.0
         if depth <= 0:
-            if -depth >= control[QUIESCENCE_DEPTH] or quiet(s):
-                control[EVALS] += 1
-                return min(1.0, max(-1.0, evaluate(s)))
             control[QUIESCENCE_NODES] += 1
-        use_tt = len(ws.tt) > 0
+        tt = ws.tt
+        use_tt = len(tt) > 0
         key = hash_key(s)
         first = -1
         if use_tt:
-            slot = tt_slot(key, len(ws.tt) - 1)
-            info = ws.tt[slot, TT_INFO]
-            if tt_flag(info) != EMPTY and ws.tt[slot, TT_KEY] == key:
+            slot = tt_slot(key, len(tt) - 1)
+            info = tt[slot, TT_INFO]
+            if tt_flag(info) != EMPTY and tt[slot, TT_KEY] == key:
                 first = tt_move(info)
                 if ply > 0 and tt_depth(info) >= depth:
-                    score = score_from_tt(ws.tt_values[slot], ply)
+                    score = score_from_tt(bits_float(tt[slot, TT_VALUE]), ply)
                     flag = tt_flag(info)
                     if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
                         control[TT_HITS] += 1
                         return score
         n = legal_actions(s, ws.plies[ply])
-        order_moves(s, ply, n, first, ws)
+        in_order = order_moves(s, ply, n, first, ws)
         mover = s[0]
         original_alpha = alpha
         best, best_move = -INF, -1
         for i in range(n):
-            a = select_move(ply, i, n, ws)
+            a = ws.plies[ply, i] if in_order else select_move(ply, i, n, ws)
             s2 = apply(s, a)
             if s2[0] == TERMINAL:
                 ws.plies[ply + 1, control[PV_LEN_COL]] = ply + 1
                 score = terminal_score(s2, mover, ply + 1)
+            elif is_leaf(s2, depth - 1, control):  # evaluated here: most nodes are leaves, and a call costs
+                value = leaf_value(s2, ply + 1, ws)
+                score = value if s2[0] == mover else -value
             elif s2[0] == mover:
-                score = negamax(s2, depth - 1, ply + 1, alpha, beta, ws, deadline)
+                score = negamax(s2, depth - 1, ply + 1, alpha, beta, ws)
             else:
-                score = -negamax(s2, depth - 1, ply + 1, -beta, -alpha, ws, deadline)
+                score = -negamax(s2, depth - 1, ply + 1, -beta, -alpha, ws)
             if control[ABORTED]:
                 return 0.0
             if score > best:
@@ -327,14 +416,15 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
         end = row[pv_len]
         for p in range(end):
             s = apply(s, row[pv + p])
-        if len(ws.tt) == 0:
+        tt = ws.tt
+        if len(tt) == 0:
             return
         buffer = ws.plies[1]  # scratch: the search is over
         while s[0] != TERMINAL and pv + end < len(row):
             key = hash_key(s)
-            slot = tt_slot(key, len(ws.tt) - 1)
-            info = ws.tt[slot, TT_INFO]
-            if tt_flag(info) != EXACT or ws.tt[slot, TT_KEY] != key:
+            slot = tt_slot(key, len(tt) - 1)
+            info = tt[slot, TT_INFO]
+            if tt_flag(info) != EXACT or tt[slot, TT_KEY] != key:
                 return
             move = tt_move(info)
             n = legal_actions(s, buffer)
@@ -346,9 +436,9 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
             s = apply(s, move)
 
     @njit
-    def search(s, depth: int, ws: Workspace, deadline: float) -> float:
+    def search(s, depth: int, ws: Workspace) -> float:
         ws.control[ABORTED] = 0
-        score = negamax(s, depth, 0, -INF, INF, ws, deadline)
+        score = negamax(s, depth, 0, -INF, INF, ws)
         if not ws.control[ABORTED]:
             extend_pv(s, ws)
         return score
@@ -363,9 +453,12 @@ class AlphaBetaConfig:
     * ``depth`` -- the deepest iteration, in plies (None: up to ``game.max_game_length``);
     * ``max_nodes`` / ``time_limit`` (seconds) -- budgets over all iterations (None: unlimited); the
       result is the deepest iteration completed within them (at least depth 1 is always completed);
-    * ``tt_size_mb`` -- transposition-table memory (0 disables it); 28 bytes per entry, a power of 2;
+    * ``tt_size_mb`` -- transposition-table memory (0 disables it); 24 bytes per entry, a power of 2;
     * ``use_killers``, ``use_history`` -- move-ordering heuristics;
-    * ``quiescence_depth`` -- extra plies allowed past the depth limit while ``is_quiet`` says no.
+    * ``quiescence_depth`` -- extra plies allowed past the depth limit while ``is_quiet`` says no;
+    * ``iterative_deepening`` -- False searches the final depth only (one search, as a plain fixed-depth
+      alpha-beta does, e.g. to compare searches at equal depth); that search always completes, so the
+      budgets then do not apply.
     """
 
     depth: int | None = None
@@ -375,6 +468,7 @@ class AlphaBetaConfig:
     use_killers: bool = True
     use_history: bool = True
     quiescence_depth: int = 0
+    iterative_deepening: bool = True
 
     def __post_init__(self) -> None:
         if self.depth is not None and not 1 <= self.depth <= MAX_PLY - self.quiescence_depth:
@@ -421,22 +515,23 @@ class AlphaBeta:
         config = self.config
         max_depth = min(config.depth or state.game.max_game_length, state.game.max_game_length)
         ws = self._workspace(state, max_depth, root_prior)
-        start = time.perf_counter()
-        deadline = start + config.time_limit if config.time_limit is not None else math.inf
+        start = time.perf_counter_ns()
+        deadline = start + int(config.time_limit * 1e9) if config.time_limit is not None else NO_DEADLINE
         best: tuple[float, tuple[int, ...], int] | None = None
         node_limit = ws.control[NODE_LIMIT]
         ws.control[NODE_LIMIT] = np.iinfo(np.int64).max  # the first iteration always completes
-        for depth in range(1, max_depth + 1):
-            score = compiled.search(state.compact, depth, ws, math.inf if best is None else deadline)
+        for depth in range(1 if config.iterative_deepening else max_depth, max_depth + 1):
+            ws.control[DEADLINE] = NO_DEADLINE if best is None else deadline
+            score = compiled.search(state.compact, depth, ws)
             ws.control[NODE_LIMIT] = node_limit
             if ws.control[ABORTED]:
                 break
             best = (score, principal_variation(ws), depth)
             if abs(score) >= PROVEN and WIN - abs(score) <= depth:
                 break  # a proven result within the horizon: deeper iterations cannot change it
-            if time.perf_counter() >= deadline:
+            if time.perf_counter_ns() >= deadline:
                 break
-        return self._result(state, *best, ws, time.perf_counter() - start)
+        return self._result(state, *best, ws, (time.perf_counter_ns() - start) * 1e-9)
 
     def _workspace(self, state: State, max_depth: int, root_prior: np.ndarray | None) -> Workspace:
         config = self.config
@@ -450,14 +545,14 @@ class AlphaBeta:
             scores[PRIOR_ROW, :num_actions] = prior
         control = np.zeros(CONTROL_SIZE, dtype=np.int64)
         control[NODE_LIMIT] = config.max_nodes or np.iinfo(np.int64).max
+        control[DEADLINE] = NO_DEADLINE
         control[QUIESCENCE_DEPTH] = config.quiescence_depth
         control[USE_KILLERS], control[USE_HISTORY] = config.use_killers, config.use_history
         control[KILLER_COL], control[PV_LEN_COL], control[PV_COL] = actions, actions + 2, actions + 3
         ply_rows = np.zeros((plies + 1, actions + 3 + plies + 1), dtype=np.int64)
         ply_rows[:, actions : actions + 2] = -1  # no killers yet
         slots = _tt_slots(config.tt_size_mb)
-        return Workspace(plies=ply_rows, scores=scores, tt=np.zeros((slots, 2), dtype=np.int64),
-                         tt_values=np.zeros(slots), control=control)
+        return Workspace(plies=ply_rows, scores=scores, tt=np.zeros((slots, 3), dtype=np.int64), control=control)
 
     def _result(self, state: State, score: float, line: tuple[int, ...], depth: int, ws: Workspace,
                 elapsed: float) -> SearchResult:

@@ -1,0 +1,299 @@
+"""Alpha-beta speed: rlgames' compiled search against OpenSpiel's Python ``alpha_beta_search``, in one run.
+
+Both sides search the same positions (the start and ``--positions - 1`` random mid-game positions drawn
+from ``--seed``) to the same fixed depth with the same evaluation, written twice: a Python
+``value_function`` for OpenSpiel and a compiled evaluator kernel for rlgames.
+
+* connect four: ``0.1 * (stones of the side to move in the middle column - the opponent's)``;
+  OpenSpiel's side counts the moves in column 3 of each player in ``state.history()``;
+* othello: mobility, ``(legal moves of the side to move) / 64``, a pass counting as one move;
+  OpenSpiel's side is ``len(state.legal_actions()) / 64``.
+
+Searches, per position:
+
+* **OpenSpiel** -- ``minimax.alpha_beta_search(game, state, value_function, maximum_depth=depth)``:
+  plain fail-soft alpha-beta in legal-action order, no transposition table, Python recursion over
+  pyspiel states (``clone`` + ``apply_action`` per child).
+* **ours, plain** -- `AlphaBeta` with ``iterative_deepening=False, tt_size_mb=0, use_killers=False,
+  use_history=False``: the same algorithm in the same move order, one search to ``depth``.
+* **ours, default** -- `AlphaBeta` with its defaults at ``depth``: iterative deepening from depth 1,
+  a 16 MB transposition table, killer moves and the history heuristic (all iterations counted).
+
+What a node is:
+
+* OpenSpiel: one call of its recursive ``_alpha_beta``, i.e. the root and every child state it creates
+  (interior, evaluated at the horizon, or terminal). It counts none itself: a separate, untimed run
+  counts the calls through a wrapper; the timed run is the unmodified code.
+* rlgames (``SearchStats.nodes``): the root, every interior position and every position evaluated at
+  the horizon; a terminal child is scored by its parent and is **not** counted. The plain search visits
+  the same tree as OpenSpiel's, except that a proven win scores higher the sooner it comes (OpenSpiel's
+  is a plain 1), which can change which moves are cut off, so the counts differ slightly.
+
+So the first ratio to read is **time**: OpenSpiel's seconds over ours for the same fixed-depth search
+of the same positions (summed over the positions; ours is the median of ``--repeats`` runs after a
+compiling warm-up, OpenSpiel's the median of ``--openspiel-repeats`` runs). Nodes per second are each
+side's own count over its own time. The root values of the plain searches are checked to agree (as the
+value for the side to move at the root). Prints a Markdown table; ``--json PATH`` also writes JSON::
+
+    python benchmarks/bench_alphabeta.py --games connect_four othello --json bench_alphabeta.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pyspiel
+from numba import njit
+from open_spiel.python.algorithms import minimax
+
+import rlgames
+from rlgames.evaluators import Evaluator
+from rlgames.games import othello
+from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
+
+DEFAULT_DEPTHS = {"connect_four": 8, "othello": 6}
+"""Depths at which OpenSpiel's search takes a second or so per position on a laptop core."""
+
+# --- the evaluation, twice ------------------------------------------------------------------------
+CENTRE = 0b111111 << 21  # connect four's column 3 (7 bits per column, 6 cells)
+
+
+@njit(cache=True)
+def _bit_count(bits: int) -> int:
+    count = 0
+    while bits:
+        bits &= bits - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def connect_four_centre(s) -> float:
+    """Compact state ``(player, return, current, mask, plies)``: ``current`` holds the mover's stones."""
+    mine = s[2] & CENTRE
+    theirs = (s[3] ^ s[2]) & CENTRE
+    return 0.1 * (_bit_count(mine) - _bit_count(theirs))
+
+
+def openspiel_connect_four_centre(state: Any, player: int) -> float:
+    history = state.history()
+    mine, theirs = history[player::2].count(3), history[1 - player::2].count(3)
+    return 0.1 * (mine - theirs)
+
+
+@njit(cache=True)
+def othello_mobility(s) -> float:
+    """Compact state ``(player, return, black, white, moves)``: ``moves`` holds the mover's legal squares
+    (0 when the only legal action is the pass)."""
+    return max(1, othello.popcount(s[4])) / 64.0
+
+
+def openspiel_othello_mobility(state: Any, player: int) -> float:
+    mobility = len(state.legal_actions()) / 64.0
+    return mobility if state.current_player() == player else -mobility
+
+
+class KernelEvaluator(Evaluator):
+    """An evaluator that is nothing but a compiled kernel (value from the side to move)."""
+
+    def __init__(self, kernel: Callable[..., float]) -> None:
+        self._kernel = kernel
+
+    def value(self, state: rlgames.State) -> float:
+        return float(self._kernel(state.compact))
+
+    @property
+    def kernel(self) -> Callable[..., float]:
+        return self._kernel
+
+
+EVALUATIONS: dict[str, tuple[Callable[..., float], Callable[[Any, int], float]]] = {
+    "connect_four": (connect_four_centre, openspiel_connect_four_centre),
+    "othello": (othello_mobility, openspiel_othello_mobility),
+}
+"""Per game: our kernel ``(s) -> value for the side to move`` and OpenSpiel's
+``(state, maximizing player) -> value for that player``, the same numbers."""
+
+
+# --- positions ------------------------------------------------------------------------------------
+def random_positions(game: rlgames.Game, count: int, seed: int, min_plies: int, max_plies: int) -> list[list[int]]:
+    """The start and ``count - 1`` non-terminal positions reached by random moves, as action lists."""
+    rng = random.Random(seed)
+    lines: list[list[int]] = [[]]
+    while len(lines) < count:
+        state, line = game.new_initial_state(), []
+        for _ in range(rng.randint(min_plies, max_plies)):
+            action = rng.choice(state.legal_actions())
+            state = state.apply(action)
+            line.append(action)
+            if state.is_terminal():
+                break
+        if not state.is_terminal():
+            lines.append(line)
+    return lines
+
+
+# --- the searches ---------------------------------------------------------------------------------
+def openspiel_search(game: Any, line: list[int], depth: int, evaluate: Callable[[Any, int], float]) -> float:
+    """OpenSpiel's alpha-beta from the position after ``line``; the value for the side to move."""
+    state = game.new_initial_state()
+    for action in line:
+        state.apply_action(action)
+    player = state.current_player()
+    value, _ = minimax.alpha_beta_search(game, state, value_function=lambda s: evaluate(s, player),
+                                         maximum_depth=depth, maximizing_player_id=player)
+    return value
+
+
+def count_openspiel_nodes(run: Callable[[], float]) -> int:
+    """Runs ``run`` with OpenSpiel's recursive ``_alpha_beta`` wrapped to count its calls (untimed)."""
+    original, calls = minimax._alpha_beta, [0]
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        return original(*args, **kwargs)
+
+    minimax._alpha_beta = counting  # the recursion looks the name up in the module: every call is seen
+    try:
+        run()
+    finally:
+        minimax._alpha_beta = original
+    return calls[0]
+
+
+def median_time(run: Callable[[], Any], repeats: int) -> tuple[float, Any]:
+    times, result = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def plain_config(depth: int) -> AlphaBetaConfig:
+    return AlphaBetaConfig(depth=depth, iterative_deepening=False, tt_size_mb=0, use_killers=False,
+                           use_history=False)
+
+
+def bench_game(name: str, depth: int, positions: int, seed: int, repeats: int,
+               openspiel_repeats: int) -> dict[str, Any]:
+    game, os_game = rlgames.load_game(name), pyspiel.load_game(name)
+    kernel, os_evaluate = EVALUATIONS[name]
+    evaluator = KernelEvaluator(kernel)
+    lines = random_positions(game, positions, seed, min_plies=6, max_plies=game.max_game_length // 3)
+    states = [game.state_from_actions(line) for line in lines]
+    searches = {"plain": AlphaBeta(evaluator, plain_config(depth)),
+                "default": AlphaBeta(evaluator, AlphaBetaConfig(depth=depth))}
+    for search in searches.values():
+        search.search(states[0])  # compiles (once per game, evaluator and configuration shape)
+
+    ours: dict[str, dict[str, float]] = {}
+    values: list[float] = []
+    for label, search in searches.items():
+        seconds, nodes = 0.0, 0
+        for state in states:
+            elapsed, result = median_time(lambda search=search, state=state: search.search(state), repeats)
+            seconds += elapsed
+            nodes += result.stats.nodes
+            if label == "plain":
+                values.append(result.value)
+        ours[label] = {"seconds": seconds, "nodes": nodes, "nodes_per_s": nodes / seconds}
+
+    os_seconds, os_nodes, os_values = 0.0, 0, []
+    for line in lines:
+        def run(line: list[int] = line) -> float:
+            return openspiel_search(os_game, line, depth, os_evaluate)
+
+        elapsed, value = median_time(run, openspiel_repeats)
+        os_seconds += elapsed
+        os_values.append(value)
+        os_nodes += count_openspiel_nodes(run)
+    agree = all(abs(a - b) <= 1e-9 for a, b in zip(values, os_values))
+    return {
+        "game": name, "depth": depth, "positions": len(lines), "lines": lines, "values_agree": agree,
+        "openspiel": {"seconds": os_seconds, "nodes": os_nodes, "nodes_per_s": os_nodes / os_seconds},
+        "ours_plain": ours["plain"], "ours_default": ours["default"],
+        "speedup_time_plain": os_seconds / ours["plain"]["seconds"],
+        "speedup_time_default": os_seconds / ours["default"]["seconds"],
+        "ratio_nodes_per_s_plain": ours["plain"]["nodes_per_s"] / (os_nodes / os_seconds),
+        "ratio_nodes_per_s_default": ours["default"]["nodes_per_s"] / (os_nodes / os_seconds),
+    }
+
+
+# --- reporting ------------------------------------------------------------------------------------
+def markdown_table(rows: list[dict[str, Any]]) -> str:
+    lines = [
+        "| game | depth | positions | search | nodes | seconds | Mnodes/s | time vs OpenSpiel | nodes/s vs OpenSpiel |",
+        "|---|---:|---:|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        entries = [("OpenSpiel Python alpha-beta", r["openspiel"], None, None),
+                   ("ours, plain (no TT, no ordering)", r["ours_plain"], r["speedup_time_plain"],
+                    r["ratio_nodes_per_s_plain"]),
+                   ("ours, default (ID, TT, killers, history)", r["ours_default"], r["speedup_time_default"],
+                    r["ratio_nodes_per_s_default"])]
+        for label, m, time_ratio, rate_ratio in entries:
+            lines.append(
+                f"| {r['game']} | {r['depth']} | {r['positions']} | {label} | {m['nodes']:,} | {m['seconds']:.4f} | "
+                f"{m['nodes_per_s'] / 1e6:.2f} | {'1x' if time_ratio is None else f'{time_ratio:.0f}x'} | "
+                f"{'1x' if rate_ratio is None else f'{rate_ratio:.0f}x'} |")
+    notes = [f"{r['game']}: plain root values {'agree' if r['values_agree'] else 'DISAGREE'} with OpenSpiel's"
+             for r in rows]
+    return "\n".join(lines + [""] + notes)
+
+
+def machine_info() -> dict[str, Any]:
+    from importlib.metadata import version
+
+    import numba
+
+    return {
+        "python": platform.python_version(), "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(), "cpu_count": os.cpu_count(),
+        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+        "numpy": np.__version__, "numba": numba.__version__, "open_spiel": version("open_spiel"),
+    }
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", nargs="+", default=list(EVALUATIONS), choices=list(EVALUATIONS),
+                        metavar="GAME", help="games to run (default: connect_four othello)")
+    parser.add_argument("--depth", type=int, default=None,
+                        help=f"search depth for every game (default: {DEFAULT_DEPTHS})")
+    parser.add_argument("--positions", type=int, default=4, help="the start and N-1 random positions (default 4)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random positions (default 0)")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs of our searches, median (default 5)")
+    parser.add_argument("--openspiel-repeats", type=int, default=1,
+                        help="timed runs of OpenSpiel's searches, median (default 1)")
+    parser.add_argument("--json", metavar="PATH", help="also write the results to this JSON file")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_args(argv)
+    rows = []
+    for name in args.games:
+        depth = args.depth or DEFAULT_DEPTHS[name]
+        rows.append(bench_game(name, depth, args.positions, args.seed, args.repeats, args.openspiel_repeats))
+        print(f"done: {name}", flush=True)
+    print()
+    print(markdown_table(rows))
+    if args.json:
+        report = {"args": vars(args), "machine": machine_info(), "results": rows}
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=2)
+        print(f"\nwrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()
