@@ -78,3 +78,40 @@ def test_solver_agent_never_loses_and_reports_exact_values():
 def test_solver_agent_refuses_chance_games():
     with pytest.raises(ValueError, match="chance"):
         rlgames.load_agent("solver", rlgames.load_game("pig"))
+
+
+def test_mcts_agent_finds_the_win_and_reuses_its_tree():
+    agent = rlgames.load_agent("mcts(simulations=400, seed=3)", TTT)
+    state = TTT.state_from_moves("a1 b1 a2 b2")  # x wins at a3
+    result = agent.search(state)
+    assert result.action == 6 and result.value == 1.0
+    agent = rlgames.load_agent("mcts(simulations=2000)", TTT)
+    first = agent.search(TTT.new_initial_state())
+    reply = TTT.new_initial_state().apply(first.action)
+    later = reply.apply(reply.legal_actions()[0])
+    assert agent.search(later).stats.extra["reused_visits"] > 0
+    fresh = rlgames.load_agent("mcts(simulations=2000, reuse=false)", TTT)
+    fresh.search(TTT.new_initial_state())
+    assert fresh.search(later).stats.extra["reused_visits"] == 0
+
+
+def test_mcts_agent_rejects_unknown_rollouts_and_mixed_evaluators():
+    with pytest.raises(ValueError, match="unknown rollout 'smart'"):
+        rlgames.load_agent("mcts(rollout=smart)", TTT)
+    with pytest.raises(ValueError, match="not both"):
+        rlgames.load_agent("mcts(eval=heuristic, model=x.pt)", TTT)
+
+
+def test_a_checkpoint_plays_inside_alphabeta_and_mcts(tmp_path):
+    torch = pytest.importorskip("torch")
+    from models import CheckpointError, build_network, save_checkpoint
+
+    torch.set_num_threads(1)
+    c4 = rlgames.load_game("connect_four")
+    path = save_checkpoint(tmp_path / "c4.pt", network=build_network(c4, blocks=1, channels=8, seed=0), game=c4)
+    state = c4.state_from_moves("4453")
+    for spec in (f"alphabeta(depth=2, model={path})", f"mcts(simulations=32, model={path})"):
+        result = rlgames.load_agent(spec, c4).search(state)
+        assert result.action in state.legal_actions() and -1.0 <= result.value <= 1.0
+    with pytest.raises(CheckpointError, match="connect_four, not tic_tac_toe"):
+        rlgames.load_agent(f"mcts(model={path})", TTT)

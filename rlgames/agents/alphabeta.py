@@ -18,14 +18,17 @@ class AlphaBetaAgent:
     """Plays the move of `rlgames.search.alphabeta.AlphaBeta` with the evaluator named by ``eval``
     (see `rlgames.evaluators.load_evaluator`: ``heuristic``, ``zero``, ``rollout``, ...)."""
 
-    def __init__(self, game: Game, *, depth: int | None = None, eval: str = "heuristic", weights: str | None = None,
+    def __init__(self, game: Game, *, depth: int | None = None, eval: str = "heuristic", weights: str | None = None, model: str | None = None,
                  nodes: int | None = None, time: float | None = None, tt_mb: float = 16.0) -> None:
         from rlgames.evaluators import load_evaluator
 
         if depth is None and nodes is None and time is None:
             depth = DEFAULT_DEPTH
         self.game = game
-        self.evaluator = load_evaluator(eval, game, **({} if weights is None else {"weights": weights}))
+        if model is not None:
+            self.evaluator = load_evaluator("model", game, path=model)
+        else:
+            self.evaluator = load_evaluator(eval, game, **({} if weights is None else {"weights": weights}))
         self.search_algorithm = AlphaBeta(
             self.evaluator, AlphaBetaConfig(depth=depth, max_nodes=nodes, time_limit=time, tt_size_mb=tt_mb))
 

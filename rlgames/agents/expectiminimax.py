@@ -14,12 +14,15 @@ from rlgames.search.result import SearchResult
 class ExpectiminimaxAgent:
     """Plays the move of `rlgames.search.expectiminimax.Expectiminimax` (Star1 pruning)."""
 
-    def __init__(self, game: Game, *, depth: int = 4, eval: str = "heuristic", weights: str | None = None,
+    def __init__(self, game: Game, *, depth: int = 4, eval: str = "heuristic", weights: str | None = None, model: str | None = None,
                  tt_mb: float = 16.0) -> None:
         from rlgames.evaluators import load_evaluator
 
         self.game = game
-        self.evaluator = load_evaluator(eval, game, **({} if weights is None else {"weights": weights}))
+        if model is not None:
+            self.evaluator = load_evaluator("model", game, path=model)
+        else:
+            self.evaluator = load_evaluator(eval, game, **({} if weights is None else {"weights": weights}))
         self.search_algorithm = Expectiminimax(self.evaluator, ExpectiminimaxConfig(depth=depth, tt_size_mb=tt_mb))
 
     def search(self, state: State) -> SearchResult:

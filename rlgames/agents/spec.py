@@ -23,6 +23,9 @@ _AGENTS: dict[str, tuple[str, tuple[str, ...]]] = {
                   ("alphabeta(depth=6, eval=heuristic)", "alphabeta(time=0.5)", "alphabeta(nodes=100000)")),
     "expectiminimax": ("rlgames.agents.expectiminimax:ExpectiminimaxAgent",
                        ("expectiminimax(depth=4)", "expectiminimax(depth=6, eval=rollout)")),
+    "mcts": ("rlgames.agents.mcts:MCTSAgent",
+             ("mcts(simulations=800)", "mcts(simulations=800, rollout=random)", "mcts(time=1.0)",
+              "mcts(simulations=200, model=checkpoints/connect_four.pt)")),
     "solver": ("rlgames.agents.solver:SolverAgent", ("solver", "solver(seed=1)")),
 }
 

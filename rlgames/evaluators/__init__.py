@@ -9,7 +9,8 @@ one by name:
 * ``"learned"`` -- the same features with weights fitted from self-play, read from
   ``weights=FILE``, a JSON file written by ``python -m train.linear`` (see `read_weights_file`);
 * ``"zero"`` -- `ZeroEvaluator`;
-* ``"rollout"`` -- `rlgames.evaluators.rollout.RolloutEvaluator` (params: ``rollouts``, ``seed``).
+* ``"rollout"`` -- `rlgames.evaluators.rollout.RolloutEvaluator` (params: ``rollouts``, ``seed``);
+* ``"model"`` -- a trained network, ``path=CHECKPOINT`` (`models.NetworkEvaluator`; needs torch).
 """
 
 from __future__ import annotations
@@ -124,11 +125,18 @@ def _rollout(game: Game, **params: Any) -> Evaluator:
     return _import("rlgames.evaluators.rollout:RolloutEvaluator")(game, **params)
 
 
+def _model(game: Game, *, path: str | os.PathLike, **params: Any) -> Evaluator:
+    """A network checkpoint as an evaluator. The `models` package (torch) is a plugin of the core: it is
+    imported here, by name, only when a model is asked for."""
+    return _import("models.evaluator:NetworkEvaluator").from_checkpoint(path, game, **params)
+
+
 _EVALUATORS: dict[str, Callable[..., Evaluator]] = {
     "heuristic": _heuristic,
     "learned": _learned,
     "zero": _zero,
     "rollout": _rollout,
+    "model": _model,
 }
 """Evaluator name -> ``factory(game, **params)``; network evaluators register here too."""
 

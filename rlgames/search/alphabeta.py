@@ -58,7 +58,7 @@ from numba.extending import intrinsic
 
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import TERMINAL, GameKernels, State
-from rlgames.search import minimax
+from rlgames.search.batched_alphabeta import batched_alphabeta
 from rlgames.search.result import SearchResult, SearchStats
 
 WIN = 1000.0
@@ -489,8 +489,9 @@ class AlphaBeta:
     `SearchResult` whose policy is one-hot on the chosen action.
 
     With an evaluator that has a compiled ``kernel`` the search runs in `make_alphabeta`'s compiled
-    code; without one (a network) it falls back to the Python reference `minimax.alphabeta` at
-    ``config.depth`` (budgets and ordering heuristics are then ignored).
+    code; without one (a network) it runs `batched_alphabeta` at ``config.depth``, which evaluates each
+    node's children in one batch and orders moves by the evaluator's priors (budgets, the table and the
+    killer and history heuristics are then not used).
     """
 
     def __init__(self, evaluator: Evaluator, config: AlphaBetaConfig = AlphaBetaConfig(), *,
@@ -505,8 +506,8 @@ class AlphaBeta:
         if state.is_terminal() or state.is_chance_node():
             raise ValueError("alpha-beta needs a root where a player is to move (not terminal, not chance)")
         kernel = self.evaluator.kernel
-        if kernel is None:
-            return minimax.alphabeta(state, depth=self.config.depth, evaluator=self.evaluator)
+        if kernel is None:  # a network: sibling leaves are evaluated together, one batch per parent
+            return batched_alphabeta(state, depth=self.config.depth, evaluator=self.evaluator, root_prior=root_prior)
         compiled = make_alphabeta(state.game.kernels, kernel, self.is_quiet)
         return self._iterate(state, compiled, root_prior)
 
