@@ -1,0 +1,293 @@
+"""Training configuration: frozen dataclasses, the presets, and overrides read from JSON or TOML.
+
+A `TrainConfig` groups the network, self-play, replay, optimisation and evaluation settings. Presets
+(`PRESETS`) are tuned per game (``tic_tac_toe``, ``connect_four``, ``othello``) plus ``smoke``, a tiny
+run for tests. An override file holds a nested table mirroring the dataclasses, e.g.::
+
+    iterations = 40
+    [selfplay]
+    simulations = 100
+    [network]
+    args = {blocks = 2, channels = 32}
+
+Unknown keys and values of the wrong type raise `ConfigError` naming the key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Mapping
+
+import tomllib
+
+
+class ConfigError(ValueError):
+    """A preset, override file or value that does not make a valid `TrainConfig`."""
+
+
+@dataclass(frozen=True)
+class NetworkSettings:
+    """The network: ``arch`` ("auto", "resnet" or "mlp") and its arguments (see `models.build_network`)."""
+
+    arch: str = "auto"
+    args: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SelfPlayConfig:
+    """Self-play: ``parallel_games`` games stepped together (their leaves share one network call);
+    ``games_per_iteration`` games are played each iteration.
+
+    * ``search`` -- "puct" (AlphaZero's PUCT with Dirichlet root noise) or "gumbel" (not available yet);
+    * ``simulations`` per move, on top of the visits kept from the previous move's tree;
+    * ``leaves_per_game`` -- leaves each tree contributes to a network batch (virtual losses);
+    * ``temperature_moves`` -- the first moves of a game are drawn from the visit distribution
+      (temperature 1), the later ones are the search's best move (temperature 0).
+    """
+
+    games_per_iteration: int = 32
+    parallel_games: int = 32
+    search: Literal["puct", "gumbel"] = "puct"
+    simulations: int = 64
+    leaves_per_game: int = 4
+    c_puct: float = 1.25
+    dirichlet_alpha: float = 0.3
+    dirichlet_epsilon: float = 0.25
+    temperature_moves: int = 4
+
+
+@dataclass(frozen=True)
+class ReplayConfig:
+    """A ring buffer of the last ``capacity`` positions; ``augment`` applies a random board symmetry
+    to each sampled position."""
+
+    capacity: int = 20_000
+    augment: bool = True
+
+
+@dataclass(frozen=True)
+class OptimConfig:
+    """The learner: ``optimizer`` "adam" (AdamW: decoupled weight decay) or "sgd" (with ``momentum``,
+    weight decay as L2). ``lr_schedule`` lists ``(iteration, lr)`` pairs: from that iteration on the
+    rate is ``lr`` (piecewise constant, as in AlphaZero). ``min_replay`` positions must be in the
+    buffer before the first step."""
+
+    optimizer: Literal["adam", "sgd"] = "adam"
+    lr: float = 1e-3
+    lr_schedule: tuple[tuple[int, float], ...] = ()
+    momentum: float = 0.9
+    weight_decay: float = 1e-4
+    batch_size: int = 128
+    steps_per_iteration: int = 50
+    value_weight: float = 1.0
+    min_replay: int = 256
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """Evaluation every ``interval`` iterations (0: never) and before the first one.
+
+    * ``opponents`` -- agent specs played by MCTS with the network (``simulations`` per move), each
+      ``games`` games from random openings of ``opening_plies`` plies, colours swapped per opening;
+    * ``solver_positions`` -- positions judged by the exact solver: all reachable ones (tic-tac-toe, 0 =
+      all) or a sample of Pons' sets ``pons_sets`` (connect four); ``mcts_positions`` of them are also
+      searched by MCTS with the network.
+    """
+
+    interval: int = 5
+    opponents: tuple[str, ...] = ("alphabeta(depth=2, eval=heuristic)", "mcts(simulations=200)")
+    games: int = 10
+    opening_plies: int = 2
+    simulations: int = 64
+    solver_positions: int = 0
+    mcts_positions: int = 200
+    pons_sets: tuple[str, ...] = ("Test_L2_R1", "Test_L1_R1")
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """A whole run: ``iterations`` of self-play, learning and checkpointing, from ``seed``."""
+
+    iterations: int = 20
+    seed: int = 0
+    network: NetworkSettings = NetworkSettings()
+    selfplay: SelfPlayConfig = SelfPlayConfig()
+    replay: ReplayConfig = ReplayConfig()
+    optim: OptimConfig = OptimConfig()
+    eval: EvalConfig = EvalConfig()
+
+    def __post_init__(self) -> None:
+        validate(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain nested dicts and lists (JSON-ready)."""
+        return json.loads(json.dumps(dataclasses.asdict(self)))
+
+    def lr_at(self, iteration: int) -> float:
+        """The learning rate of iteration ``iteration`` (0-based) under ``optim.lr_schedule``."""
+        lr = self.optim.lr
+        for start, value in self.optim.lr_schedule:
+            if iteration >= start:
+                lr = value
+        return lr
+
+
+def validate(config: TrainConfig) -> None:
+    """Raises `ConfigError` for values out of range."""
+    positive = {"iterations": config.iterations, "selfplay.games_per_iteration": config.selfplay.games_per_iteration,
+                "selfplay.parallel_games": config.selfplay.parallel_games,
+                "selfplay.simulations": config.selfplay.simulations,
+                "selfplay.leaves_per_game": config.selfplay.leaves_per_game, "replay.capacity": config.replay.capacity,
+                "optim.lr": config.optim.lr, "optim.batch_size": config.optim.batch_size,
+                "eval.simulations": config.eval.simulations}
+    for name, value in positive.items():
+        if value <= 0:
+            raise ConfigError(f"{name} must be positive, got {value}")
+    non_negative = {"optim.weight_decay": config.optim.weight_decay, "optim.momentum": config.optim.momentum,
+                    "optim.steps_per_iteration": config.optim.steps_per_iteration,
+                    "optim.min_replay": config.optim.min_replay, "optim.value_weight": config.optim.value_weight,
+                    "selfplay.temperature_moves": config.selfplay.temperature_moves,
+                    "eval.interval": config.eval.interval, "eval.games": config.eval.games,
+                    "eval.opening_plies": config.eval.opening_plies,
+                    "eval.solver_positions": config.eval.solver_positions,
+                    "eval.mcts_positions": config.eval.mcts_positions}
+    for name, value in non_negative.items():
+        if value < 0:
+            raise ConfigError(f"{name} must be non-negative, got {value}")
+    if config.selfplay.search not in ("puct", "gumbel"):
+        raise ConfigError(f"selfplay.search must be 'puct' or 'gumbel', got {config.selfplay.search!r}")
+    if config.optim.optimizer not in ("adam", "sgd"):
+        raise ConfigError(f"optim.optimizer must be 'adam' or 'sgd', got {config.optim.optimizer!r}")
+    if config.eval.games % 2:
+        raise ConfigError(f"eval.games must be even (each opening is played with both colours), got {config.eval.games}")
+    for entry in config.optim.lr_schedule:
+        if len(entry) != 2 or entry[0] < 0 or entry[1] <= 0:
+            raise ConfigError(f"optim.lr_schedule entries are [iteration >= 0, lr > 0], got {list(entry)}")
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "tic_tac_toe": {
+        "iterations": 30,
+        "network": {"arch": "mlp", "args": {"hidden": 64, "layers": 2}},
+        "selfplay": {"games_per_iteration": 64, "parallel_games": 64, "simulations": 32, "temperature_moves": 3,
+                     "dirichlet_alpha": 1.0},
+        "replay": {"capacity": 5_000},
+        "optim": {"lr": 3e-3, "batch_size": 128, "steps_per_iteration": 40, "min_replay": 128,
+                  "lr_schedule": [[20, 1e-3]]},
+        "eval": {"interval": 5, "games": 10, "opening_plies": 1, "simulations": 32,
+                 "opponents": ["alphabeta(depth=2, eval=heuristic)", "mcts(simulations=100)"]},
+    },
+    "connect_four": {
+        "iterations": 200,
+        "network": {"arch": "resnet", "args": {"blocks": 4, "channels": 64}},
+        "selfplay": {"games_per_iteration": 128, "parallel_games": 128, "simulations": 100, "temperature_moves": 8,
+                     "dirichlet_alpha": 1.0},
+        "replay": {"capacity": 200_000},
+        "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 100, "min_replay": 2_000,
+                  "lr_schedule": [[100, 5e-4], [160, 1e-4]]},
+        "eval": {"interval": 10, "games": 10, "opening_plies": 2, "simulations": 200, "solver_positions": 200,
+                 "mcts_positions": 100,
+                 "opponents": ["alphabeta(depth=4, eval=heuristic)", "mcts(simulations=400)"]},
+    },
+    "othello": {
+        "iterations": 300,
+        "network": {"arch": "resnet", "args": {"blocks": 6, "channels": 64}},
+        "selfplay": {"games_per_iteration": 128, "parallel_games": 128, "simulations": 100, "temperature_moves": 12,
+                     "dirichlet_alpha": 0.5},
+        "replay": {"capacity": 400_000},
+        "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 200, "min_replay": 5_000,
+                  "lr_schedule": [[150, 5e-4], [240, 1e-4]]},
+        "eval": {"interval": 10, "games": 10, "opening_plies": 2, "simulations": 200,
+                 "opponents": ["alphabeta(depth=3, eval=heuristic)", "mcts(simulations=400)"]},
+    },
+    "smoke": {
+        "iterations": 2,
+        "network": {"arch": "mlp", "args": {"hidden": 16, "layers": 1}},
+        "selfplay": {"games_per_iteration": 4, "parallel_games": 4, "simulations": 8, "leaves_per_game": 2,
+                     "temperature_moves": 2},
+        "replay": {"capacity": 500},
+        "optim": {"batch_size": 16, "steps_per_iteration": 3, "min_replay": 8},
+        "eval": {"interval": 1, "games": 2, "opening_plies": 1, "simulations": 8, "solver_positions": 50,
+                 "mcts_positions": 10, "opponents": ["alphabeta(depth=1, eval=heuristic)", "mcts(simulations=10)"]},
+    },
+}
+
+
+def load_config(preset: str, overrides: Mapping[str, Any] | None = None, **top_level: Any) -> TrainConfig:
+    """The preset named ``preset`` with ``overrides`` (a nested mapping) and then ``top_level`` keys
+    (``seed=...``, ``iterations=...``; None values are ignored) applied."""
+    if preset not in PRESETS:
+        raise ConfigError(f"unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
+    config = apply_overrides(TrainConfig(), PRESETS[preset], where=f"preset {preset}")
+    if overrides:
+        config = apply_overrides(config, overrides)
+    given = {key: value for key, value in top_level.items() if value is not None}
+    return apply_overrides(config, given) if given else config
+
+
+def read_override_file(path: str | Path) -> dict[str, Any]:
+    """The nested overrides of a ``.json`` or ``.toml`` file."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as error:
+        raise ConfigError(f"cannot read config file {path}: {error.strerror}") from None
+    try:
+        data = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as error:
+        raise ConfigError(f"{path} is not valid {'TOML' if path.suffix == '.toml' else 'JSON'}: {error}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path} must hold a table of settings, got {type(data).__name__}")
+    return data
+
+
+def config_from_dict(data: Mapping[str, Any]) -> TrainConfig:
+    """The config a `TrainConfig.to_dict` output describes (checkpoints store it that way)."""
+    return apply_overrides(TrainConfig(), data)
+
+
+def apply_overrides(config: Any, overrides: Mapping[str, Any], where: str = "", prefix: str = "") -> Any:
+    """A copy of the dataclass ``config`` with ``overrides`` applied (nested mappings for nested
+    dataclasses); raises `ConfigError` on an unknown key or a value of the wrong type."""
+    known = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
+    changes = {}
+    for key, value in overrides.items():
+        name = f"{prefix}{key}"
+        if key not in known:
+            raise ConfigError(f"unknown setting {name!r}{' in ' + where if where else ''}; "
+                              f"known: {', '.join(prefix + k for k in known)}")
+        current = known[key]
+        if dataclasses.is_dataclass(current):
+            if not isinstance(value, Mapping):
+                raise ConfigError(f"setting {name!r} is a table of settings, got {value!r}")
+            changes[key] = apply_overrides(current, value, where, f"{name}.")
+        else:
+            changes[key] = _coerce(name, value, current)
+    try:
+        return dataclasses.replace(config, **changes)
+    except ConfigError as error:
+        raise ConfigError(f"{error}{' (in ' + where + ')' if where else ''}") from None
+
+
+def _coerce(name: str, value: Any, current: Any) -> Any:
+    """``value`` converted to the type of the setting's current value, or `ConfigError`."""
+    expected = type(current)
+    if isinstance(current, bool) or isinstance(value, bool):
+        ok = isinstance(value, bool) and isinstance(current, bool)
+    elif isinstance(current, float):
+        ok = isinstance(value, (int, float))
+        value = float(value) if ok else value
+    elif isinstance(current, tuple):
+        ok = isinstance(value, (list, tuple))
+        value = tuple(tuple(v) if isinstance(v, list) else v for v in value) if ok else value
+    elif isinstance(current, Mapping):
+        ok = isinstance(value, Mapping)
+        value = dict(value) if ok else value
+    else:
+        ok = isinstance(value, expected)
+    if not ok:
+        raise ConfigError(f"setting {name!r} takes a {expected.__name__}, got {value!r}")
+    return value

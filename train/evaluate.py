@@ -1,0 +1,202 @@
+"""Periodic evaluation of the network: matches against fixed opponents and agreement with exact solvers.
+
+* **Matches.** MCTS with the network (PUCT, no noise, the most-visited move) plays each opponent spec
+  (``alphabeta(depth=2, eval=heuristic)``, ``mcts(simulations=200)`` -- plain MCTS with random
+  rollouts) from random openings, each opening once with either colour. Results per opponent:
+  ``score_vs_<opponent>`` ((wins + draws / 2) / games), ``win_rate_vs_<opponent>`` and
+  ``elo_vs_<opponent>``, the Elo difference that score implies (clipped at half a game from 0 and 1).
+* **Solver agreement** (`SolverBenchmark`). Positions with their exact value and value-preserving
+  moves: every reachable position of a small game (tic-tac-toe; up to `REACHABLE_LIMIT`), or a sample of
+  Pons' test sets (connect four). ``value_correct``: the network's value rounded to -1/0/1 (at +-1/3)
+  equals the exact value; ``policy_optimal``: the raw policy's most likely move keeps the value;
+  ``*_decisive``: the same over the positions where some legal move loses value (elsewhere every move is
+  right); ``mcts_optimal_decisive``: the move of MCTS with the network keeps the value.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from models import NetworkEvaluator, PolicyValueNet
+from rlgames.agents.spec import load_agent, parse_spec
+from rlgames.datasets import load_pons_set
+from rlgames.game import Game, State
+from rlgames.search.mcts import MCTS, MCTSConfig, MultiTreeMCTS
+from rlgames.solvers import solve
+from train.config import EvalConfig
+from train.selfplay import draw_outcome
+
+REACHABLE_LIMIT = 20_000
+"""The most positions a game may have for the solver benchmark to list all of them."""
+LEAVES_PER_BATCH = 8
+"""Leaves per tree and network call of the evaluation searches."""
+OPENING_ATTEMPTS = 100
+"""Random lines tried per opening wanted before repeating openings is accepted."""
+
+
+@dataclass(frozen=True)
+class SolvedPosition:
+    """A position, its exact value for the side to move and the moves that keep that value."""
+
+    state: State
+    value: int
+    preserving: frozenset[int]
+    decisive: bool  # some legal move does not keep the value
+
+
+class SolverBenchmark:
+    """Positions judged by the exact solver, built once per run (sampled with ``rng``)."""
+
+    def __init__(self, game: Game, config: EvalConfig, rng: np.random.Generator) -> None:
+        states = benchmark_states(game, config, rng)
+        self.positions = [solved(state) for state in states]
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def score(self, evaluator: NetworkEvaluator, search: MultiTreeMCTS, mcts_positions: int) -> dict[str, float]:
+        """Agreement of the evaluator's values and priors, and of ``search``'s moves, with the solver."""
+        positions = self.positions
+        values, priors = evaluator.evaluate_batch([p.state for p in positions])  # [N], [N, A]
+        rounded = np.where(values > 1 / 3, 1, np.where(values < -1 / 3, -1, 0))
+        policy_ok = np.array([int(np.argmax(prior)) in p.preserving for p, prior in zip(positions, priors)])
+        decisive = np.array([p.decisive for p in positions])
+        results = {"value_correct": float(np.mean(rounded == [p.value for p in positions])),
+                   "policy_optimal": float(policy_ok.mean())}
+        if decisive.any():
+            results["policy_optimal_decisive"] = float(policy_ok[decisive].mean())
+            searched = [p for p in positions if p.decisive][:mcts_positions]
+            if searched:
+                moves = [r.action for r in search.search_many([p.state for p in searched])]
+                results["mcts_optimal_decisive"] = float(np.mean([m in p.preserving for m, p in zip(moves, searched)]))
+        return results
+
+
+def benchmark_states(game: Game, config: EvalConfig, rng: np.random.Generator) -> list[State]:
+    """Connect four: a sample of Pons' sets; a small deterministic game: its reachable positions (a
+    sample of ``solver_positions`` when positive); other games: none."""
+    if game.name == "connect_four":
+        lines = [p.moves for name in config.pons_sets for p in load_pons_set(name)]
+        count = min(config.solver_positions or len(lines), len(lines))
+        return [game.state_from_moves(list(lines[i])) for i in rng.choice(len(lines), size=count, replace=False)]
+    if game.has_chance:
+        return []
+    states = reachable_states(game, REACHABLE_LIMIT)
+    if config.solver_positions and len(states) > config.solver_positions:
+        return [states[i] for i in sorted(rng.choice(len(states), size=config.solver_positions, replace=False))]
+    return states
+
+
+def reachable_states(game: Game, limit: int) -> list[State]:
+    """Every non-terminal position reachable from the start, in depth-first order, or none when the
+    game has more than ``limit``."""
+    seen, order, stack = set(), [], [game.new_initial_state()]
+    while stack:
+        state = stack.pop()
+        if state.is_terminal() or state.compact in seen:
+            continue
+        if len(seen) == limit:
+            return []
+        seen.add(state.compact)
+        order.append(state)
+        stack += [state.apply(action) for action in reversed(state.legal_actions())]
+    return order
+
+
+def solved(state: State) -> SolvedPosition:
+    result = solve(state)
+    preserving = frozenset(result.value_preserving_actions)
+    return SolvedPosition(state, result.value, preserving, len(preserving) < len(state.legal_actions()))
+
+
+def network_search(evaluator: NetworkEvaluator, simulations: int, seed: int) -> MultiTreeMCTS:
+    """MCTS with the network for evaluation: PUCT, no root noise, the most-visited move."""
+    config = MCTSConfig(simulations=simulations, selection="puct", batch_size=min(LEAVES_PER_BATCH, simulations))
+    return MultiTreeMCTS(config, evaluator, seed=seed)
+
+
+def opponent_tag(spec: str) -> str:
+    """A TensorBoard-friendly name: ``alphabeta(depth=2, eval=heuristic)`` -> ``alphabeta_depth2_heuristic``."""
+    parsed = parse_spec(spec)
+    return "_".join([parsed.name] + [f"{k}{v}" if k != "eval" else str(v) for k, v in parsed.params.items()])
+
+
+def random_openings(game: Game, count: int, plies: int, rng: np.random.Generator) -> list[tuple[int, ...]]:
+    """``count`` random lines of ``plies`` moves that leave the game unfinished, distinct while
+    ``OPENING_ATTEMPTS * count`` random lines find enough of them."""
+    openings: list[tuple[int, ...]] = []
+    for _ in range(OPENING_ATTEMPTS * count):
+        line = random_line(game, plies, rng)
+        if line is not None and line not in openings:
+            openings.append(line)
+        if len(openings) == count:
+            return openings
+    if not openings:
+        raise ValueError(f"{game.name}: every line of {plies} plies ends the game; use fewer eval.opening_plies")
+    return [openings[i % len(openings)] for i in range(count)]
+
+
+def random_line(game: Game, plies: int, rng: np.random.Generator) -> tuple[int, ...] | None:
+    state, line = game.new_initial_state(), []
+    for _ in range(plies):
+        actions = state.legal_actions()
+        action = actions[int(rng.integers(len(actions)))]
+        state = state.apply(action)
+        line.append(action)
+        if state.is_terminal():
+            return None
+    return tuple(line)
+
+
+def play(game: Game, agents: Sequence[Any], opening: Sequence[int], rng: np.random.Generator) -> float:
+    """Plays a game from ``opening`` with ``agents[0]`` as player 0; returns player 0's result."""
+    state = game.state_from_actions(opening)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state = state.apply(draw_outcome(state, rng))
+        else:
+            state = state.apply(agents[state.current_player()].search(state).action)
+    return state.returns()[0]
+
+
+def match(game: Game, player: Any, opponent: Any, config: EvalConfig, rng: np.random.Generator) -> dict[str, float]:
+    """``config.games`` games of ``player`` against ``opponent``, each opening with both colours."""
+    results = []
+    for opening in random_openings(game, config.games // 2, config.opening_plies, rng):
+        for seat in (0, 1):
+            for agent in (player, opponent):
+                if hasattr(agent, "seed"):
+                    agent.seed(int(rng.integers(2**31)))
+            agents = (player, opponent) if seat == 0 else (opponent, player)
+            result = play(game, agents, opening, rng)
+            results.append(result if seat == 0 else -result)
+    wins, draws = results.count(1.0), results.count(0.0)
+    score = (wins + draws / 2) / len(results)
+    return {"score": score, "win_rate": wins / len(results), "elo": elo_difference(score, len(results))}
+
+
+def elo_difference(score: float, games: int) -> float:
+    """The Elo difference implied by ``score``, clipped half a game from 0 and 1."""
+    clipped = min(max(score, 0.5 / games), 1 - 0.5 / games)
+    return 400.0 * math.log10(clipped / (1 - clipped))
+
+
+def evaluate(game: Game, network: PolicyValueNet, config: EvalConfig, benchmark: SolverBenchmark | None,
+             seed: int, device: str = "cpu") -> tuple[dict[str, float], float]:
+    """All evaluation results (keys without the ``eval/`` prefix) and the seconds they took."""
+    start = time.perf_counter()
+    rng = np.random.default_rng(seed)
+    evaluator = NetworkEvaluator(network, game, device=device)
+    search = network_search(evaluator, config.simulations, seed)
+    results = benchmark.score(evaluator, search, config.mcts_positions) if benchmark else {}
+    player = MCTS(search.config, evaluator, seed=seed)
+    for spec in config.opponents:
+        tag = opponent_tag(spec)
+        outcome = match(game, player, load_agent(spec, game), config, rng)
+        results |= {f"{name}_vs_{tag}": value for name, value in outcome.items()}
+    return results, time.perf_counter() - start

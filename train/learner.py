@@ -1,0 +1,78 @@
+"""The learner: AlphaZero's loss on replay batches.
+
+``loss = cross_entropy(search policy, network policy) + value_weight * (z - v)^2``, averaged over the
+batch, where ``z`` is the game's outcome from the side to move; weight decay comes from the optimizer
+(AdamW's decoupled decay, or L2 through SGD's ``weight_decay``). The entropy of the network's policy is
+reported alongside (it falls as the policy sharpens).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from models import PolicyValueNet
+from train.config import OptimConfig
+from train.selfplay import Positions
+
+
+@dataclass(frozen=True)
+class Losses:
+    """Batch means: policy cross-entropy, value MSE, the network policy's entropy, and the total."""
+
+    policy: float
+    value: float
+    entropy: float
+    total: float
+
+
+def make_optimizer(network: PolicyValueNet, config: OptimConfig) -> torch.optim.Optimizer:
+    if config.optimizer == "adam":
+        return torch.optim.AdamW(network.parameters(), lr=config.lr, weight_decay=config.weight_decay)
+    return torch.optim.SGD(network.parameters(), lr=config.lr, momentum=config.momentum,
+                           weight_decay=config.weight_decay)
+
+
+class Learner:
+    """Takes optimisation steps on ``network`` (already on ``device``) with ``optimizer``."""
+
+    def __init__(self, network: PolicyValueNet, optimizer: torch.optim.Optimizer, config: OptimConfig,
+                 device: torch.device) -> None:
+        self.network = network
+        self.optimizer = optimizer
+        self.value_weight = config.value_weight
+        self.device = device
+
+    def set_lr(self, lr: float) -> None:
+        for group in self.optimizer.param_groups:
+            group["lr"] = lr
+
+    def losses(self, batch: Positions) -> tuple[torch.Tensor, Losses]:
+        """The differentiable total loss of ``batch`` and its parts."""
+        obs = torch.from_numpy(batch.observations).to(self.device)  # [B, *obs_shape]
+        mask = torch.from_numpy(batch.masks).to(self.device)  # [B, A]
+        target_policy = torch.from_numpy(batch.policies).to(self.device)  # [B, A]
+        target_value = torch.from_numpy(batch.values).to(self.device)  # [B]
+        logits, value = self.network(obs, mask)  # [B, A] (illegal: MASKED_LOGIT), [B]
+        log_policy = torch.log_softmax(logits, dim=1)  # [B, A]
+        policy_loss = -(target_policy * log_policy).sum(dim=1).mean()
+        value_loss = ((value - target_value) ** 2).mean()
+        entropy = -(log_policy.exp() * log_policy).sum(dim=1).mean()
+        total = policy_loss + self.value_weight * value_loss
+        return total, Losses(policy_loss.item(), value_loss.item(), entropy.item(), total.item())
+
+    def step(self, batch: Positions) -> Losses:
+        """One optimisation step on ``batch``; returns its losses before the step."""
+        self.network.train()
+        total, losses = self.losses(batch)
+        self.optimizer.zero_grad(set_to_none=True)
+        total.backward()
+        self.optimizer.step()
+        return losses
+
+
+def mean_losses(history: list[Losses]) -> Losses:
+    """The mean of each part over ``history`` (not empty)."""
+    n = len(history)
+    return Losses(*(sum(getattr(l, name) for l in history) / n for name in ("policy", "value", "entropy", "total")))

@@ -1,0 +1,111 @@
+"""The replay buffer: a ring of the last ``capacity`` self-play positions in numpy arrays.
+
+`ReplayBuffer.sample` draws positions uniformly with the run's numpy Generator and, with symmetries
+given, maps each one through a board symmetry drawn uniformly (`rlgames.Symmetry`): the observation
+by the symmetry's transform, the legal mask and the policy by its action map. `save` / `load` move the
+buffer to and from an ``.npz`` file written atomically.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from rlgames.game import Symmetry
+from train.selfplay import Positions
+
+
+class ReplayBuffer:
+    """The last ``capacity`` positions of ``observation_shape`` and ``num_actions`` actions."""
+
+    def __init__(self, capacity: int, observation_shape: tuple[int, ...], num_actions: int) -> None:
+        self.capacity = capacity
+        self.observations = np.zeros((capacity, *observation_shape), dtype=np.float32)  # [C, *obs_shape]
+        self.masks = np.zeros((capacity, num_actions), dtype=bool)  # [C, A]
+        self.policies = np.zeros((capacity, num_actions), dtype=np.float32)  # [C, A]
+        self.values = np.zeros(capacity, dtype=np.float32)  # [C]
+        self.size = 0
+        self.cursor = 0  # the next slot written
+        self.added = 0  # positions added since the start
+
+    def __len__(self) -> int:
+        return self.size
+
+    def add(self, positions: Positions) -> None:
+        """Appends ``positions``, overwriting the oldest ones once full."""
+        self.added += len(positions)
+        newest = slice(max(0, len(positions) - self.capacity), None)  # only the newest fit
+        n = len(positions.values[newest])
+        slots = (self.cursor + np.arange(n)) % self.capacity
+        for target, source in zip(_fields(self), _fields(positions)):
+            target[slots] = source[newest]
+        self.cursor = int((self.cursor + n) % self.capacity)
+        self.size = min(self.size + n, self.capacity)
+
+    def sample(self, batch_size: int, rng: np.random.Generator, symmetries: Sequence[Symmetry] = ()) -> Positions:
+        """``batch_size`` positions drawn uniformly with replacement, each mapped through a symmetry
+        drawn uniformly from ``symmetries`` (none: as stored)."""
+        if self.size == 0:
+            raise ValueError("cannot sample from an empty replay buffer")
+        index = rng.integers(self.size, size=batch_size)
+        batch = Positions(*(array[index] for array in _fields(self)))  # copies
+        return augment(batch, symmetries, rng) if symmetries else batch
+
+    def save(self, path: str | Path) -> None:
+        """Writes the buffer to ``path`` (.npz) atomically."""
+        path = Path(path)
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(descriptor, "wb") as handle:
+                np.savez(handle, observations=self.observations[: self.size], masks=self.masks[: self.size],
+                         policies=self.policies[: self.size], values=self.values[: self.size],
+                         counters=np.array([self.cursor, self.added, self.capacity]))
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+    @classmethod
+    def load(cls, path: str | Path, observation_shape: tuple[int, ...], num_actions: int) -> ReplayBuffer:
+        """The buffer saved at ``path``; raises `ValueError` when it does not fit the shapes."""
+        with np.load(path) as data:
+            cursor, added, capacity = (int(c) for c in data["counters"])
+            buffer = cls(capacity, observation_shape, num_actions)
+            size = len(data["values"])
+            if data["observations"].shape[1:] != tuple(observation_shape) or data["masks"].shape[1:] != (num_actions,):
+                raise ValueError(f"{path}: replay positions shaped {data['observations'].shape[1:]} with "
+                                 f"{data['masks'].shape[1]} actions do not fit {observation_shape} and {num_actions}")
+            for target, name in zip(_fields(buffer), ("observations", "masks", "policies", "values")):
+                target[:size] = data[name]
+        buffer.size, buffer.cursor, buffer.added = size, cursor, added
+        return buffer
+
+
+def augment(batch: Positions, symmetries: Sequence[Symmetry], rng: np.random.Generator) -> Positions:
+    """``batch`` with each position mapped through a symmetry drawn uniformly from ``symmetries``."""
+    choice = rng.integers(len(symmetries), size=len(batch))
+    observations, masks, policies = batch.observations.copy(), batch.masks.copy(), batch.policies.copy()
+    for k, symmetry in enumerate(symmetries):
+        rows = np.flatnonzero(choice == k)
+        if len(rows):
+            observations[rows] = symmetry.observation(batch.observations[rows])  # transforms act on the last axes
+            masks[rows] = map_actions(batch.masks[rows], symmetry.action_map)
+            policies[rows] = map_actions(batch.policies[rows], symmetry.action_map)
+    return Positions(observations, masks, policies, batch.values)
+
+
+def map_actions(rows: np.ndarray, action_map: np.ndarray) -> np.ndarray:
+    """`Symmetry.policy` for a batch: ``out[:, action_map[a]] = rows[:, a]``."""
+    out = np.empty_like(rows)  # [N, A]
+    out[:, action_map] = rows
+    return out
+
+
+def _fields(positions: Positions | ReplayBuffer) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    return positions.observations, positions.masks, positions.policies, positions.values
