@@ -16,6 +16,8 @@ from tensorboard.backend.event_processing.event_accumulator import EventAccumula
 
 import rlgames
 from models import NetworkEvaluator, build_network, load_checkpoint, load_network
+from rlgames.search.gumbel import MultiTreeGumbel
+from rlgames.search.mcts import MultiTreeMCTS
 from rlgames.solvers import solve
 from train.__main__ import main
 from train.config import (
@@ -29,7 +31,7 @@ from train.config import (
 from train.evaluate import elo_difference, match, opponent_tag, reachable_states
 from train.learner import Learner, make_optimizer
 from train.replay import ReplayBuffer, augment, map_actions
-from train.selfplay import Positions, search_config
+from train.selfplay import Positions, make_search, search_config
 from train.trainer import CHECKPOINT, Trainer, TrainError
 
 torch.set_num_threads(1)
@@ -116,10 +118,12 @@ def test_bad_preset_and_file(tmp_path: Path) -> None:
         read_override_file(tmp_path / "missing.json")
 
 
-def test_gumbel_search_is_not_available_yet() -> None:
-    assert search_config(SelfPlayConfig()).selection == "puct"
-    with pytest.raises(NotImplementedError, match="gumbel"):
-        search_config(SelfPlayConfig(search="gumbel"))
+def test_self_play_searches_with_puct_or_gumbel() -> None:
+    assert search_config(SelfPlayConfig()).selection == "puct" and search_config(SelfPlayConfig()).root_noise
+    game = rlgames.load_game("tic_tac_toe")
+    evaluator = NetworkEvaluator(build_network(game, "mlp", hidden=8, layers=1, seed=0), game)
+    assert isinstance(make_search(SelfPlayConfig(), evaluator, 0), MultiTreeMCTS)
+    assert isinstance(make_search(SelfPlayConfig(search="gumbel"), evaluator, 0), MultiTreeGumbel)
 
 
 # --- replay ---------------------------------------------------------------------------------------------
@@ -326,8 +330,8 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(args) == 2
     assert "already holds a run" in capsys.readouterr().err
     overrides.write_text(json.dumps({"selfplay": {"search": "gumbel"}}))
-    assert main(args[:-4] + ["--run-dir", str(tmp_path / "g")]) == 2
-    assert "gumbel" in capsys.readouterr().err
+    assert main(args[:-4] + ["--run-dir", str(tmp_path / "g")]) == 0
+    assert "it 2/2 |" in capsys.readouterr().out
 
 
 # --- learning ----------------------------------------------------------------------------------------------

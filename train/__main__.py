@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         run_dir = args.run_dir or f"runs/{args.game}-{preset}-s{config.seed}"
         print(f"training {args.game} (preset {preset}, seed {config.seed}) on {args.device} into {run_dir}")
         Trainer(game, config, run_dir, resume=args.resume, device=args.device).run()
-    except (ConfigError, TrainError, CheckpointError, NotImplementedError, ValueError) as error:
+    except (ConfigError, TrainError, CheckpointError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

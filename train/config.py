@@ -41,7 +41,8 @@ class SelfPlayConfig:
     """Self-play: ``parallel_games`` games stepped together (their leaves share one network call);
     ``games_per_iteration`` games are played each iteration.
 
-    * ``search`` -- "puct" (AlphaZero's PUCT with Dirichlet root noise) or "gumbel" (not available yet);
+    * ``search`` -- "puct" (AlphaZero's PUCT with Dirichlet root noise) or "gumbel" (Gumbel AlphaZero,
+      Danihelka et al. 2022: policy improvement that holds at a handful of simulations);
     * ``simulations`` per move, on top of the visits kept from the previous move's tree;
     * ``leaves_per_game`` -- leaves each tree contributes to a network batch (virtual losses);
     * ``temperature_moves`` -- the first moves of a game are drawn from the visit distribution

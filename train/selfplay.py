@@ -3,8 +3,9 @@
 `play_games` keeps ``parallel_games`` games in flight in a `MultiTreeMCTS`; each step searches every
 game's position at once (``leaves_per_game`` leaves per tree and batch, all trees in the same
 `NetworkEvaluator.evaluate_batch` call), records one training position per game and plays a move:
-drawn from the visit distribution for the first ``temperature_moves`` moves, the search's best move
-after that; chance outcomes are drawn by their probabilities. The tree below the move played is kept
+with PUCT, drawn from the visit distribution for the first ``temperature_moves`` moves and the search's
+best move after that; with the Gumbel search, always its Sequential Halving choice (the Gumbel noise
+already explores); chance outcomes are drawn by their probabilities. The tree below the move played is kept
 (`MultiTreeMCTS.advance`). A finished game's slot starts the next game until ``games_per_iteration``
 have been started; once slots empty, the remaining games go on in fresh trees.
 
@@ -22,6 +23,7 @@ import numpy as np
 
 from models import NetworkEvaluator
 from rlgames.game import Game, State
+from rlgames.search.gumbel import GumbelConfig, MultiTreeGumbel
 from rlgames.search.mcts import MCTSConfig, MultiTreeMCTS
 from rlgames.search.result import SearchResult
 from train.config import SelfPlayConfig
@@ -63,11 +65,16 @@ class _Game:
     players: list[int] = field(default_factory=list)
 
 
-def search_config(config: SelfPlayConfig) -> MCTSConfig:
-    """The MCTS settings of self-play; raises `NotImplementedError` for the Gumbel search."""
+def make_search(config: SelfPlayConfig, evaluator: NetworkEvaluator, seed: int) -> MultiTreeMCTS | MultiTreeGumbel:
+    """The search that makes the training targets: Gumbel AlphaZero (its improved policy is the target
+    and Sequential Halving picks the move) or PUCT with Dirichlet noise (visit counts are the target)."""
     if config.search == "gumbel":
-        raise NotImplementedError("selfplay.search = 'gumbel' (Gumbel AlphaZero) is not available yet in "
-                                  "rlgames.search; use 'puct'")
+        return MultiTreeGumbel(GumbelConfig(simulations=config.simulations), evaluator, seed=seed)
+    return MultiTreeMCTS(search_config(config), evaluator, seed=seed)
+
+
+def search_config(config: SelfPlayConfig) -> MCTSConfig:
+    """The MCTS settings of PUCT self-play."""
     return MCTSConfig(simulations=config.simulations, selection="puct", c_puct=config.c_puct,
                       batch_size=config.leaves_per_game, root_noise=True, dirichlet_alpha=config.dirichlet_alpha,
                       dirichlet_epsilon=config.dirichlet_epsilon, temperature=0.0, solver=True)
@@ -78,7 +85,8 @@ def play_games(game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, 
     games end. Everything random derives from ``seed``."""
     start, evaluations = time.perf_counter(), evaluator.evaluations
     search_seed, move_seed = np.random.SeedSequence(seed).generate_state(2, dtype=np.uint32)
-    search = MultiTreeMCTS(search_config(config), evaluator, seed=int(search_seed))
+    search = make_search(config, evaluator, int(search_seed))
+    temperature_moves = 0 if config.search == "gumbel" else config.temperature_moves  # Gumbel noise explores
     rng = np.random.default_rng(int(move_seed))
     in_flight = [_Game(game.new_initial_state()) for _ in range(min(config.parallel_games, config.games_per_iteration))]
     started, finished = len(in_flight), []
@@ -86,7 +94,7 @@ def play_games(game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, 
         results = search.search_many([g.state for g in in_flight])
         still_playing = []
         for index, (played, result) in enumerate(zip(in_flight, results)):
-            if _play_move(search, index, played, result, config.temperature_moves, rng):
+            if _play_move(search, index, played, result, temperature_moves, rng):
                 still_playing.append(played)
                 continue
             finished.append(played)
@@ -101,7 +109,7 @@ def play_games(game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, 
     return positions, stats
 
 
-def _play_move(search: MultiTreeMCTS, index: int, played: _Game, result: SearchResult, temperature_moves: int,
+def _play_move(search: MultiTreeMCTS | MultiTreeGumbel, index: int, played: _Game, result: SearchResult, temperature_moves: int,
                rng: np.random.Generator) -> bool:
     """Records the position of game ``played`` (tree ``index``), plays its move and the chance outcomes
     after it, and moves the tree along; returns whether the game goes on."""
@@ -112,8 +120,9 @@ def _play_move(search: MultiTreeMCTS, index: int, played: _Game, result: SearchR
         played.state = played.state.apply(moves[-1])
     if played.state.is_terminal():
         return False
-    for move in moves:
-        search.advance(index, move)
+    if isinstance(search, MultiTreeMCTS):  # keep the subtree (the Gumbel search starts afresh)
+        for move in moves:
+            search.advance(index, move)
     return True
 
 
