@@ -171,14 +171,14 @@ def validate(config: TrainConfig) -> None:
 
 PRESETS: dict[str, dict[str, Any]] = {
     "tic_tac_toe": {
-        "iterations": 30,
-        "network": {"arch": "mlp", "args": {"hidden": 64, "layers": 2}},
-        "selfplay": {"games_per_iteration": 64, "parallel_games": 64, "simulations": 32, "temperature_moves": 3,
-                     "dirichlet_alpha": 1.0},
-        "replay": {"capacity": 5_000},
-        "optim": {"lr": 3e-3, "batch_size": 128, "steps_per_iteration": 40, "min_replay": 128,
-                  "lr_schedule": [[20, 1e-3]]},
-        "eval": {"interval": 5, "games": 10, "opening_plies": 1, "simulations": 32,
+        "iterations": 120,
+        "network": {"arch": "mlp", "args": {"hidden": 128, "layers": 2}},
+        "selfplay": {"games_per_iteration": 64, "parallel_games": 64, "simulations": 100, "temperature_moves": 4,
+                     "dirichlet_alpha": 0.5},
+        "replay": {"capacity": 20_000},
+        "optim": {"lr": 3e-3, "batch_size": 128, "steps_per_iteration": 80, "min_replay": 128,
+                  "lr_schedule": [[80, 1e-3]]},
+        "eval": {"interval": 40, "games": 10, "opening_plies": 1, "simulations": 32,
                  "opponents": ["alphabeta(depth=2, eval=heuristic)", "mcts(simulations=100)"]},
     },
     "connect_four": {

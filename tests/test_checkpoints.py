@@ -1,0 +1,43 @@
+"""The shipped checkpoints: every file in the manifest loads for its game and plays."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import rlgames
+from models import load_network
+from rlgames.solvers import solve
+
+FOLDER = Path(__file__).resolve().parents[1] / "checkpoints"
+MANIFEST = json.loads((FOLDER / "manifest.json").read_text())
+
+
+def test_every_shipped_file_is_listed_and_small():
+    shipped = {path.name for path in FOLDER.glob("*.pt")}
+    assert shipped == set(MANIFEST)
+    for name in shipped:
+        assert (FOLDER / name).stat().st_size < 5 * 2**20
+        assert {"game", "command", "time_s", "hardware", "strength"} <= set(MANIFEST[name])
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_a_shipped_checkpoint_loads_and_plays(name):
+    game = rlgames.load_game(MANIFEST[name]["game"])
+    network, info = load_network(FOLDER / name, game)
+    assert info.game_name == game.name
+    agent = rlgames.load_agent(f"mcts(simulations=50, model={FOLDER / name})", game)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state = state.apply(agent.act(state))
+    assert state.returns()[0] in (-1.0, 0.0, 1.0)
+
+
+def test_the_tic_tac_toe_model_takes_wins_and_blocks():
+    game = rlgames.load_game("tic_tac_toe")
+    agent = rlgames.load_agent(f"mcts(simulations=100, model={FOLDER / 'tic_tac_toe.pt'})", game)
+    for moves in ("a1 b1 a2 b2", "a1 b2 a2", "b2 a1 c3", "a1 b2 c3 a3"):
+        state = game.state_from_moves(moves)
+        assert agent.act(state) in solve(state).value_preserving_actions, moves
