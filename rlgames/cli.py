@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from rlgames.game import Game
 
 
-def _parse_param(text: str) -> tuple[str, object]:
+def parse_game_param(text: str) -> tuple[str, object]:
     """``key=value`` with the value read as a Python literal when it is one (``heaps=1,3,5``)."""
     import ast
 
@@ -132,7 +132,7 @@ def _verb_with_agents(verbs: argparse._SubParsersAction, name: str, summary: str
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-h", "--help", action=_SpecHelpAction)
     parser.add_argument("game", choices=list_games())
-    parser.add_argument("--param", "-p", action="append", type=_parse_param, default=[],
+    parser.add_argument("--param", "-p", action="append", type=parse_game_param, default=[],
                         metavar="KEY=VALUE", help="a game parameter, e.g. -p heaps=(1,3,5)")
     return parser
 
@@ -294,14 +294,14 @@ def build_parser() -> argparse.ArgumentParser:
     show = verbs.add_parser("show", help="draw a position")
     show.add_argument("game", choices=list_games())
     show.add_argument("--moves", default="", help="moves in the game's notation, separated by spaces")
-    show.add_argument("--param", "-p", action="append", type=_parse_param, default=[],
+    show.add_argument("--param", "-p", action="append", type=parse_game_param, default=[],
                       metavar="KEY=VALUE", help="a game parameter, e.g. -p heaps=(1,3,5)")
     show.set_defaults(run=cmd_show)
     solve = verbs.add_parser("solve", help="solve a position exactly (deterministic games)")
     solve.add_argument("game", choices=list_games())
     solve.add_argument("--moves", default="", help="moves in the game's notation, separated by spaces "
                        "(connect four also reads a Pons string such as 4453)")
-    solve.add_argument("--param", "-p", action="append", type=_parse_param, default=[],
+    solve.add_argument("--param", "-p", action="append", type=parse_game_param, default=[],
                        metavar="KEY=VALUE", help="a game parameter, e.g. -p heaps=(1,3,5)")
     solve.set_defaults(run=cmd_solve)
     _add_play(verbs)

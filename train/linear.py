@@ -44,7 +44,6 @@ made (games, seed, player spec, epsilon, random opening) and the fit metrics. Lo
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import math
 import os
@@ -56,6 +55,7 @@ from typing import Any, Sequence
 import numpy as np
 
 import rlgames
+from rlgames.cli import parse_game_param
 from rlgames.evaluators import WEIGHTS_FORMAT, LinearEvaluator, load_evaluator
 from rlgames.game import CHANCE, TERMINAL, Game
 
@@ -335,16 +335,6 @@ def report(record: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _parse_param(text: str) -> tuple[str, object]:
-    key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise argparse.ArgumentTypeError(f"expected key=value, got {text!r}")
-    try:
-        return key, ast.literal_eval(value)
-    except (ValueError, SyntaxError):
-        return key, value
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m train.linear",
@@ -366,7 +356,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--l2", type=float, default=DEFAULT_L2, help=f"L2 penalty (default {DEFAULT_L2})")
     parser.add_argument("--holdout", type=float, default=DEFAULT_HOLDOUT,
                         help=f"fraction of the games held out for evaluation (default {DEFAULT_HOLDOUT})")
-    parser.add_argument("--param", "-p", action="append", type=_parse_param, default=[], metavar="KEY=VALUE",
+    parser.add_argument("--param", "-p", action="append", type=parse_game_param, default=[], metavar="KEY=VALUE",
                         help="a game parameter, e.g. -p heaps=(1,3,5)")
     args = parser.parse_args(argv)
     if not 0.0 <= args.holdout < 1.0:
