@@ -193,6 +193,18 @@ PRESETS: dict[str, dict[str, Any]] = {
                  "mcts_positions": 100,
                  "opponents": ["alphabeta(depth=4, eval=heuristic)", "mcts(simulations=400)"]},
     },
+    "connect_four_small": {
+        "iterations": 300,
+        "network": {"arch": "resnet", "args": {"blocks": 3, "channels": 32}},
+        "selfplay": {"games_per_iteration": 64, "parallel_games": 64, "simulations": 50, "temperature_moves": 8,
+                     "dirichlet_alpha": 1.0},
+        "replay": {"capacity": 100_000},
+        "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 40, "min_replay": 2_000,
+                  "lr_schedule": [[150, 5e-4], [250, 1e-4]]},
+        "eval": {"interval": 25, "games": 10, "opening_plies": 2, "simulations": 200, "solver_positions": 200,
+                 "mcts_positions": 100,
+                 "opponents": ["alphabeta(depth=4, eval=heuristic)", "mcts(simulations=400)"]},
+    },
     "othello": {
         "iterations": 300,
         "network": {"arch": "resnet", "args": {"blocks": 6, "channels": 64}},
