@@ -283,3 +283,35 @@ def test_connect_four_budgeted_search_is_legal_and_fast():
     assert result.stats.nodes <= 200_000 and result.stats.depth >= 6
     _check_pv(game.new_initial_state(), result)
     assert math.isfinite(result.value)
+
+
+def _random_positions(game: rlgames.Game, count: int, max_plies: int, seed: int) -> list[rlgames.State]:
+    rng, positions = np.random.default_rng(seed), []
+    while len(positions) < count:
+        state = game.new_initial_state()
+        for _ in range(rng.integers(0, max_plies)):
+            state = state.apply(int(rng.choice(state.legal_actions())))
+            if state.is_terminal():
+                break
+        if not state.is_terminal():
+            positions.append(state)
+    return positions
+
+
+@pytest.mark.parametrize("name, depth, count", [("connect_four", 3, 60), ("othello", 2, 40)])
+def test_compiled_alphabeta_equals_plain_minimax_with_the_heuristic(name, depth, count):
+    """Alpha-beta's value equals minimax's, with every ordering heuristic and with or without
+    iterative deepening, on random positions of the big games."""
+    from rlgames.evaluators import load_evaluator
+    from rlgames.search.minimax import minimax
+
+    game = rlgames.load_game(name)
+    evaluator = load_evaluator("heuristic", game)
+    searches = [AlphaBeta(evaluator, AlphaBetaConfig(depth=depth)),
+                AlphaBeta(evaluator, AlphaBetaConfig(depth=depth, iterative_deepening=False, tt_size_mb=0))]
+    for state in _random_positions(game, count, 40 if name == "connect_four" else 50, seed=depth):
+        expected = minimax(state, depth=depth, evaluator=evaluator).value
+        for search in searches:
+            result = search.search(state)
+            assert result.value == pytest.approx(expected, abs=1e-9)
+            _check_pv(state, result)
