@@ -1,6 +1,7 @@
 """The ``rlgames`` command: one verb per job.
 
     rlgames games                          list the games, their parameters and sizes
+    rlgames agents                         list the agents (the spec language) and the evaluators
     rlgames show connect_four --moves 4453 draw a position reached by moves in the game's notation
     rlgames solve connect_four --moves 4453
                                            solve a position exactly: value, plies to the end, best moves
@@ -12,6 +13,8 @@
                                            an agent's move, value and search statistics per position
     rlgames accuracy connect_four --agent "alphabeta(depth=4)" --positions FILE
                                            optimal-move and value-sign accuracy against the exact truth
+    rlgames train tic_tac_toe --seed 0     train a network by self-play (hands over to python -m train)
+    rlgames bench mcts                     a benchmark against OpenSpiel (games, alphabeta, mcts, solver)
 """
 
 from __future__ import annotations
@@ -135,6 +138,51 @@ def _verb_with_agents(verbs: argparse._SubParsersAction, name: str, summary: str
     parser.add_argument("--param", "-p", action="append", type=parse_game_param, default=[],
                         metavar="KEY=VALUE", help="a game parameter, e.g. -p heaps=(1,3,5)")
     return parser
+
+
+def cmd_agents(args: argparse.Namespace) -> int:
+    from rlgames.agents.spec import accepted_forms
+    from rlgames.evaluators import list_evaluators
+
+    print(accepted_forms())
+    print(f"evaluators (eval=...): {', '.join(list_evaluators())}; model=CHECKPOINT for a trained network")
+    return 0
+
+
+BENCHMARKS = ("games", "alphabeta", "mcts", "solver")
+HANDOVERS = ("train", "bench")
+"""Verbs that hand their arguments over to another program."""
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    """Hands over to ``python -m train`` (the training package, with torch), in its own process."""
+    import subprocess
+
+    return subprocess.run([sys.executable, "-m", "train", *args.arguments]).returncode
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Runs ``benchmarks/bench_NAME.py`` of the source checkout."""
+    import subprocess
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / f"bench_{args.name}.py"
+    if not script.is_file():
+        raise ValueError(f"{script} not found: the benchmarks live in the source checkout, not the installed package")
+    return subprocess.run([sys.executable, str(script), *args.arguments]).returncode
+
+
+def _add_handovers(verbs: argparse._SubParsersAction) -> None:
+    verbs.add_parser("agents", help="list the agents, their parameters and the evaluators").set_defaults(run=cmd_agents)
+    train = verbs.add_parser("train", help="train a network by self-play (python -m train ...)", add_help=False,
+                             description="Hands over to `python -m train`; try `rlgames train --help`.")
+    train.add_argument("arguments", nargs="*", help="arguments of python -m train")
+    train.set_defaults(run=cmd_train)
+    bench = verbs.add_parser("bench", help="run a benchmark against OpenSpiel",
+                             description="Runs benchmarks/bench_NAME.py, side by side with OpenSpiel.")
+    bench.add_argument("name", choices=BENCHMARKS)
+    bench.add_argument("arguments", nargs="*", help="arguments of the benchmark script")
+    bench.set_defaults(run=cmd_bench)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -305,13 +353,19 @@ def build_parser() -> argparse.ArgumentParser:
                        metavar="KEY=VALUE", help="a game parameter, e.g. -p heaps=(1,3,5)")
     solve.set_defaults(run=cmd_solve)
     _add_play(verbs)
+    _add_handovers(verbs)
     _add_arena(verbs)
     _add_position_verbs(verbs)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.verb not in HANDOVERS:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if args.verb in HANDOVERS:  # everything after the verb belongs to the program handed over to
+        args.arguments = [*args.arguments, *extra]
     try:
         return args.run(args)
     except ValueError as error:  # bad moves or parameters: say what is wrong, no traceback
