@@ -73,11 +73,14 @@ from rlgames.search.mcts_tree import (
     VIRTUAL,
     VISITS,
     Tree,
+    check_roots,
+    children,
     grow,
     make_tree_ops,
     new_tree,
     reserve_per_simulation,
     reset_root,
+    root_visit_counts,
 )
 from rlgames.search.result import SearchResult, SearchStats
 from rlgames.search.rng import sample_index, uniform
@@ -503,22 +506,11 @@ class MultiTreeGumbel:
 
     def root_visit_counts(self, index: int = 0) -> np.ndarray:
         """int64[num_actions]: the visits of each root action of tree ``index`` in the last search."""
-        counts = np.zeros(self._game.num_actions, dtype=np.int64)
-        children = self._children(index, 0)
-        counts[self._tree.nodes[index, children, ACTION]] = self._tree.nodes[index, children, VISITS]
-        return counts
+        return root_visit_counts(self._tree, index, self._game.num_actions)
 
     # --- setting up ---------------------------------------------------------------------------------
     def _prepare(self, states: Sequence[State]) -> None:
-        if not states:
-            raise ValueError("search_many needs at least one state")
-        game = states[0].game
-        for state in states:
-            if state.game != game:
-                raise ValueError("search_many: every state must be of the same game")
-            if state.is_terminal() or state.is_chance_node():
-                raise ValueError("Gumbel search needs a root where a player is to move "
-                                 "(not terminal, not chance)")
+        game = check_roots(states, "Gumbel search")
         if self._tree is None or game != self._game or self._tree.meta.shape[0] != len(states):
             self._build(game, len(states))
         for t, state in enumerate(states):
@@ -605,8 +597,7 @@ class MultiTreeGumbel:
 
     # --- reading the trees --------------------------------------------------------------------------
     def _children(self, t: int, node: int) -> slice:
-        first = int(self._tree.nodes[t, node, FIRST])
-        return slice(first, first + int(self._tree.nodes[t, node, COUNT])) if first >= 0 else slice(0, 0)
+        return children(self._tree, t, node)
 
     def _results(self, batches: int, elapsed: float) -> list[SearchResult]:
         tree, arrays = self._tree, self._arrays

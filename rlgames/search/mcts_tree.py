@@ -38,13 +38,13 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Callable, NamedTuple
+from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 from numba import njit
 from numba.np.unsafe.ndarray import to_fixed_tuple
 
-from rlgames.game import CHANCE, TERMINAL, CompactState, GameKernels
+from rlgames.game import CHANCE, TERMINAL, CompactState, Game, GameKernels, State
 from rlgames.search.rng import uniform
 
 # Columns of `Tree.nodes`.
@@ -122,6 +122,33 @@ def reset_root(tree: Tree, t: int, compact: CompactState) -> None:
     tree.stats[t, 0] = 0.0
     tree.states[t, 0] = compact
     tree.meta[t] = (1, 0)
+
+
+def children(tree: Tree, t: int, node: int) -> slice:
+    """The slots of ``node``'s children in tree ``t`` (empty while it is unexpanded)."""
+    first = int(tree.nodes[t, node, FIRST])
+    return slice(first, first + int(tree.nodes[t, node, COUNT])) if first >= 0 else slice(0, 0)
+
+
+def root_visit_counts(tree: Tree, t: int, num_actions: int) -> np.ndarray:
+    """int64[num_actions]: the visits of each root action of tree ``t`` (0 where unexpanded)."""
+    counts = np.zeros(num_actions, dtype=np.int64)
+    root_children = children(tree, t, 0)
+    counts[tree.nodes[t, root_children, ACTION]] = tree.nodes[t, root_children, VISITS]
+    return counts
+
+
+def check_roots(states: Sequence[State], search: str) -> Game:
+    """The game of ``states``, which must be non-empty, of one game, and each with a player to move."""
+    if not states:
+        raise ValueError("search_many needs at least one state")
+    game = states[0].game
+    for state in states:
+        if state.game != game:
+            raise ValueError("search_many: every state must be of the same game")
+        if state.is_terminal() or state.is_chance_node():
+            raise ValueError(f"{search} needs a root where a player is to move (not terminal, not chance)")
+    return game
 
 
 @njit(cache=True)
