@@ -41,3 +41,16 @@ def test_the_tic_tac_toe_model_takes_wins_and_blocks():
     for moves in ("a1 b1 a2 b2", "a1 b2 a2", "b2 a1 c3", "a1 b2 c3 a3"):
         state = game.state_from_moves(moves)
         assert agent.act(state) in solve(state).value_preserving_actions, moves
+
+
+def test_the_raw_policy_plays_from_the_checkpoint():
+    game = rlgames.load_game("tic_tac_toe")
+    path = FOLDER / "tic_tac_toe.pt"
+    greedy = rlgames.load_agent(f"policy(model={path})", game)
+    state = game.state_from_moves("a1 b1 a2 b2")  # x wins at a3
+    result = greedy.search(state)
+    assert result.action == 6 and result.policy.sum() == pytest.approx(1.0) and -1.0 <= result.value <= 1.0
+    sampled = rlgames.load_agent(f"policy(model={path}, temperature=1, seed=1)", game)
+    assert {sampled.act(game.new_initial_state()) for _ in range(40)} != {greedy.act(game.new_initial_state())}
+    with pytest.raises(ValueError, match="temperature"):
+        rlgames.load_agent(f"policy(model={path}, temperature=-1)", game)

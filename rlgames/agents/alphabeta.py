@@ -18,7 +18,8 @@ class AlphaBetaAgent:
     """Plays the move of `rlgames.search.alphabeta.AlphaBeta` with the evaluator named by ``eval``
     (see `rlgames.evaluators.load_evaluator`: ``heuristic``, ``zero``, ``rollout``, ...)."""
 
-    def __init__(self, game: Game, *, depth: int | None = None, eval: str = "heuristic", weights: str | None = None, model: str | None = None,
+    def __init__(self, game: Game, *, depth: int | None = None, eval: str = "heuristic",
+                 weights: str | None = None, model: str | None = None,
                  nodes: int | None = None, time: float | None = None, tt_mb: float = 16.0) -> None:
         from rlgames.evaluators import load_evaluator
 

@@ -14,7 +14,8 @@ from rlgames.search.result import SearchResult
 class ExpectiminimaxAgent:
     """Plays the move of `rlgames.search.expectiminimax.Expectiminimax` (Star1 pruning)."""
 
-    def __init__(self, game: Game, *, depth: int = 4, eval: str = "heuristic", weights: str | None = None, model: str | None = None,
+    def __init__(self, game: Game, *, depth: int = 4, eval: str = "heuristic",
+                 weights: str | None = None, model: str | None = None,
                  tt_mb: float = 16.0) -> None:
         from rlgames.evaluators import load_evaluator
 

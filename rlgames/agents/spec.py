@@ -26,6 +26,8 @@ _AGENTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "mcts": ("rlgames.agents.mcts:MCTSAgent",
              ("mcts(simulations=800)", "mcts(simulations=800, rollout=random)", "mcts(time=1.0)",
               "mcts(simulations=200, model=checkpoints/connect_four.pt)")),
+    "policy": ("rlgames.agents.policy:PolicyAgent",
+               ("policy(model=checkpoints/tic_tac_toe.pt)", "policy(model=checkpoints/tic_tac_toe.pt, temperature=1)")),
     "solver": ("rlgames.agents.solver:SolverAgent", ("solver", "solver(seed=1)")),
 }
 
