@@ -7,7 +7,8 @@ Three loops play uniformly random games (chance outcomes by their probabilities)
 * the rlgames compiled playout (`rlgames.search.playout`), many playouts per compiled call.
 
 Each is timed for ``--seconds`` after a warm-up (compilation and first calls excluded) and reported in
-plies per second (chance outcomes count as plies), as a Markdown table and optionally as JSON::
+plies per second (chance outcomes count as plies), as a Markdown table and optionally as JSON. The two
+Python loops alternate in ``ROUNDS`` short rounds, so that a busy or throttled machine slows both alike::
 
     python benchmarks/bench_games.py --seconds 2 --games connect_four othello --json bench.json
 """
@@ -43,6 +44,7 @@ RLGAMES_PARAMS: dict[str, dict[str, Any]] = {"nim": {"heaps": (1, 3, 5, 7), "mis
 """rlgames parameters where the defaults differ from the OpenSpiel game's."""
 
 WARMUP_GAMES = 3
+ROUNDS = 20  # the Python loops alternate in this many rounds
 COMPILED_BATCH_SECONDS = 0.1  # compiled batches grow until one takes this long
 
 
@@ -84,16 +86,22 @@ def rlgames_random_game(game: rlgames.Game, rng: random.Random) -> int:
     return plies
 
 
-def time_games(play_one: Callable[[], int], seconds: float) -> dict[str, float]:
-    """Calls ``play_one`` (one game, returning its plies) for ``seconds`` after a short warm-up."""
-    for _ in range(WARMUP_GAMES):
-        play_one()
-    plies = games = 0
-    start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
-        plies += play_one()
-        games += 1
-    return throughput(plies, games, elapsed)
+def time_games(loops: dict[str, Callable[[], int]], seconds: float) -> dict[str, dict[str, float]]:
+    """Calls each loop's ``play_one`` (one game, returning its plies) for ``seconds`` in all, after a
+    short warm-up; the loops take turns in `ROUNDS` rounds of ``seconds / ROUNDS``."""
+    for play_one in loops.values():
+        for _ in range(WARMUP_GAMES):
+            play_one()
+    totals = {name: [0, 0, 0.0] for name in loops}  # plies, games, seconds
+    for _ in range(ROUNDS):
+        for name, play_one in loops.items():
+            total = totals[name]
+            start = time.perf_counter()
+            while (elapsed := time.perf_counter() - start) < seconds / ROUNDS:
+                total[0] += play_one()
+                total[1] += 1
+            total[2] += elapsed
+    return {name: throughput(plies, games, elapsed) for name, (plies, games, elapsed) in totals.items()}
 
 
 def time_compiled(game: rlgames.Game, seconds: float, seed: int) -> dict[str, float]:
@@ -116,14 +124,15 @@ def bench_game(name: str, seconds: float, seed: int) -> dict[str, Any]:
     """The three throughputs of one game, and the ratios against OpenSpiel's Python loop."""
     game = rlgames.load_game(name, **RLGAMES_PARAMS.get(name, {}))
     row: dict[str, Any] = {"game": name, "rlgames_params": game.params}
+    rl_rng = random.Random(seed)
+    loops = {"rlgames_python": lambda: rlgames_random_game(game, rl_rng)}
     spiel = OPENSPIEL_GAMES.get(name)
     if spiel is not None:
         spiel_game = pyspiel.load_game(spiel[0], spiel[1])
         spiel_rng = random.Random(seed)
         row["openspiel_params"] = spiel[1]
-        row["openspiel_python"] = time_games(lambda: openspiel_random_game(spiel_game, spiel_rng), seconds)
-    rl_rng = random.Random(seed)
-    row["rlgames_python"] = time_games(lambda: rlgames_random_game(game, rl_rng), seconds)
+        loops["openspiel_python"] = lambda: openspiel_random_game(spiel_game, spiel_rng)
+    row |= time_games(loops, seconds)
     row["rlgames_compiled"] = time_compiled(game, seconds, seed)
     if spiel is not None:
         base = row["openspiel_python"]["plies_per_s"]

@@ -18,10 +18,11 @@ position has one.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Sequence
 
 from rlgames.arena.positions import PositionLine, moves_to_text
 from rlgames.game import Game, State
+from rlgames.progress import track
 from rlgames.search.result import SearchResult
 from rlgames.solvers import solve
 
@@ -57,9 +58,10 @@ def _line_text(state: State, actions: Iterable[int]) -> list[str]:
     return moves
 
 
-def analyse(game: Game, agent: Any, positions: Iterable[PositionLine]) -> Iterator[dict[str, Any]]:
-    """The agent's search on every position, as `analysis_record` dicts."""
-    for position in positions:
+def analyse(game: Game, agent: Any, positions: Sequence[PositionLine], *, progress: bool = False
+            ) -> Iterator[dict[str, Any]]:
+    """The agent's search on every position, as `analysis_record` dicts; ``progress`` draws a bar on stderr."""
+    for position in track(positions, len(positions), label="positions", enabled=progress):
         state = position_state(game, position)
         yield analysis_record(game, position, state, agent.search(state))
 
@@ -87,12 +89,13 @@ def value_sign(value: float, draw_margin: float = 0.0) -> int:
     return 0 if abs(value) <= draw_margin else (1 if value > 0 else -1)
 
 
-def measure_accuracy(game: Game, agent: Any, positions: list[PositionLine], *, truth: str = "auto",
-                     draw_margin: float = 0.0) -> Accuracy:
-    """Optimal-move and value-sign accuracy of ``agent`` on ``positions`` (see the module's docstring)."""
+def measure_accuracy(game: Game, agent: Any, positions: Sequence[PositionLine], *, truth: str = "auto",
+                     draw_margin: float = 0.0, progress: bool = False) -> Accuracy:
+    """Optimal-move and value-sign accuracy of ``agent`` on ``positions`` (see the module's docstring);
+    ``progress`` draws a bar on stderr."""
     truth = _resolve_truth(truth, positions)
     optimal = signs = 0
-    for position in positions:
+    for position in track(positions, len(positions), label="positions", enabled=progress):
         state = position_state(game, position)
         result = agent.search(state)
         value, keeps = (_labelled_truth if truth == "labels" else _solver_truth)(state, position, result.action)

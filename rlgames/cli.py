@@ -218,8 +218,15 @@ def _add_play(verbs: argparse._SubParsersAction) -> None:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    from rlgames.arena import ArenaConfig, SprtConfig, console_report, log_to_tensorboard, resolve_anchor, \
-        run_arena, write_results
+    from rlgames.arena import (
+        ArenaConfig,
+        SprtConfig,
+        console_report,
+        log_to_tensorboard,
+        resolve_anchor,
+        run_arena,
+        write_results,
+    )
 
     sprt = None
     if args.sprt is not None:
@@ -228,8 +235,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
                          opening_plies=args.opening_plies, openings_file=args.openings,
                          game_params=tuple(args.param), anchor=resolve_anchor(args.anchor, args.specs),
                          anchor_rating=args.anchor_rating, prior_draws=args.prior_draws, sprt=sprt)
-    progress = sys.stderr.isatty() if args.progress is None else args.progress
-    result = run_arena(config, progress=progress)
+    result = run_arena(config, progress=_progress(args))
     print(console_report(result))
     if args.out is not None:
         print(f"wrote results.json, games.csv, report.md, elo.png, scores.png to {write_results(result, args.out)}")
@@ -258,7 +264,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
     game, agent, positions = _agent_and_positions(args)
     with open(args.out, "w") if args.out is not None else contextlib.nullcontext(sys.stdout) as out:
-        for record in analyse(game, agent, positions):
+        for record in analyse(game, agent, positions, progress=_progress(args)):
             out.write(json.dumps(record) + "\n")
     return 0
 
@@ -267,7 +273,8 @@ def cmd_accuracy(args: argparse.Namespace) -> int:
     from rlgames.analysis import measure_accuracy
 
     game, agent, positions = _agent_and_positions(args)
-    accuracy = measure_accuracy(game, agent, positions, truth=args.truth, draw_margin=args.draw_margin)
+    accuracy = measure_accuracy(game, agent, positions, truth=args.truth, draw_margin=args.draw_margin,
+                                progress=_progress(args))
     print(f"{args.agent} on {accuracy.positions} positions of {args.positions} (truth: {accuracy.truth})")
     print(f"optimal moves: {accuracy.optimal_moves}/{accuracy.positions} = {accuracy.optimal_move_rate:.1%}")
     print(f"value sign:    {accuracy.value_signs}/{accuracy.positions} = {accuracy.value_sign_rate:.1%}")
@@ -305,9 +312,17 @@ def _add_arena(verbs: argparse._SubParsersAction) -> None:
     arena.add_argument("--sprt-min-games", type=int, default=20,
                        help="games before the SPRT may decide (default 20)")
     arena.add_argument("--tensorboard", metavar="DIR", help="log the Elo values under arena/ tags to DIR")
-    arena.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                       help="a progress bar on stderr (default: when stderr is a terminal)")
+    _add_progress_flag(arena)
     arena.set_defaults(run=cmd_arena)
+
+
+def _add_progress_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="a progress bar on stderr (default: when stderr is a terminal)")
+
+
+def _progress(args: argparse.Namespace) -> bool:
+    return sys.stderr.isatty() if args.progress is None else args.progress
 
 
 def _add_position_verbs(verbs: argparse._SubParsersAction) -> None:
@@ -325,6 +340,7 @@ def _add_position_verbs(verbs: argparse._SubParsersAction) -> None:
         parser.add_argument("--positions", required=True, type=_existing_file, metavar="FILE")
         parser.add_argument("--limit", type=int, metavar="N", help="only the first N positions")
         parser.add_argument("--seed", type=int, default=0, help="seed of an agent that has one (default 0)")
+        _add_progress_flag(parser)
     analyse.add_argument("--out", metavar="FILE.jsonl", help="where to write the JSON lines (default stdout)")
     analyse.set_defaults(run=cmd_analyse)
     accuracy.add_argument("--truth", choices=("auto", "solver", "labels"), default="auto",

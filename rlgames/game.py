@@ -38,6 +38,8 @@ CHANCE = -1
 """Player code of a chance node (OpenSpiel's ``kChancePlayerId``)."""
 TERMINAL = -4
 """Player code of a terminal state (OpenSpiel's ``kTerminalPlayerId``)."""
+ILLEGAL = -5
+"""Player code of the state an ``apply`` kernel returns for an action that is not legal."""
 
 PLAYER = 0
 """Slot of the player code in a compact state."""
@@ -60,7 +62,9 @@ class GameKernels(NamedTuple):
 
     * ``legal_actions(s, out: int64[:]) -> int`` writes the legal actions (the outcomes at a chance
       node) in increasing order into ``out[:n]`` and returns ``n``; ``out`` holds ``max_actions``.
-    * ``apply(s, action) -> s2`` returns the successor. It assumes the action is legal.
+    * ``apply(s, action) -> s2`` returns the successor; for an action that is not legal in ``s`` (any
+      action of a terminal state, any int64 out of range), a state whose player code is `ILLEGAL`.
+      The check is a few bit operations, and it makes the kernel the one judge of legality.
     * ``chance_outcomes(s, actions: int64[:], probs: float64[:]) -> int`` lists the outcomes of a
       chance node with their probabilities (returns 0 for games without chance).
     * ``hash_key(s) -> int64`` is a stable key (the same in every process) for transposition tables.
@@ -157,7 +161,14 @@ class Game(abc.ABC):
         """The compact state of the start position."""
 
     def new_initial_state(self) -> "State":
-        return self.state_class(self, self.initial_compact_state())
+        state = _new_object(self.state_class)  # as in `State.apply`: this starts every playout
+        state.game = self
+        state.compact = self._initial_compact
+        return state
+
+    @functools.cached_property
+    def _initial_compact(self) -> CompactState:
+        return self.initial_compact_state()
 
     def state_from_actions(self, actions: Sequence[int]) -> "State":
         """The state reached by playing ``actions`` from the start; raises on an illegal one."""
@@ -256,25 +267,30 @@ class State:
 
     def apply(self, action: int) -> "State":
         """The successor after ``action``; the receiver is unchanged. Raises `IllegalActionError`."""
-        compact = self.compact
+        if type(action) is not int:  # the compiled entry point would coerce 3.7 or "3" to 3
+            action = self._as_int(action)
         try:
-            legal = compact[PLAYER] != TERMINAL and self._is_legal(action)
-        except TypeError:  # not a number
-            legal = False
-        if not legal:
+            compact = self.game.fast_apply(self.compact, action)
+        except OverflowError:  # beyond int64
+            compact = (ILLEGAL,)
+        if compact[PLAYER] == ILLEGAL:
             self.check_legal(action)  # raises, naming the problem
         state = _new_object(self.__class__)  # no Python-level __init__ call: this is the API's hot path
-        state.game = game = self.game
-        state.compact = game.fast_apply(compact, action)
+        state.game = self.game
+        state.compact = compact
         return state
+
+    def _as_int(self, action: object) -> int:
+        """``action`` as an int if it is a (numpy) integer; raises `IllegalActionError` otherwise."""
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(f"{self.game.name}: action {action!r} is illegal: actions are ints")
+        return int(action)
 
     def check_legal(self, action: int) -> None:
         """Raises `IllegalActionError`, naming the problem, unless ``action`` is legal here."""
         if self.is_terminal():
             raise IllegalActionError(f"{self.game.name}: no action is legal, the game is over")
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(f"{self.game.name}: action {action!r} is illegal: actions are ints")
-        if not self._is_legal(action):
+        if not self.is_legal(self._as_int(action)):
             legal = ", ".join(f"{self.action_to_string(a)} ({a})" for a in self.legal_actions())
             raise IllegalActionError(f"{self.game.name}: {self._describe(action)} is illegal here; legal: {legal}")
 
@@ -283,9 +299,12 @@ class State:
             return f"move {self.action_to_string(int(action))} (action {action})"
         return f"action {action!r}"
 
-    def _is_legal(self, action: int) -> bool:
-        """Whether ``action`` is legal in this non-terminal state; games override it with a bit test."""
-        return action in self.legal_actions()
+    def is_legal(self, action: int) -> bool:
+        """Whether the int ``action`` is legal here (as the ``apply`` kernel judges it)."""
+        try:
+            return self.game.fast_apply(self.compact, action)[PLAYER] != ILLEGAL
+        except OverflowError:  # beyond int64
+            return False
 
     # --- what the players see -------------------------------------------------------------------
     def observation(self, player: int | None = None) -> np.ndarray:

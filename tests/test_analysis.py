@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
 
 import rlgames
 from rlgames.analysis import analyse, measure_accuracy, value_sign
-from rlgames.arena.positions import PositionLine, moves_to_text, parse_position_line, read_position_file
+from rlgames.arena.positions import (
+    PositionLine,
+    moves_to_text,
+    parse_position_line,
+    read_position_file,
+)
 from rlgames.cli import main
 from rlgames.datasets import load_pons_set
+from rlgames.progress import track
 from rlgames.solvers import solve
 
 C4 = rlgames.load_game("connect_four")
@@ -102,3 +109,21 @@ def test_cli_analyse_and_accuracy(pons_file, tmp_path, capsys):
     assert main(["accuracy", "connect_four", "--agent", "random", "--positions", str(pons_file), "--limit", "20",
                  "--truth", "solver"]) == 0
     assert "optimal moves: 20/20" not in capsys.readouterr().out
+
+
+def test_progress_bars_count_the_positions(pons_file, capsys):
+    assert main(["accuracy", "connect_four", "--agent", "solver", "--positions", str(pons_file), "--limit", "4",
+                 "--progress"]) == 0
+    bar = capsys.readouterr().err
+    assert "0/4 positions" in bar and "4/4 positions" in bar and bar.endswith("\n")
+    assert main(["accuracy", "connect_four", "--agent", "solver", "--positions", str(pons_file), "--limit", "4",
+                 "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_track_yields_every_item_and_draws_one_line():
+    stream = io.StringIO()
+    assert list(track(range(3), 3, label="things", stream=stream)) == [0, 1, 2]
+    drawn = stream.getvalue()
+    assert drawn.count("\r") == 4 and "3/3 things" in drawn and drawn.endswith("\n")
+    assert list(track(range(3), 3, label="things", enabled=False)) == [0, 1, 2]

@@ -98,6 +98,28 @@ def test_illegal_actions_raise(game, trajectories):
                     state.apply(action)
 
 
+def test_the_apply_kernel_judges_legality_as_legal_actions_lists(game, trajectories):
+    """`State.is_legal` (the apply kernel's check) accepts exactly the listed actions or outcomes."""
+    for states in trajectories[:10]:
+        for state in states:
+            listed = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+            span = range(-3, max(game.num_actions, max(listed, default=0) + 1) + 3)
+            assert [a for a in span if state.is_legal(a)] == listed
+            assert not state.is_legal(2**62) and not state.is_legal(-(2**62))
+
+
+@pytest.mark.parametrize("action", [1.0, "1", True, None, 2**70, np.float32(1)])
+def test_actions_that_are_not_ints_raise(game, action):
+    with pytest.raises(IllegalActionError):
+        game.new_initial_state().apply(action)
+
+
+def test_numpy_int_actions_are_accepted(game):
+    state = game.new_initial_state()
+    action = state.legal_actions()[0]
+    assert state.apply(np.int64(action)) == state.apply(action)
+
+
 def test_hash_keys_are_consistent(game, trajectories):
     keys: dict[int, tuple] = {}
     collisions = 0

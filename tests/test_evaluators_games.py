@@ -19,7 +19,7 @@ from rlgames.evaluators.othello import OthelloEvaluator
 from rlgames.evaluators.pig import PigEvaluator
 from rlgames.evaluators.rollout import RolloutEvaluator
 from rlgames.evaluators.tic_tac_toe import OpenLinesEvaluator
-from rlgames.game import CHANCE, State
+from rlgames.game import State
 from rlgames.games.othello import PASS
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
 from rlgames.solvers import solve
@@ -230,8 +230,7 @@ def test_halving_value_has_the_sign_of_the_game_value():
 
 
 def pig(score0: int, score1: int, total: int = 0, turn: int = 0, chance: bool = False):
-    code = CHANCE if chance else turn
-    return PIG.state_class(PIG, (code, 0, score0, score1, total, turn, 0, 100, 6, 1000))
+    return PIG.state_at(score0, score1, total, turn, chance=chance)
 
 
 def test_pig_features_from_the_turn_player():

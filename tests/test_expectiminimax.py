@@ -94,7 +94,8 @@ def pig_oracle(winscore: int, dice: int, horizon: int):
 
 
 def oracle_value(state) -> float:
-    _, _, score0, score1, total, turn, decisions, winscore, dice, horizon = state.compact
+    _, _, score0, score1, total, turn, decisions, _ = state.compact
+    winscore, dice, horizon = state.game.winscore, state.game.diceoutcomes, state.game.horizon
     mine, theirs = (score0, score1) if turn == 0 else (score1, score0)
     return pig_oracle(winscore, dice, horizon)(mine, theirs, total, decisions)
 
@@ -204,8 +205,8 @@ def test_full_depth_from_the_start_is_exact(winscore, dice, horizon, tt_size_mb,
 def test_full_depth_is_exact_in_mid_game_positions(pruning):
     game = rlgames.load_game("pig", winscore=10, horizon=16)
     states = random_decision_states(game, 60, seed=7, max_steps=25)
-    states.append(game.state_class(game, (1, 0, 7, 4, 2, 1, 5, 10, 6, 16)))  # player 1, 4 + 2 against 7
-    states.append(game.state_class(game, (0, 0, 9, 9, 0, 0, 14, 10, 6, 16)))  # 9 all, two decisions left
+    states.append(game.state_at(7, 4, 2, 1, decisions=5))  # player 1, 4 + 2 against 7
+    states.append(game.state_at(9, 9, 0, 0, decisions=14))  # 9 all, two decisions left
     for state in states:
         remaining = game.horizon - state.compact[6]
         result = search(state, depth=remaining, pruning=pruning, tt_size_mb=1.0)
@@ -267,7 +268,7 @@ def test_tic_tac_toe_depth_limited_equals_minimax(depth, pruning, tt_size_mb):
 
 @pytest.mark.parametrize("depth", [3, 5])
 def test_star1_visits_fewer_nodes_than_alphabeta_alone(depth):
-    state = PIG20.state_class(PIG20, (0, 0, 12, 15, 3, 0, 10, 20, 6, 1000))
+    state = PIG20.state_at(12, 15, 3, 0, decisions=10)
     evaluator = LeadEvaluator()
     counts = {p: search(state, evaluator, depth=depth, pruning=p).stats for p in PRUNINGS}
     assert counts["star1"].nodes < counts["alphabeta"].nodes <= counts["none"].nodes
@@ -424,7 +425,7 @@ def test_random_trees_with_chance_match_a_direct_recursion(pruning, tt_size_mb):
 
 def test_the_line_follows_the_best_decisions_and_the_likeliest_outcomes():
     game = rlgames.load_game("pig", winscore=10, diceoutcomes=6, horizon=12)
-    state = game.state_class(game, (0, 0, 3, 8, 4, 0, 6, 10, 6, 12))
+    state = game.state_at(3, 8, 4, 0, decisions=6)
     result = search(state, depth=6, pruning="none")
     assert result.principal_variation[0] == result.action
     assert result.policy.sum() == 1 and result.policy[result.action] == 1

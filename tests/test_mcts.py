@@ -204,7 +204,7 @@ def test_rejects_terminal_and_chance_roots():
 # --- chance nodes -----------------------------------------------------------------------------------
 def pig_state(score0: int, score1: int, turn_total: int):
     """Player 0 to move in pig to 20 points."""
-    return PIG.state_class(PIG, (0, 0, score0, score1, turn_total, 0, 10, 20, 6, 1000))
+    return PIG.state_at(score0, score1, turn_total, decisions=10)
 
 
 def test_pig_rolls_when_one_more_roll_wins():

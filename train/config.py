@@ -30,10 +30,13 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class NetworkSettings:
-    """The network: ``arch`` ("auto", "resnet" or "mlp") and its arguments (see `models.build_network`)."""
+    """The network: ``arch`` ("auto", "resnet" or "mlp") and its arguments (see `models.build_network`).
+    ``init``, when set, is a checkpoint of the same game and architecture whose weights start the run
+    instead of random ones (a later training stage; the optimizer and replay start afresh)."""
 
     arch: str = "auto"
     args: Mapping[str, int] = field(default_factory=dict)
+    init: str = ""
 
 
 @dataclass(frozen=True)

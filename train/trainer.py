@@ -87,6 +87,9 @@ class Trainer:
         self.network: PolicyValueNet = build_network(game, config.network.arch,
                                                      seed=iteration_seed(config.seed, Stream.NETWORK),
                                                      **config.network.args).to(self.device)
+        if config.network.init:
+            load_weights(self.network, load_checkpoint(config.network.init, game=game, map_location=self.device,
+                                                       network=self.network.config))
         self.optimizer = make_optimizer(self.network, config.optim)
         self.learner = Learner(self.network, self.optimizer, config.optim, self.device)
         self.rng = RngStreams.from_seed(iteration_seed(config.seed, Stream.SAMPLING))

@@ -18,7 +18,7 @@ from __future__ import annotations
 from numba import njit
 
 from rlgames.evaluators.base import LinearEvaluator
-from rlgames.games.pig import SCORE0, TURN_PLAYER, TURN_TOTAL, WINSCORE
+from rlgames.games.pig import SCORE0, TURN_PLAYER, TURN_TOTAL, winscore
 
 
 @njit(cache=True, inline="always")
@@ -32,7 +32,7 @@ def features(s, out) -> None:
     """The features of the non-terminal compact state ``s`` (decision or chance node) from the turn
     player, in ``PigEvaluator.feature_names`` order."""
     turn = s[TURN_PLAYER]
-    mine, theirs, total, target = s[SCORE0 + turn], s[SCORE0 + 1 - turn], s[TURN_TOTAL], s[WINSCORE]
+    mine, theirs, total, target = s[SCORE0 + turn], s[SCORE0 + 1 - turn], s[TURN_TOTAL], winscore(s)
     w = float(target)
     out[0] = (mine - theirs) / w
     out[1] = total / w

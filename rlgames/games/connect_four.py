@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from rlgames.game import (
+    ILLEGAL,
     PLAYER,
     TERMINAL,
     Game,
@@ -103,6 +104,8 @@ def legal_actions(s, out) -> int:
 @njit(cache=True)
 def apply(s, action):
     player, _, current, mask, plies = s
+    if player < 0 or not 0 <= action < WIDTH or mask >> 7 * action + HEIGHT - 1 & 1:
+        return (ILLEGAL, 0, current, mask, plies)
     new_mask = mask | (mask + (1 << 7 * action))
     mover = current | (new_mask ^ mask)  # the stones of the side that just moved
     if has_four(mover):
@@ -162,8 +165,6 @@ class ConnectFourState(State):
         compact = self.compact
         return [] if compact[PLAYER] == TERMINAL else [*_LEGAL_BY_TOP[compact[MASK] & TOP]]
 
-    def _is_legal(self, action: int) -> bool:
-        return 0 <= action < WIDTH and not self.compact[MASK] & _TOP_BITS[action]
 
     def hash_key(self) -> int:
         _, _, current, mask, _ = self.compact
@@ -226,7 +227,7 @@ class ConnectFour(Game):
             if state.is_terminal():
                 raise IllegalActionError(f"connect_four: {where} comes after the game is over")
             action = int(digit) - 1
-            if not state._is_legal(action):
+            if not state.is_legal(action):
                 raise IllegalActionError(f"connect_four: {where} is played in a full column")
             state = state.apply(action)
         return state

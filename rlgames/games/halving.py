@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rlgames.game import TERMINAL, Game, GameKernels, State
+from rlgames.game import ILLEGAL, TERMINAL, Game, GameKernels, State
 
 N = 2  # compact-state slot of the number
 HALVE, SUBTRACT = 0, 1
@@ -39,6 +39,8 @@ def legal_actions(s, out) -> int:
 @njit(cache=True)
 def apply(s, action: int):
     player = s[0]
+    if player < 0 or (action != HALVE and action != SUBTRACT):
+        return (ILLEGAL, 0, s[N])
     n = s[N] // 2 if action == HALVE else s[N] - 1
     if n == 0:  # the mover leaves the opponent with zero: the opponent wins
         return (TERMINAL, 2 * player - 1, n)
@@ -75,8 +77,6 @@ class HalvingState(State):
     def legal_actions(self) -> list[int]:
         return [] if self.compact[0] == TERMINAL else [HALVE, SUBTRACT]
 
-    def _is_legal(self, action: int) -> bool:
-        return action == HALVE or action == SUBTRACT
 
     def action_to_string(self, action: int) -> str:
         return _NOTATION[action]

@@ -26,7 +26,7 @@ from numba.cpython.unsafe.tuple import (
     tuple_setitem,  # numba's unchecked tuple copy-with-one-slot-replaced
 )
 
-from rlgames.game import TERMINAL, Game, GameKernels, State
+from rlgames.game import ILLEGAL, TERMINAL, Game, GameKernels, State
 
 HEAPS = 2  # first heap slot of the compact state
 MAX_HEAPS = 20
@@ -56,9 +56,11 @@ def legal_actions(s, out) -> int:
 @njit(cache=True)
 def _apply(s, action: int, misere: bool):
     k = len(s) - HEAPS
-    pile = action % k
+    pile, take = action % k, action // k + 1
     player = s[0]
-    s = tuple_setitem(s, HEAPS + pile, s[HEAPS + pile] - (action // k + 1))
+    if player < 0 or action < 0 or take > s[HEAPS + pile]:
+        return tuple_setitem(s, 0, ILLEGAL)
+    s = tuple_setitem(s, HEAPS + pile, s[HEAPS + pile] - take)
     remaining = 0
     for i in range(k):
         remaining += s[HEAPS + i]
@@ -108,11 +110,13 @@ def make_kernels(misere: bool, num_actions: int) -> GameKernels:
     return GameKernels(legal_actions, apply, chance_outcomes, hash_key, observation, max_actions=num_actions)
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _legal_actions(heaps: tuple[int, ...]) -> tuple[int, ...]:
-    """The legal actions on ``heaps``, in increasing order: the facade's cache of the kernel's answer."""
+LEGAL_CACHE_SIZE = 1 << 16  # compact states whose legal actions a game keeps for the Python facade
+
+
+def _legal_actions(heaps: tuple[int, ...]) -> list[int]:
+    """The legal actions on ``heaps``, in increasing order (as the kernel's, take-major)."""
     k = len(heaps)
-    return tuple((take - 1) * k + pile for take in range(1, max(heaps) + 1) for pile in range(k) if heaps[pile] >= take)
+    return [(take - 1) * k + pile for take in range(1, max(heaps) + 1) for pile in range(k) if heaps[pile] >= take]
 
 
 class NimState(State):
@@ -122,14 +126,15 @@ class NimState(State):
         return self.compact[HEAPS:]
 
     def legal_actions(self) -> list[int]:
-        if self.compact[0] == TERMINAL:
-            return []
-        return list(_legal_actions(self.compact[HEAPS:]))
-
-    def _is_legal(self, action: int) -> bool:
         compact = self.compact
-        k = len(compact) - HEAPS
-        return 0 <= action < k * self.game.max_heap and action // k < compact[HEAPS + action % k]
+        legal = self.game.legal_cache.get(compact)
+        if legal is None:
+            legal = [] if compact[0] == TERMINAL else _legal_actions(compact[HEAPS:])
+            if len(self.game.legal_cache) >= LEGAL_CACHE_SIZE:
+                self.game.legal_cache.clear()
+            self.game.legal_cache[compact] = legal
+        return legal.copy()
+
 
     def action_to_string(self, action: int) -> str:
         k = len(self._heaps())
@@ -176,6 +181,7 @@ class Nim(Game):
         self.observation_shape = (len(self.heaps), max(self.heaps))
         self.max_game_length = sum(self.heaps)
         self.kernels = make_kernels(self.misere, self.num_actions)
+        self.legal_cache: dict[tuple, list[int]] = {}  # compact state -> legal actions, for the facade
         super().__init__(heaps=self.heaps, misere=self.misere)
 
     def initial_compact_state(self) -> tuple:

@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from rlgames.game import (
+    ILLEGAL,
     TERMINAL,
     Game,
     GameKernels,
@@ -137,6 +138,8 @@ def legal_actions(s, out) -> int:
 @njit(cache=True)
 def apply(s, action):
     player = s[0]
+    if player < 0 or not 0 <= action <= PASS or (s[MOVES] != 0 if action == PASS else not s[MOVES] >> action & 1):
+        return (ILLEGAL, 0, s[BLACK], s[WHITE], s[MOVES])
     black = np.uint64(s[BLACK])
     white = np.uint64(s[WHITE])
     own, opp = (black, white) if player == 0 else (white, black)
@@ -227,11 +230,6 @@ class OthelloState(State):
             return []
         return _squares(moves) if moves else [PASS]
 
-    def _is_legal(self, action: int) -> bool:
-        moves = self.compact[MOVES]
-        if action == PASS:
-            return moves == 0
-        return 0 <= action < NUM_CELLS and bool(moves >> action & 1)
 
     def action_to_string(self, action: int) -> str:
         if action == PASS:

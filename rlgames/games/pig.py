@@ -13,9 +13,10 @@ The horizon: the game also ends, a draw, once ``horizon`` decisions (rolls and s
 do not count) have been made, i.e. right after the ``horizon``-th decision, even a roll, whose die is
 then never thrown. A stop that banks ``winscore`` on that decision still wins.
 
-Compact state: ``(player, return0, score0, score1, turn_total, turn_player, decisions, winscore,
-diceoutcomes, horizon)``; the rules' parameters ride in the last three slots, so that the kernels are
-the same for every parameter set.
+Compact state: ``(player, return0, score0, score1, turn_total, turn_player, decisions, rules)``; the
+rules' parameters ride packed in the last slot (``winscore | diceoutcomes << 16 | horizon << 32``), so
+that the kernels are the same for every parameter set and the tuple stays short (each slot costs time
+in every call from Python). `Pig.state_at` builds a position.
 
 Observation: float32[4, winscore + 1], from the point of view of the turn player (the side to move,
 or at a chance node the player who rolled): one-hot rows of the turn total, the turn player's score
@@ -27,9 +28,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rlgames.game import CHANCE, TERMINAL, Game, GameKernels, State
+from rlgames.game import CHANCE, ILLEGAL, TERMINAL, Game, GameKernels, State
 
-SCORE0, SCORE1, TURN_TOTAL, TURN_PLAYER, DECISIONS, WINSCORE, DICE, HORIZON = range(2, 10)  # compact slots
+SCORE0, SCORE1, TURN_TOTAL, TURN_PLAYER, DECISIONS, RULES = range(2, 8)  # compact slots
 ROLL, STOP = 0, 1
 MAX_WINSCORE = 10_000
 MAX_DICE = 1_000
@@ -37,10 +38,30 @@ MAX_HORIZON = 10**9
 GRID_WIDTH = 20  # board_grid() draws scores as bars at most this long
 
 
+def pack_rules(winscore: int, diceoutcomes: int, horizon: int) -> int:
+    """The ``rules`` slot of a compact state."""
+    return winscore | diceoutcomes << 16 | horizon << 32
+
+
+@njit(cache=True)
+def winscore(s) -> int:
+    return s[RULES] & 0xFFFF
+
+
+@njit(cache=True)
+def diceoutcomes(s) -> int:
+    return s[RULES] >> 16 & 0xFFFF
+
+
+@njit(cache=True)
+def horizon(s) -> int:
+    return s[RULES] >> 32
+
+
 @njit(cache=True)
 def can_roll(s) -> bool:
     """Whether the turn player of the decision node ``s`` may roll (banking would not win yet)."""
-    return s[SCORE0 + s[TURN_PLAYER]] + s[TURN_TOTAL] < s[WINSCORE]
+    return s[SCORE0 + s[TURN_PLAYER]] + s[TURN_TOTAL] < winscore(s)
 
 
 @njit(cache=True)
@@ -48,9 +69,10 @@ def legal_actions(s, out) -> int:
     if s[0] == TERMINAL:
         return 0
     if s[0] == CHANCE:
-        for outcome in range(s[DICE]):
+        dice = diceoutcomes(s)
+        for outcome in range(dice):
             out[outcome] = outcome
-        return s[DICE]
+        return dice
     if can_roll(s):
         out[0] = ROLL
         out[1] = STOP
@@ -61,33 +83,38 @@ def legal_actions(s, out) -> int:
 
 @njit(cache=True)
 def apply(s, action: int):
-    code, _, score0, score1, total, turn, decisions, winscore, dice, horizon = s
+    code, _, score0, score1, total, turn, decisions, rules = s
+    target = rules & 0xFFFF
+    if code == CHANCE and not 0 <= action < rules >> 16 & 0xFFFF or code == TERMINAL or code >= 0 and not (
+            action == STOP or action == ROLL and (score1 if turn else score0) + total < target):
+        return (ILLEGAL, 0, score0, score1, total, turn, decisions, rules)
     if code == CHANCE:
         if action == 0:  # a 1: the turn total is lost and the turn passes
-            return (1 - turn, 0, score0, score1, 0, 1 - turn, decisions, winscore, dice, horizon)
-        return (turn, 0, score0, score1, total + action + 1, turn, decisions, winscore, dice, horizon)
+            return (1 - turn, 0, score0, score1, 0, 1 - turn, decisions, rules)
+        return (turn, 0, score0, score1, total + action + 1, turn, decisions, rules)
     decisions += 1
     if action == ROLL:
-        code = TERMINAL if decisions >= horizon else CHANCE
-        return (code, 0, score0, score1, total, turn, decisions, winscore, dice, horizon)
+        code = TERMINAL if decisions >= rules >> 32 else CHANCE
+        return (code, 0, score0, score1, total, turn, decisions, rules)
     if turn == 0:
         score0 += total
     else:
         score1 += total
-    if max(score0, score1) >= winscore:
-        return (TERMINAL, 1 - 2 * turn, score0, score1, 0, 1 - turn, decisions, winscore, dice, horizon)
-    code = TERMINAL if decisions >= horizon else 1 - turn
-    return (code, 0, score0, score1, 0, 1 - turn, decisions, winscore, dice, horizon)
+    if max(score0, score1) >= target:
+        return (TERMINAL, 1 - 2 * turn, score0, score1, 0, 1 - turn, decisions, rules)
+    code = TERMINAL if decisions >= rules >> 32 else 1 - turn
+    return (code, 0, score0, score1, 0, 1 - turn, decisions, rules)
 
 
 @njit(cache=True)
 def chance_outcomes(s, actions, probs) -> int:
     if s[0] != CHANCE:
         return 0
-    for outcome in range(s[DICE]):
+    dice = diceoutcomes(s)
+    for outcome in range(dice):
         actions[outcome] = outcome
-        probs[outcome] = 1.0 / s[DICE]
-    return s[DICE]
+        probs[outcome] = 1.0 / dice
+    return dice
 
 
 @njit(cache=True)
@@ -116,22 +143,15 @@ class PigState(State):
     __slots__ = ()
 
     def legal_actions(self) -> list[int]:
-        s = self.compact
-        if s[0] == TERMINAL:
-            return []
-        if s[0] == CHANCE:
-            return list(range(s[DICE]))
-        return [ROLL, STOP] if s[SCORE0 + s[TURN_PLAYER]] + s[TURN_TOTAL] < s[WINSCORE] else [STOP]
+        code, _, score0, score1, total, turn, _, _ = self.compact
+        if code < 0:
+            return list(range(self.game.diceoutcomes)) if code == CHANCE else []
+        return [ROLL, STOP] if (score1 if turn else score0) + total < self.game.winscore else [STOP]
 
-    def _is_legal(self, action: int) -> bool:
-        s = self.compact
-        if s[0] == CHANCE:
-            return 0 <= action < s[DICE]
-        return action == STOP or (action == ROLL and s[SCORE0 + s[TURN_PLAYER]] + s[TURN_TOTAL] < s[WINSCORE])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The die's faces, equally likely: ``(outcome, probability)`` pairs (cached per game)."""
-        if not self.is_chance_node():
+        if self.compact[0] != CHANCE:
             raise ValueError("pig: chance_outcomes() called on a non-chance state")
         return list(self.game.die_outcomes)
 
@@ -157,7 +177,7 @@ class PigState(State):
         move = " ".join(text.lower().split())
         if self.is_chance_node():
             face = move.removeprefix("roll ")
-            dice = self.compact[DICE]
+            dice = self.game.diceoutcomes
             if not face.isdigit() or not 1 <= int(face) <= dice:
                 raise ValueError(f"pig: cannot read die face {text!r}; expected 'Roll F' or 'F', F from 1 to {dice}")
             return int(face) - 1
@@ -170,7 +190,8 @@ class PigState(State):
     def board_grid(self) -> np.ndarray:
         """int8[3, min(winscore, 20)]: bars of player 0's score (1), player 1's score (2) and the turn
         total (3), scaled so that a full row is ``winscore`` points."""
-        _, _, score0, score1, total, _, _, winscore, _, _ = self.compact
+        _, _, score0, score1, total, _, _, _ = self.compact
+        winscore = self.game.winscore
         width = min(winscore, GRID_WIDTH)
         grid = np.zeros((3, width), dtype=np.int8)
         for row, (points, token) in enumerate(((score0, 1), (score1, 2), (total, 3))):
@@ -178,7 +199,7 @@ class PigState(State):
         return grid
 
     def __str__(self) -> str:
-        code, _, score0, score1, total, turn, decisions, _, _, _ = self.compact
+        code, _, score0, score1, total, turn, decisions, _ = self.compact
         if code == TERMINAL:
             status = "game over"
         else:
@@ -207,7 +228,21 @@ class Pig(Game):
         super().__init__(winscore=self.winscore, diceoutcomes=self.diceoutcomes, horizon=self.horizon)
 
     def initial_compact_state(self) -> tuple:
-        return (0, 0, 0, 0, 0, 0, 0, self.winscore, self.diceoutcomes, self.horizon)
+        return (0, 0, 0, 0, 0, 0, 0, pack_rules(self.winscore, self.diceoutcomes, self.horizon))
+
+    def state_at(self, score0: int, score1: int, turn_total: int = 0, turn: int = 0, *, chance: bool = False,
+                 decisions: int = 0) -> PigState:
+        """The position with these banked scores and turn total, ``turn`` (0 or 1) the turn player, to
+        decide or (``chance=True``) to see the die after a roll, ``decisions`` made so far."""
+        if turn not in (0, 1):
+            raise ValueError(f"pig: turn must be 0 or 1, got {turn!r}")
+        for name, value in (("score0", score0), ("score1", score1), ("turn_total", turn_total)):
+            if not 0 <= value < self.winscore:
+                raise ValueError(f"pig: {name} must be in [0, {self.winscore}), got {value}")
+        if not 0 <= decisions < self.horizon:
+            raise ValueError(f"pig: decisions must be in [0, {self.horizon}), got {decisions}")
+        rules = pack_rules(self.winscore, self.diceoutcomes, self.horizon)
+        return PigState(self, (CHANCE if chance else turn, 0, score0, score1, turn_total, turn, decisions, rules))
 
 
 def _check_int(name: str, value: int, low: int, high: int) -> int:

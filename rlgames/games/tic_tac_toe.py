@@ -11,7 +11,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rlgames.game import TERMINAL, Game, GameKernels, State, dihedral_symmetries
+from rlgames.game import (
+    ILLEGAL,
+    TERMINAL,
+    Game,
+    GameKernels,
+    State,
+    dihedral_symmetries,
+)
 
 X, O = 2, 3  # compact-state slots of the two boards
 FULL = 0b111_111_111
@@ -47,6 +54,8 @@ def legal_actions(s, out) -> int:
 @njit(cache=True)
 def apply(s, action):
     player, _, x, o = s
+    if player < 0 or not 0 <= action < 9 or (x | o) >> action & 1:
+        return (ILLEGAL, 0, x, o)
     if player == 0:
         x |= 1 << action
         mine = x
@@ -92,8 +101,6 @@ class TicTacToeState(State):
         player, _, x, o = self.compact
         return [] if player == TERMINAL else list(_LEGAL_BY_OCCUPIED[x | o])
 
-    def _is_legal(self, action: int) -> bool:
-        return 0 <= action < 9 and not (self.compact[X] | self.compact[O]) >> action & 1
 
     def action_to_string(self, action: int) -> str:
         return "abc"[action % 3] + str(action // 3 + 1)

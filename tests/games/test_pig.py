@@ -7,13 +7,13 @@ import pytest
 
 import rlgames
 from rlgames import CHANCE, TERMINAL, IllegalActionError
-from rlgames.games.pig import ROLL, STOP, Pig
+from rlgames.games.pig import ROLL, STOP, Pig, pack_rules
 
 
 def position(
     game: Pig, code: int, score0: int, score1: int, total: int, turn: int, decisions: int = 0
 ) -> rlgames.State:
-    compact = (code, 0, score0, score1, total, turn, decisions, game.winscore, game.diceoutcomes, game.horizon)
+    compact = (code, 0, score0, score1, total, turn, decisions, pack_rules(game.winscore, game.diceoutcomes, game.horizon))
     return game.state_class(game, compact)
 
 
@@ -192,3 +192,14 @@ def play_against_openspiel(game: Pig, num_games: int, seed: int) -> None:
 )
 def test_random_games_match_openspiel(params: dict, num_games: int) -> None:
     play_against_openspiel(Pig(**params), num_games, seed=len(params) + num_games)
+
+
+def test_state_at_builds_the_position_that_play_reaches():
+    game = rlgames.load_game("pig", winscore=20)
+    played = game.state_from_actions([ROLL, 3, STOP, ROLL])  # player 0 banks 4, player 1 rolls
+    assert game.state_at(4, 0, 0, 1, chance=True, decisions=3) == played
+    assert game.state_at(4, 0, 5, 1, decisions=3) == played.apply(4)
+    with pytest.raises(ValueError, match="score1 must be in"):
+        game.state_at(0, 20)
+    with pytest.raises(ValueError, match="turn must be 0 or 1"):
+        game.state_at(0, 0, turn=2)
