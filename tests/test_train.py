@@ -15,7 +15,7 @@ import torch
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
 import rlgames
-from models import NetworkEvaluator, build_network, load_checkpoint, load_network
+from models import CheckpointError, NetworkEvaluator, build_network, load_checkpoint, load_network
 from rlgames.search.gumbel import MultiTreeGumbel
 from rlgames.search.mcts import MultiTreeMCTS
 from rlgames.solvers import solve
@@ -266,6 +266,19 @@ def test_resume_after_a_kill_gives_the_same_weights(tmp_path: Path) -> None:
     events = EventAccumulator(str(tmp_path / "b" / "tb"))
     events.Reload()
     assert [e.step for e in events.Scalars("replay/size")] == [1, 2]
+
+
+def test_a_run_can_start_from_another_runs_weights(tmp_path: Path) -> None:
+    first = Trainer(TTT, smoke_config(iterations=1), tmp_path / "a", **QUIET)
+    first.run()
+    init = {"network": {"arch": "mlp", "args": {"hidden": 16, "layers": 1}, "init": str(tmp_path / "a" / CHECKPOINT)}}
+    second = Trainer(TTT, load_config("smoke", init, iterations=1), tmp_path / "b", **QUIET)
+    for name, tensor in weights(first).items():
+        assert torch.equal(tensor, weights(second)[name]), name
+    assert second.iteration == 0 and len(second.replay) == 0  # the rest starts afresh
+    wider = {"network": {"arch": "mlp", "args": {"hidden": 32, "layers": 1}, "init": str(tmp_path / "a" / CHECKPOINT)}}
+    with pytest.raises(CheckpointError, match="network"):
+        Trainer(TTT, load_config("smoke", wider), tmp_path / "c", **QUIET)
 
 
 @pytest.mark.slow

@@ -1,7 +1,8 @@
 """Training configuration: frozen dataclasses, the presets, and overrides read from JSON or TOML.
 
 A `TrainConfig` groups the network, self-play, replay, optimisation and evaluation settings. Presets
-(`PRESETS`) are tuned per game (``tic_tac_toe``, ``connect_four``, ``othello``) plus ``smoke``, a tiny
+(`PRESETS`) are tuned per game (``tic_tac_toe``, ``connect_four``, ``othello``, and the 2-core sized
+``connect_four_small`` and ``othello_small``) plus ``smoke``, a tiny
 run for tests. An override file holds a nested table mirroring the dataclasses, e.g.::
 
     iterations = 40
@@ -217,6 +218,17 @@ PRESETS: dict[str, dict[str, Any]] = {
         "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 200, "min_replay": 5_000,
                   "lr_schedule": [[150, 5e-4], [240, 1e-4]]},
         "eval": {"interval": 10, "games": 10, "opening_plies": 2, "simulations": 200,
+                 "opponents": ["alphabeta(depth=3, eval=heuristic)", "mcts(simulations=400)"]},
+    },
+    "othello_small": {
+        "iterations": 300,
+        "network": {"arch": "resnet", "args": {"blocks": 3, "channels": 32}},
+        "selfplay": {"games_per_iteration": 64, "parallel_games": 64, "simulations": 50, "temperature_moves": 12,
+                     "dirichlet_alpha": 0.5},
+        "replay": {"capacity": 150_000},
+        "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 60, "min_replay": 4_000,
+                  "lr_schedule": [[150, 5e-4], [250, 1e-4]]},
+        "eval": {"interval": 25, "games": 10, "opening_plies": 2, "simulations": 200,
                  "opponents": ["alphabeta(depth=3, eval=heuristic)", "mcts(simulations=400)"]},
     },
     "smoke": {

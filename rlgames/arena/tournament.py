@@ -29,10 +29,10 @@ from rlgames.arena.elo import EloFit, fit_elo
 from rlgames.arena.match import GameRecord, ScheduledGame, play_game
 from rlgames.arena.openings import file_openings, random_openings
 from rlgames.arena.positions import Line
-from rlgames.progress import ProgressBar
 from rlgames.arena.scores import PairResult, pair_results, score_matrices
 from rlgames.arena.sprt import SprtConfig, SprtResult, sprt
 from rlgames.game import Game
+from rlgames.progress import ProgressBar
 from rlgames.registry import load_game
 
 OPENINGS_KEY = 1
