@@ -1,6 +1,9 @@
 """The MCTS agent. Specs: ``mcts(simulations=800)`` (UCT, random rollouts), ``mcts(simulations=200,
 model=checkpoints/connect_four.pt)`` (PUCT with a network's priors and values), ``mcts(eval=heuristic)``
-(UCT with an evaluator's values at the leaves).
+(UCT with an evaluator's values at the leaves), and AlphaGo's mixed leaf values: ``mcts(model=FILE,
+rollout=policy)`` (value head and rollouts sampled from the policy head, mixed ``mix=0.5``) or
+``mcts(model=FILE, rollout_model=SMALL.pt)`` (rollouts by a separate fast network; see
+`models.rollout.PolicyRolloutEvaluator`).
 
 The tree is kept between moves: when the next position follows from the last one by the agent's move
 and the opponent's reply, the search continues in that subtree (``reuse=false`` turns this off).
@@ -8,30 +11,29 @@ and the opponent's reply, the search continues in that subtree (``reuse=false`` 
 
 from __future__ import annotations
 
+from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, State
 from rlgames.search.mcts import MCTS, MCTSConfig
 from rlgames.search.result import SearchResult
 
-ROLLOUTS = ("random",)
+ROLLOUTS = ("random", "policy")
 
 
 class MCTSAgent:
     """Plays the most-visited move of `rlgames.search.mcts.MCTS` (a proven win first)."""
 
     def __init__(self, game: Game, *, simulations: int = 800, eval: str | None = None, model: str | None = None,
-                 rollout: str = "random", rollouts: int = 1, c: float | None = None, time: float | None = None,
-                 batch: int = 8, solver: bool = True, reuse: bool = True, seed: int = 0) -> None:
-        from rlgames.evaluators import load_evaluator
-
+                 rollout: str = "random", rollouts: int = 1, rollout_model: str | None = None, mix: float = 0.5,
+                 c: float | None = None, time: float | None = None, batch: int = 8, solver: bool = True,
+                 reuse: bool = True, seed: int = 0) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout {rollout!r}; accepted: {', '.join(ROLLOUTS)}")
         if eval is not None and model is not None:
             raise ValueError("give eval= or model=, not both")
+        if (rollout == "policy" or rollout_model is not None) and model is None:
+            raise ValueError("policy rollouts (rollout=policy, rollout_model=FILE) need the main network: model=FILE")
         self.game = game
-        if model is not None:
-            self.evaluator = load_evaluator("model", game, path=model)
-        else:
-            self.evaluator = None if eval is None else load_evaluator(eval, game)
+        self.evaluator = _evaluator(game, eval, model, rollout, rollout_model, mix, seed)
         selection = "puct" if model else "uct"
         knobs = {} if c is None else {"c_puct" if model else "uct_c": c}
         self.config = MCTSConfig(simulations=simulations, time_limit=time, selection=selection, rollouts=rollouts,
@@ -43,6 +45,8 @@ class MCTSAgent:
 
     def seed(self, seed: int) -> None:
         self._seed = seed
+        if hasattr(self.evaluator, "seed"):  # policy rollouts draw moves
+            self.evaluator.seed(seed)
         self._mcts = MCTS(self.config, self.evaluator, seed=seed)
         self._root = None
 
@@ -68,6 +72,18 @@ class MCTSAgent:
 
     def __repr__(self) -> str:
         return f"mcts(simulations={self.config.simulations}, selection={self.config.selection})"
+
+
+def _evaluator(game: Game, eval: str | None, model: str | None, rollout: str, rollout_model: str | None,
+               mix: float, seed: int) -> Evaluator | None:
+    """The leaf evaluator the spec asks for (None: random rollouts in compiled code)."""
+    from rlgames.evaluators import load_evaluator
+
+    if model is None:
+        return None if eval is None else load_evaluator(eval, game)
+    if rollout != "policy" and rollout_model is None:
+        return load_evaluator("model", game, path=model)
+    return load_evaluator("policy_rollout", game, path=model, rollout_path=rollout_model, mix=mix, seed=seed)
 
 
 def _path(root: State, state: State) -> list[int] | None:

@@ -31,11 +31,7 @@ class PolicyAgent:
     def search(self, state: State) -> SearchResult:
         values, priors = self.evaluator.evaluate_batch([state])
         policy = priors[0]
-        if self.temperature == 0:
-            action = int(np.argmax(policy))
-        else:
-            weights = policy ** (1.0 / self.temperature)
-            action = int(self.rng.choice(len(policy), p=weights / weights.sum()))
+        action = int(sample_actions(priors[:1], self.temperature, self.rng)[0])
         return SearchResult(action=action, value=float(values[0]), policy=policy, principal_variation=(action,),
                             stats=SearchStats(nodes=1, depth=0))
 
@@ -44,3 +40,15 @@ class PolicyAgent:
 
     def __repr__(self) -> str:
         return f"policy(temperature={self.temperature})"
+
+
+def sample_actions(priors: np.ndarray, temperature: float, rng: np.random.Generator) -> np.ndarray:
+    """int64[B]: one action per row of ``priors`` (float64[B, A], zero on illegal actions), drawn from
+    the row raised to ``1 / temperature`` and renormalised; ``temperature=0`` takes each row's argmax.
+    An action of zero prior is never drawn."""
+    if temperature == 0:
+        return np.argmax(priors, axis=1)
+    weights = priors if temperature == 1 else priors ** (1.0 / temperature)  # [B, A]
+    cumulative = np.cumsum(weights, axis=1)  # [B, A]
+    thresholds = rng.random(len(priors)) * cumulative[:, -1]  # [B]
+    return np.argmax(cumulative > thresholds[:, None], axis=1)

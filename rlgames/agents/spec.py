@@ -25,7 +25,8 @@ _AGENTS: dict[str, tuple[str, tuple[str, ...]]] = {
                        ("expectiminimax(depth=4)", "expectiminimax(depth=6, eval=rollout)")),
     "mcts": ("rlgames.agents.mcts:MCTSAgent",
              ("mcts(simulations=800)", "mcts(simulations=800, rollout=random)", "mcts(time=1.0)",
-              "mcts(simulations=200, model=checkpoints/connect_four.pt)")),
+              "mcts(simulations=200, model=checkpoints/connect_four.pt)",
+              "mcts(simulations=200, model=checkpoints/connect_four.pt, rollout=policy, mix=0.5)")),
     "policy": ("rlgames.agents.policy:PolicyAgent",
                ("policy(model=checkpoints/tic_tac_toe.pt)", "policy(model=checkpoints/tic_tac_toe.pt, temperature=1)")),
     "solver": ("rlgames.agents.solver:SolverAgent", ("solver", "solver(seed=1)")),
@@ -102,7 +103,8 @@ def accepted_forms() -> str:
     lines = ["accepted agent specs: NAME or NAME(key=value, ...), where NAME(parameters) is one of:"]
     for name in list_agents():
         parameters = inspect.signature(_factory(name)).parameters.values()
-        shown = [f"{p.name}={p.default!r}" for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY]
+        shown = [p.name if p.default is inspect.Parameter.empty else f"{p.name}={p.default!r}"
+                 for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY]
         lines.append(f"  {name}({', '.join(shown)})")
     lines.append("examples: " + ", ".join(e for _, examples in _AGENTS.values() for e in examples))
     return "\n".join(lines)

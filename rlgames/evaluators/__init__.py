@@ -10,7 +10,10 @@ one by name:
   ``weights=FILE``, a JSON file written by ``python -m train.linear`` (see `read_weights_file`);
 * ``"zero"`` -- `ZeroEvaluator`;
 * ``"rollout"`` -- `rlgames.evaluators.rollout.RolloutEvaluator` (params: ``rollouts``, ``seed``);
-* ``"model"`` -- a trained network, ``path=CHECKPOINT`` (`models.NetworkEvaluator`; needs torch).
+* ``"model"`` -- a trained network, ``path=CHECKPOINT`` (`models.NetworkEvaluator`; needs torch);
+* ``"policy_rollout"`` -- AlphaGo's leaf values: a network's value head mixed with rollouts sampled from
+  its policy head or from a separate ``rollout_path=CHECKPOINT`` (`models.rollout.PolicyRolloutEvaluator`;
+  params ``mix``, ``temperature``, ``seed``).
 """
 
 from __future__ import annotations
@@ -131,12 +134,22 @@ def _model(game: Game, *, path: str | os.PathLike, **params: Any) -> Evaluator:
     return _import("models.evaluator:NetworkEvaluator").from_checkpoint(path, game, **params)
 
 
+def _policy_rollout(game: Game, *, path: str | os.PathLike, rollout_path: str | os.PathLike | None = None,
+                    **params: Any) -> Evaluator:
+    """AlphaGo's leaf evaluation: the network at ``path`` gives priors and values, mixed with rollouts
+    sampled from its policy head or from the network at ``rollout_path`` (`models.rollout`)."""
+    network = _model(game, path=path)
+    rollout = None if rollout_path is None else _model(game, path=rollout_path)
+    return _import("models.rollout:PolicyRolloutEvaluator")(network, rollout=rollout, **params)
+
+
 _EVALUATORS: dict[str, Callable[..., Evaluator]] = {
     "heuristic": _heuristic,
     "learned": _learned,
     "zero": _zero,
     "rollout": _rollout,
     "model": _model,
+    "policy_rollout": _policy_rollout,
 }
 """Evaluator name -> ``factory(game, **params)``; network evaluators register here too."""
 
