@@ -22,6 +22,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import inspect
+import os
+import signal
 import sys
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -376,6 +378,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # the reader went away (`rlgames agents | head`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit's flush
+        return 128 + signal.SIGPIPE
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra and args.verb not in HANDOVERS:
