@@ -175,7 +175,7 @@ def validate(config: TrainConfig) -> None:
 
 PRESETS: dict[str, dict[str, Any]] = {
     "tic_tac_toe": {
-        "iterations": 120,
+        "iterations": 200,
         "network": {"arch": "mlp", "args": {"hidden": 128, "layers": 2}},
         "selfplay": {"games_per_iteration": 64, "parallel_games": 64, "simulations": 100, "temperature_moves": 4,
                      "dirichlet_alpha": 0.5},
