@@ -13,6 +13,14 @@ from rlgames.arena.scores import score_matrices
 if TYPE_CHECKING:
     from rlgames.arena.tournament import ArenaResult
 
+INCHES_PER_CHAR = 0.075
+"""About the width of one character of a tick label (10 pt): figures grow to fit the players' specs."""
+
+
+def label_inches(names: list[str]) -> float:
+    """The width the longest of ``names`` takes as a tick label."""
+    return INCHES_PER_CHAR * max(len(name) for name in names)
+
 
 def plot_elo(result: ArenaResult, path: Path) -> None:
     """The players' Elo with their confidence intervals as error bars, strongest on top."""
@@ -20,11 +28,12 @@ def plot_elo(result: ArenaResult, path: Path) -> None:
     order = np.argsort(elo.ratings)
     ratings = np.array(elo.ratings)[order]
     errors = np.array([ratings - np.array(elo.lower)[order], np.array(elo.upper)[order] - ratings])
-    figure = Figure(figsize=(7, 1.2 + 0.45 * len(order)), layout="constrained")
+    figure = Figure(figsize=(4.5 + label_inches(result.names), 1.5 + 0.45 * len(order)), layout="constrained")
     axes = figure.add_subplot()
     axes.errorbar(ratings, np.arange(len(order)), xerr=errors, fmt="o", capsize=4)
     axes.set_yticks(np.arange(len(order)), [result.names[i] for i in order])
-    axes.set_xlabel(f"Elo ({elo.confidence:.0%} interval; {result.names[elo.anchor]} = {elo.anchor_rating:g})")
+    axes.set_xlabel(f"Elo ({elo.confidence:.0%} interval)")
+    figure.suptitle(f"anchored at {result.names[elo.anchor]} = {elo.anchor_rating:g}", fontsize="medium")
     axes.grid(axis="x", alpha=0.3)
     figure.savefig(path, dpi=100)
 
@@ -35,7 +44,8 @@ def plot_scores(result: ArenaResult, path: Path) -> None:
     points, games = score_matrices(result.pairs, n)
     with np.errstate(invalid="ignore", divide="ignore"):
         scores = np.where(games > 0, points / games, np.nan)
-    figure = Figure(figsize=(2 + 0.9 * n, 1.5 + 0.8 * n), layout="constrained")
+    labels = label_inches(result.names)  # the row labels' width; the slanted column labels take half as high
+    figure = Figure(figsize=(2.5 + 0.9 * n + labels, 1.5 + 0.8 * n + 0.5 * labels), layout="constrained")
     axes = figure.add_subplot()
     image = axes.imshow(scores, vmin=0.0, vmax=1.0, cmap="RdYlGn")
     for (i, j), value in np.ndenumerate(scores):
