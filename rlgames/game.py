@@ -27,7 +27,6 @@ Compact-state slots fixed for every game, so that the facade and the search read
 from __future__ import annotations
 
 import abc
-import functools
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, NamedTuple, Sequence
 
@@ -136,7 +135,8 @@ class Game(abc.ABC):
     """The rules of a game. Create games with `rlgames.load_game`.
 
     Subclasses set the class attributes ``name`` and ``state_class`` and, in ``__init__``, the instance
-    attributes documented below, then call ``super().__init__(**params)``.
+    attributes documented below, then call ``super().__init__(**params)``, which compiles (or loads
+    from numba's cache) the ``apply`` kernel for the facade, `fast_apply`.
     """
 
     name: ClassVar[str]
@@ -151,9 +151,17 @@ class Game(abc.ABC):
     """An upper bound on the number of actions (chance outcomes included) in one game."""
     has_chance: bool = False
     kernels: GameKernels
+    fast_apply: Callable[[CompactState, int], CompactState]
+    """``kernels.apply`` called through its compiled entry point, for the Python facade: it skips numba's
+    type dispatch (about half the ~340 ns of a call from Python), so it must only be given this game's
+    compact states and int actions."""
 
     def __init__(self, **params: Any) -> None:
         self.params: dict[str, Any] = dict(params)
+        # Set here, not as cached properties: a descriptor of the same name on the class keeps CPython
+        # from specializing the attribute load, which costs ~30 ns in every `State.apply`.
+        self._initial_compact = self.initial_compact_state()
+        self.fast_apply = compiled_entry(self.kernels.apply, self._initial_compact, 0)
 
     # --- states ------------------------------------------------------------------------------
     @abc.abstractmethod
@@ -165,10 +173,6 @@ class Game(abc.ABC):
         state.game = self
         state.compact = self._initial_compact
         return state
-
-    @functools.cached_property
-    def _initial_compact(self) -> CompactState:
-        return self.initial_compact_state()
 
     def state_from_actions(self, actions: Sequence[int]) -> "State":
         """The state reached by playing ``actions`` from the start; raises on an illegal one."""
@@ -192,13 +196,6 @@ class Game(abc.ABC):
         """The board's symmetries, identity first; just the identity for games without any."""
         identity = np.arange(self.num_actions, dtype=np.int64)
         return (Symmetry("identity", identity, lambda x: x),)
-
-    @functools.cached_property
-    def fast_apply(self) -> Callable[[CompactState, int], CompactState]:
-        """``kernels.apply`` called through its compiled entry point, for the Python facade: it skips
-        numba's type dispatch (about half the ~340 ns of a call from Python), so it must only be given
-        this game's compact states and int actions."""
-        return compiled_entry(self.kernels.apply, self.initial_compact_state(), 0)
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
@@ -269,14 +266,16 @@ class State:
         """The successor after ``action``; the receiver is unchanged. Raises `IllegalActionError`."""
         if type(action) is not int:  # the compiled entry point would coerce 3.7 or "3" to 3
             action = self._as_int(action)
+        game = self.game
+        fast_apply = game.fast_apply  # an attribute load, which CPython specializes; a method load is not
         try:
-            compact = self.game.fast_apply(self.compact, action)
+            compact = fast_apply(self.compact, action)
         except OverflowError:  # beyond int64
             compact = (ILLEGAL,)
         if compact[PLAYER] == ILLEGAL:
             self.check_legal(action)  # raises, naming the problem
-        state = _new_object(self.__class__)  # no Python-level __init__ call: this is the API's hot path
-        state.game = self.game
+        state = _new_object(type(self))  # no Python-level __init__ call: this is the API's hot path
+        state.game = game
         state.compact = compact
         return state
 
@@ -360,3 +359,4 @@ class State:
 
     def __repr__(self) -> str:
         return f"<{self.game.name} state {self.compact}>"
+

@@ -13,7 +13,7 @@ import rlgames
 from rlgames.evaluators import Evaluator, ZeroEvaluator
 from rlgames.evaluators.tic_tac_toe import OpenLinesEvaluator
 from rlgames.game import CHANCE, TERMINAL, Game, GameKernels, State
-from rlgames.games.pig import SCORE0, SCORE1, TURN_PLAYER, TURN_TOTAL
+from rlgames.games.pig import DECISIONS_LEFT, SCORE0, SCORE1, TURN_PLAYER, TURN_TOTAL
 from rlgames.search.expectiminimax import (
     Expectiminimax,
     ExpectiminimaxConfig,
@@ -94,10 +94,10 @@ def pig_oracle(winscore: int, dice: int, horizon: int):
 
 
 def oracle_value(state) -> float:
-    _, _, score0, score1, total, turn, decisions, _ = state.compact
+    _, _, score0, score1, total, turn, decisions_left, _ = state.compact
     winscore, dice, horizon = state.game.winscore, state.game.diceoutcomes, state.game.horizon
     mine, theirs = (score0, score1) if turn == 0 else (score1, score0)
-    return pig_oracle(winscore, dice, horizon)(mine, theirs, total, decisions)
+    return pig_oracle(winscore, dice, horizon)(mine, theirs, total, horizon - decisions_left)
 
 
 # --- (a) the compiled search equals the Python reference ---------------------------------------------
@@ -208,8 +208,7 @@ def test_full_depth_is_exact_in_mid_game_positions(pruning):
     states.append(game.state_at(7, 4, 2, 1, decisions=5))  # player 1, 4 + 2 against 7
     states.append(game.state_at(9, 9, 0, 0, decisions=14))  # 9 all, two decisions left
     for state in states:
-        remaining = game.horizon - state.compact[6]
-        result = search(state, depth=remaining, pruning=pruning, tt_size_mb=1.0)
+        result = search(state, depth=state.compact[DECISIONS_LEFT], pruning=pruning, tt_size_mb=1.0)
         assert result.value == pytest.approx(oracle_value(state), abs=1e-12), state
 
 

@@ -13,10 +13,12 @@ The horizon: the game also ends, a draw, once ``horizon`` decisions (rolls and s
 do not count) have been made, i.e. right after the ``horizon``-th decision, even a roll, whose die is
 then never thrown. A stop that banks ``winscore`` on that decision still wins.
 
-Compact state: ``(player, return0, score0, score1, turn_total, turn_player, decisions, rules)``; the
-rules' parameters ride packed in the last slot (``winscore | diceoutcomes << 16 | horizon << 32``), so
-that the kernels are the same for every parameter set and the tuple stays short (each slot costs time
-in every call from Python). `Pig.state_at` builds a position.
+Compact state: ``(player, return0, score0, score1, turn_total, turn_player, decisions_left, rules)``:
+``decisions_left`` counts down from ``horizon`` to 0, and the other parameters ride packed in the last
+slot (``winscore | diceoutcomes << 16``), so that the kernels are the same for every parameter set and
+the tuple stays short (each slot costs time in every call from Python). Every slot stays below 2**30,
+one CPython digit: a wider int takes a slow path to box and unbox, which costs the Python API tens of
+ns a ply. `Pig.state_at` builds a position.
 
 Observation: float32[4, winscore + 1], from the point of view of the turn player (the side to move,
 or at a chance node the player who rolled): one-hot rows of the turn total, the turn player's score
@@ -30,17 +32,17 @@ from numba import njit
 
 from rlgames.game import CHANCE, ILLEGAL, TERMINAL, Game, GameKernels, State
 
-SCORE0, SCORE1, TURN_TOTAL, TURN_PLAYER, DECISIONS, RULES = range(2, 8)  # compact slots
+SCORE0, SCORE1, TURN_TOTAL, TURN_PLAYER, DECISIONS_LEFT, RULES = range(2, 8)  # compact slots
 ROLL, STOP = 0, 1
 MAX_WINSCORE = 10_000
 MAX_DICE = 1_000
-MAX_HORIZON = 10**9
+MAX_HORIZON = 10**9  # below 2**30, as every compact slot must be
 GRID_WIDTH = 20  # board_grid() draws scores as bars at most this long
 
 
-def pack_rules(winscore: int, diceoutcomes: int, horizon: int) -> int:
+def pack_rules(winscore: int, diceoutcomes: int) -> int:
     """The ``rules`` slot of a compact state."""
-    return winscore | diceoutcomes << 16 | horizon << 32
+    return winscore | diceoutcomes << 16
 
 
 @njit(cache=True)
@@ -50,12 +52,7 @@ def winscore(s) -> int:
 
 @njit(cache=True)
 def diceoutcomes(s) -> int:
-    return s[RULES] >> 16 & 0xFFFF
-
-
-@njit(cache=True)
-def horizon(s) -> int:
-    return s[RULES] >> 32
+    return s[RULES] >> 16
 
 
 @njit(cache=True)
@@ -83,27 +80,27 @@ def legal_actions(s, out) -> int:
 
 @njit(cache=True)
 def apply(s, action: int):
-    code, _, score0, score1, total, turn, decisions, rules = s
+    code, _, score0, score1, total, turn, left, rules = s
     target = rules & 0xFFFF
-    if code == CHANCE and not 0 <= action < rules >> 16 & 0xFFFF or code == TERMINAL or code >= 0 and not (
+    if code == CHANCE and not 0 <= action < rules >> 16 or code == TERMINAL or code >= 0 and not (
             action == STOP or action == ROLL and (score1 if turn else score0) + total < target):
-        return (ILLEGAL, 0, score0, score1, total, turn, decisions, rules)
+        return (ILLEGAL, 0, score0, score1, total, turn, left, rules)
     if code == CHANCE:
         if action == 0:  # a 1: the turn total is lost and the turn passes
-            return (1 - turn, 0, score0, score1, 0, 1 - turn, decisions, rules)
-        return (turn, 0, score0, score1, total + action + 1, turn, decisions, rules)
-    decisions += 1
+            return (1 - turn, 0, score0, score1, 0, 1 - turn, left, rules)
+        return (turn, 0, score0, score1, total + action + 1, turn, left, rules)
+    left -= 1
     if action == ROLL:
-        code = TERMINAL if decisions >= rules >> 32 else CHANCE
-        return (code, 0, score0, score1, total, turn, decisions, rules)
+        code = TERMINAL if left == 0 else CHANCE
+        return (code, 0, score0, score1, total, turn, left, rules)
     if turn == 0:
         score0 += total
     else:
         score1 += total
     if max(score0, score1) >= target:
-        return (TERMINAL, 1 - 2 * turn, score0, score1, 0, 1 - turn, decisions, rules)
-    code = TERMINAL if decisions >= rules >> 32 else 1 - turn
-    return (code, 0, score0, score1, 0, 1 - turn, decisions, rules)
+        return (TERMINAL, 1 - 2 * turn, score0, score1, 0, 1 - turn, left, rules)
+    code = TERMINAL if left == 0 else 1 - turn
+    return (code, 0, score0, score1, 0, 1 - turn, left, rules)
 
 
 @njit(cache=True)
@@ -121,7 +118,7 @@ def chance_outcomes(s, actions, probs) -> int:
 def hash_key(s) -> int:
     """FNV-1a over the game's fields (int64 arithmetic wraps around); the parameters are left out."""
     h = -3750763034362895579  # the FNV-1a 64-bit offset basis, as a signed int64
-    for i in (0, SCORE0, SCORE1, TURN_TOTAL, TURN_PLAYER, DECISIONS):
+    for i in (0, SCORE0, SCORE1, TURN_TOTAL, TURN_PLAYER, DECISIONS_LEFT):
         h = (h ^ s[i]) * 1099511628211
     return h
 
@@ -143,17 +140,17 @@ class PigState(State):
     __slots__ = ()
 
     def legal_actions(self) -> list[int]:
-        code, _, score0, score1, total, turn, _, _ = self.compact
-        if code < 0:
-            return list(range(self.game.diceoutcomes)) if code == CHANCE else []
-        return [ROLL, STOP] if (score1 if turn else score0) + total < self.game.winscore else [STOP]
-
+        """As the kernel's, without the cost of a call to it (indexing beats unpacking all eight slots)."""
+        s = self.compact
+        if s[0] < 0:
+            return list(range(self.game.diceoutcomes)) if s[0] == CHANCE else []
+        return [ROLL, STOP] if s[SCORE0 + s[TURN_PLAYER]] + s[TURN_TOTAL] < self.game.winscore else [STOP]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The die's faces, equally likely: ``(outcome, probability)`` pairs (cached per game)."""
         if self.compact[0] != CHANCE:
             raise ValueError("pig: chance_outcomes() called on a non-chance state")
-        return list(self.game.die_outcomes)
+        return [*self.game.die_outcomes]  # a list display copies faster than list()
 
     def observer(self) -> int:
         """The side to move; at a chance node, the player whose turn it is; player 0 once over."""
@@ -199,7 +196,8 @@ class PigState(State):
         return grid
 
     def __str__(self) -> str:
-        code, _, score0, score1, total, turn, decisions, _ = self.compact
+        code, _, score0, score1, total, turn, left, _ = self.compact
+        decisions = self.game.horizon - left
         if code == TERMINAL:
             status = "game over"
         else:
@@ -228,7 +226,7 @@ class Pig(Game):
         super().__init__(winscore=self.winscore, diceoutcomes=self.diceoutcomes, horizon=self.horizon)
 
     def initial_compact_state(self) -> tuple:
-        return (0, 0, 0, 0, 0, 0, 0, pack_rules(self.winscore, self.diceoutcomes, self.horizon))
+        return (0, 0, 0, 0, 0, 0, self.horizon, pack_rules(self.winscore, self.diceoutcomes))
 
     def state_at(self, score0: int, score1: int, turn_total: int = 0, turn: int = 0, *, chance: bool = False,
                  decisions: int = 0) -> PigState:
@@ -241,8 +239,9 @@ class Pig(Game):
                 raise ValueError(f"pig: {name} must be in [0, {self.winscore}), got {value}")
         if not 0 <= decisions < self.horizon:
             raise ValueError(f"pig: decisions must be in [0, {self.horizon}), got {decisions}")
-        rules = pack_rules(self.winscore, self.diceoutcomes, self.horizon)
-        return PigState(self, (CHANCE if chance else turn, 0, score0, score1, turn_total, turn, decisions, rules))
+        rules = pack_rules(self.winscore, self.diceoutcomes)
+        left = self.horizon - decisions
+        return PigState(self, (CHANCE if chance else turn, 0, score0, score1, turn_total, turn, left, rules))
 
 
 def _check_int(name: str, value: int, low: int, high: int) -> int:

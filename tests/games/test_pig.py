@@ -13,7 +13,7 @@ from rlgames.games.pig import ROLL, STOP, Pig, pack_rules
 def position(
     game: Pig, code: int, score0: int, score1: int, total: int, turn: int, decisions: int = 0
 ) -> rlgames.State:
-    compact = (code, 0, score0, score1, total, turn, decisions, pack_rules(game.winscore, game.diceoutcomes, game.horizon))
+    compact = (code, 0, score0, score1, total, turn, game.horizon - decisions, pack_rules(game.winscore, game.diceoutcomes))
     return game.state_class(game, compact)
 
 
@@ -21,13 +21,13 @@ def position(
 def test_rolling_a_one_loses_the_turn_total(turn: int) -> None:
     game = Pig(winscore=20)
     state = position(game, CHANCE, 5, 7, 9, turn, decisions=4).apply(0)
-    assert state.compact[:7] == (1 - turn, 0, 5, 7, 0, 1 - turn, 4)
+    assert state.compact[:7] == (1 - turn, 0, 5, 7, 0, 1 - turn, game.horizon - 4)
 
 
 def test_other_faces_add_to_the_turn_total() -> None:
     game = Pig(winscore=20)
     state = position(game, CHANCE, 5, 7, 9, 1).apply(4)
-    assert state.compact[:7] == (1, 0, 5, 7, 14, 1, 0)
+    assert state.compact[:7] == (1, 0, 5, 7, 14, 1, game.horizon)
 
 
 @pytest.mark.parametrize("turn", [0, 1])
@@ -35,14 +35,14 @@ def test_stop_banks_the_turn_total(turn: int) -> None:
     game = Pig(winscore=20)
     state = position(game, turn, 5, 7, 6, turn, decisions=2).apply(STOP)
     scores = (11, 7) if turn == 0 else (5, 13)
-    assert state.compact[:7] == (1 - turn, 0, *scores, 0, 1 - turn, 3)
+    assert state.compact[:7] == (1 - turn, 0, *scores, 0, 1 - turn, game.horizon - 3)
 
 
 def test_stop_with_a_zero_turn_total_is_legal_and_passes() -> None:
     game = Pig()
     state = game.new_initial_state()
     assert state.legal_actions() == [ROLL, STOP]
-    assert state.apply(STOP).compact[:7] == (1, 0, 0, 0, 0, 1, 1)
+    assert state.apply(STOP).compact[:7] == (1, 0, 0, 0, 0, 1, game.horizon - 1)
 
 
 @pytest.mark.parametrize("turn", [0, 1])
@@ -81,7 +81,7 @@ def test_the_horizon_ends_the_game_in_a_draw_even_after_a_roll() -> None:
         spiel_state.apply_action(a)
     assert state.is_terminal() and spiel_state.is_terminal()
     assert state.returns() == spiel_state.returns() == [0.0, 0.0]
-    assert state.compact[:7] == (TERMINAL, 0, 0, 0, 7, 0, 3)
+    assert state.compact[:7] == (TERMINAL, 0, 0, 0, 7, 0, 0)  # no decision left
     assert game.max_game_length == 6
 
 
