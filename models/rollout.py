@@ -80,8 +80,7 @@ class PolicyRolloutEvaluator(Evaluator):
             for i in playing:
                 state = current[i]
                 while state.is_chance_node():
-                    outcomes, probs = zip(*state.chance_outcomes())
-                    state = state.apply(outcomes[self.rng.choice(len(outcomes), p=probs)])
+                    state = state.apply(state.sample_chance_outcome(self.rng))
                 current[i] = state
                 if state.is_terminal():
                     results[i] = state.returns()[movers[i]]

@@ -262,6 +262,12 @@ class State:
         n = kernels.chance_outcomes(self.compact, actions, probs)
         return list(zip(actions[:n].tolist(), probs[:n].tolist()))
 
+    def sample_chance_outcome(self, rng: np.random.Generator) -> int:
+        """A chance outcome drawn from ``rng`` by its probability (one ``rng.choice`` call); raises
+        elsewhere than at a chance node."""
+        outcomes, probs = zip(*self.chance_outcomes())
+        return int(outcomes[rng.choice(len(outcomes), p=probs)])
+
     def apply(self, action: int) -> "State":
         """The successor after ``action``; the receiver is unchanged. Raises `IllegalActionError`."""
         if type(action) is not int:  # the compiled entry point would coerce 3.7 or "3" to 3

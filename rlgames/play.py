@@ -48,8 +48,7 @@ class PlaySession:
         return state
 
     def _chance(self, state: State) -> State:
-        outcomes, probs = zip(*state.chance_outcomes())
-        outcome = int(outcomes[self.rng.choice(len(outcomes), p=np.asarray(probs) / sum(probs))])
+        outcome = state.sample_chance_outcome(self.rng)
         self.write(f"chance: {state.action_to_string(outcome)}")
         return state.apply(outcome)
 

@@ -29,7 +29,6 @@ from rlgames.game import Game, State
 from rlgames.search.mcts import MCTS, MCTSConfig, MultiTreeMCTS
 from rlgames.solvers import solve
 from train.config import EvalConfig
-from train.selfplay import draw_outcome
 
 REACHABLE_LIMIT = 20_000
 """The most positions a game may have for the solver benchmark to list all of them."""
@@ -158,7 +157,7 @@ def play(game: Game, agents: Sequence[Any], opening: Sequence[int], rng: np.rand
     state = game.state_from_actions(opening)
     while not state.is_terminal():
         if state.is_chance_node():
-            state = state.apply(draw_outcome(state, rng))
+            state = state.apply(state.sample_chance_outcome(rng))
         else:
             state = state.apply(agents[state.current_player()].search(state).action)
     return state.returns()[0]

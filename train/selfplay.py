@@ -116,7 +116,7 @@ def _play_move(search: MultiTreeMCTS | MultiTreeGumbel, index: int, played: _Gam
     moves = [_record_and_choose(played, result, temperature_moves, rng)]
     played.state = played.state.apply(moves[0])
     while played.state.is_chance_node():
-        moves.append(draw_outcome(played.state, rng))
+        moves.append(played.state.sample_chance_outcome(rng))
         played.state = played.state.apply(moves[-1])
     if played.state.is_terminal():
         return False
@@ -140,12 +140,6 @@ def _record_and_choose(played: _Game, result: SearchResult, temperature_moves: i
     if len(played.players) <= temperature_moves and result.plies_to_end is None:
         return int(rng.choice(len(result.policy), p=result.policy))
     return result.action
-
-
-def draw_outcome(state: State, rng: np.random.Generator) -> int:
-    """A chance outcome of ``state`` drawn by its probability."""
-    outcomes, probabilities = zip(*state.chance_outcomes())
-    return int(outcomes[rng.choice(len(outcomes), p=probabilities)])
 
 
 def _collect(games: list[_Game]) -> Positions:

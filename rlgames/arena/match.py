@@ -61,15 +61,10 @@ def play_game(game: Game, agents: Sequence[Any], scheduled: ScheduledGame) -> Ga
     state = game.state_from_actions(scheduled.opening)
     plies = len(scheduled.opening)
     while not state.is_terminal():
-        state = state.apply(_chance_outcome(state, chance) if state.is_chance_node()
+        state = state.apply(state.sample_chance_outcome(chance) if state.is_chance_node()
                             else _agent_move(state, seats[state.current_player()]))
         plies += 1
     return GameRecord(scheduled, (state.returns()[0] + 1.0) / 2.0, plies)
-
-
-def _chance_outcome(state: State, rng: np.random.Generator) -> int:
-    outcomes, probs = zip(*state.chance_outcomes())
-    return int(outcomes[rng.choice(len(outcomes), p=probs)])
 
 
 def _agent_move(state: State, agent: Any) -> int:

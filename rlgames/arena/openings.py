@@ -79,8 +79,7 @@ def _random_line(state: State, plies: int, rng: np.random.Generator) -> Line | N
     line = []
     for _ in range(plies):
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            action = int(outcomes[rng.choice(len(outcomes), p=probs)])
+            action = state.sample_chance_outcome(rng)
         else:
             actions = state.legal_actions()
             action = int(actions[rng.integers(len(actions))])

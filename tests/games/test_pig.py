@@ -58,6 +58,15 @@ def test_reaching_winscore_forces_a_stop_that_wins(turn: int) -> None:
     assert final.returns() == ([1.0, -1.0] if turn == 0 else [-1.0, 1.0])
 
 
+def test_sampled_chance_outcomes_follow_the_die_and_the_seed() -> None:
+    state = Pig(diceoutcomes=4).new_initial_state().apply(ROLL)
+    draws = [state.sample_chance_outcome(np.random.default_rng(seed)) for seed in range(4000)]
+    assert np.bincount(draws, minlength=4) / len(draws) == pytest.approx([0.25] * 4, abs=0.03)
+    assert draws[:20] == [state.sample_chance_outcome(np.random.default_rng(seed)) for seed in range(20)]
+    with pytest.raises(ValueError, match="non-chance state"):
+        state.apply(2).sample_chance_outcome(np.random.default_rng(0))
+
+
 def test_chance_outcomes_are_uniform() -> None:
     state = Pig(diceoutcomes=4).new_initial_state().apply(ROLL)
     assert state.current_player() == CHANCE and state.is_chance_node()
