@@ -27,11 +27,12 @@ from train.config import (
     TrainConfig,
     load_config,
     read_override_file,
+    settle_for_device,
 )
 from train.evaluate import elo_difference, match, opponent_tag, reachable_states
 from train.learner import Learner, make_optimizer
 from train.replay import ReplayBuffer, augment, map_actions
-from train.selfplay import Positions, make_search, search_config
+from train.selfplay import Positions, choose_move, make_search, play_games, search_config
 from train.trainer import CHECKPOINT, Trainer, TrainError
 
 torch.set_num_threads(1)
@@ -77,7 +78,9 @@ def test_presets_are_valid_and_distinct() -> None:
     assert configs["tic_tac_toe"].network.arch == "mlp"
     assert configs["connect_four"].lr_at(0) == 2e-3 and configs["connect_four"].lr_at(150) == 5e-4
     assert configs["connect_four"].lr_at(199) == 1e-4
-    assert all(c.selfplay.search == "puct" for c in configs.values())
+    searches = {name: c.selfplay.search for name, c in configs.items()}
+    assert searches == {"tic_tac_toe": "gumbel", "smoke": "auto", "connect_four": "puct", "connect_four_small": "puct",
+                        "othello": "puct", "othello_small": "puct"}  # the shipped networks' searches
 
 
 def test_overrides_from_json_and_toml(tmp_path: Path) -> None:
@@ -122,8 +125,45 @@ def test_self_play_searches_with_puct_or_gumbel() -> None:
     assert search_config(SelfPlayConfig()).selection == "puct" and search_config(SelfPlayConfig()).root_noise
     game = rlgames.load_game("tic_tac_toe")
     evaluator = NetworkEvaluator(build_network(game, "mlp", hidden=8, layers=1, seed=0), game)
-    assert isinstance(make_search(SelfPlayConfig(), evaluator, 0), MultiTreeMCTS)
+    assert isinstance(make_search(SelfPlayConfig(search="puct"), evaluator, 0), MultiTreeMCTS)
     assert isinstance(make_search(SelfPlayConfig(search="gumbel"), evaluator, 0), MultiTreeGumbel)
+    with pytest.raises(ValueError, match="settle 'auto'"):
+        make_search(SelfPlayConfig(), evaluator, 0)
+
+
+def test_the_search_defaults_to_gumbel_on_the_cpu_and_puct_on_cuda(tmp_path: Path) -> None:
+    auto = load_config("smoke")
+    assert auto.selfplay.search == "auto"
+    assert settle_for_device(auto, "cpu").selfplay.search == "gumbel"
+    assert settle_for_device(auto, "cuda").selfplay.search == "puct"
+    pinned = load_config("smoke", {"selfplay": {"search": "puct"}})
+    assert settle_for_device(pinned, "cpu") == pinned
+    trainer = Trainer(TTT, auto, tmp_path, **QUIET)  # the run records the settled search
+    assert trainer.config.selfplay.search == "gumbel"
+    assert json.loads((tmp_path / "run.json").read_text())["config"]["selfplay"]["search"] == "gumbel"
+    Trainer(TTT, auto, tmp_path, resume=True, **QUIET)  # and resumes with it
+
+
+def test_gumbel_self_play_samples_the_opening_from_the_visits_then_plays_the_improved_policy() -> None:
+    evaluator = NetworkEvaluator(build_network(TTT, "mlp", hidden=16, layers=1, seed=0), TTT)
+    search = make_search(SelfPlayConfig(search="gumbel", simulations=16), evaluator, 0)
+    result = search.search_many([TTT.new_initial_state()])[0]
+    visited = set(np.flatnonzero(search.root_visit_counts(0)).tolist())
+    rng = np.random.default_rng(0)
+    assert {choose_move(search, 0, result, True, rng) for _ in range(300)} == visited and len(visited) > 2
+    assert choose_move(search, 0, result, False, rng) == int(np.argmax(result.policy))
+
+
+def test_gumbel_self_play_games_differ() -> None:
+    """Sampling the opening from Sequential Halving's visits keeps self-play games apart (its own
+    choice, once sigma(completed Q) dominates the Gumbel noise, repeated one game)."""
+    evaluator = NetworkEvaluator(build_network(TTT, "mlp", hidden=16, layers=1, seed=0), TTT)
+    config = SelfPlayConfig(games_per_iteration=16, parallel_games=16, search="gumbel", simulations=16,
+                            temperature_moves=2)
+    positions, stats = play_games(TTT, evaluator, config, seed=3)
+    one_stone = positions.observations.reshape(len(positions), -1).sum(axis=1) == 1
+    assert stats.games == 16 and one_stone.sum() == 16  # each game's second position
+    assert len({obs.tobytes() for obs in positions.observations[one_stone]}) > 2
 
 
 # --- replay ---------------------------------------------------------------------------------------------

@@ -45,17 +45,18 @@ class SelfPlayConfig:
     """Self-play: ``parallel_games`` games stepped together (their leaves share one network call);
     ``games_per_iteration`` games are played each iteration.
 
-    * ``search`` -- "puct" (AlphaZero's PUCT with Dirichlet root noise) or "gumbel" (Gumbel AlphaZero,
-      Danihelka et al. 2022: policy improvement that holds at a handful of simulations);
+    * ``search`` -- "puct" (AlphaZero's PUCT with Dirichlet root noise), "gumbel" (Gumbel AlphaZero,
+      Danihelka et al. 2022: policy improvement that holds at a handful of simulations) or "auto", the
+      default: Gumbel on the CPU, where simulations are dear, PUCT on CUDA (`settle_for_device`);
     * ``simulations`` per move, on top of the visits kept from the previous move's tree;
     * ``leaves_per_game`` -- leaves each tree contributes to a network batch (virtual losses);
-    * ``temperature_moves`` -- the first moves of a game are drawn from the visit distribution
+    * ``temperature_moves`` -- the first moves of a game are drawn from the root's visit distribution
       (temperature 1), the later ones are the search's best move (temperature 0).
     """
 
     games_per_iteration: int = 32
     parallel_games: int = 32
-    search: Literal["puct", "gumbel"] = "puct"
+    search: Literal["auto", "puct", "gumbel"] = "auto"
     simulations: int = 64
     leaves_per_game: int = 4
     c_puct: float = 1.25
@@ -162,8 +163,8 @@ def validate(config: TrainConfig) -> None:
     for name, value in non_negative.items():
         if value < 0:
             raise ConfigError(f"{name} must be non-negative, got {value}")
-    if config.selfplay.search not in ("puct", "gumbel"):
-        raise ConfigError(f"selfplay.search must be 'puct' or 'gumbel', got {config.selfplay.search!r}")
+    if config.selfplay.search not in ("auto", "puct", "gumbel"):
+        raise ConfigError(f"selfplay.search must be 'auto', 'puct' or 'gumbel', got {config.selfplay.search!r}")
     if config.optim.optimizer not in ("adam", "sgd"):
         raise ConfigError(f"optim.optimizer must be 'adam' or 'sgd', got {config.optim.optimizer!r}")
     if config.eval.games % 2:
@@ -173,12 +174,23 @@ def validate(config: TrainConfig) -> None:
             raise ConfigError(f"optim.lr_schedule entries are [iteration >= 0, lr > 0], got {list(entry)}")
 
 
+def settle_for_device(config: TrainConfig, device_type: str) -> TrainConfig:
+    """``config`` with its device-dependent defaults settled for ``device_type`` ("cpu" or "cuda"):
+    ``selfplay.search = "auto"`` becomes "gumbel" on the CPU and "puct" on CUDA. A run records the
+    settled config, so a resumed run keeps its search."""
+    if config.selfplay.search != "auto":
+        return config
+    search = "gumbel" if device_type == "cpu" else "puct"
+    return dataclasses.replace(config, selfplay=dataclasses.replace(config.selfplay, search=search))
+
+
+# The presets of the shipped connect four and othello networks pin the PUCT search they were trained with.
 PRESETS: dict[str, dict[str, Any]] = {
     "tic_tac_toe": {
         "iterations": 200,
         "network": {"arch": "mlp", "args": {"hidden": 128, "layers": 2}},
-        "selfplay": {"games_per_iteration": 64, "parallel_games": 64, "simulations": 100, "temperature_moves": 4,
-                     "dirichlet_alpha": 0.5},
+        "selfplay": {"games_per_iteration": 64, "parallel_games": 64, "search": "gumbel", "simulations": 32,
+                     "temperature_moves": 6},
         "replay": {"capacity": 20_000},
         "optim": {"lr": 3e-3, "batch_size": 128, "steps_per_iteration": 80, "min_replay": 128,
                   "lr_schedule": [[80, 1e-3]]},
@@ -188,8 +200,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     "connect_four": {
         "iterations": 200,
         "network": {"arch": "resnet", "args": {"blocks": 4, "channels": 64}},
-        "selfplay": {"games_per_iteration": 128, "parallel_games": 128, "simulations": 100, "temperature_moves": 8,
-                     "dirichlet_alpha": 1.0},
+        "selfplay": {"games_per_iteration": 128, "parallel_games": 128, "search": "puct", "simulations": 100,
+                     "temperature_moves": 8, "dirichlet_alpha": 1.0},
         "replay": {"capacity": 200_000},
         "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 100, "min_replay": 2_000,
                   "lr_schedule": [[100, 5e-4], [160, 1e-4]]},
@@ -200,8 +212,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     "connect_four_small": {
         "iterations": 300,
         "network": {"arch": "resnet", "args": {"blocks": 3, "channels": 32}},
-        "selfplay": {"games_per_iteration": 64, "parallel_games": 64, "simulations": 50, "temperature_moves": 8,
-                     "dirichlet_alpha": 1.0},
+        "selfplay": {"games_per_iteration": 64, "parallel_games": 64, "search": "puct", "simulations": 50,
+                     "temperature_moves": 8, "dirichlet_alpha": 1.0},
         "replay": {"capacity": 100_000},
         "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 40, "min_replay": 2_000,
                   "lr_schedule": [[150, 5e-4], [250, 1e-4]]},
@@ -212,8 +224,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     "othello": {
         "iterations": 300,
         "network": {"arch": "resnet", "args": {"blocks": 6, "channels": 64}},
-        "selfplay": {"games_per_iteration": 128, "parallel_games": 128, "simulations": 100, "temperature_moves": 12,
-                     "dirichlet_alpha": 0.5},
+        "selfplay": {"games_per_iteration": 128, "parallel_games": 128, "search": "puct", "simulations": 100,
+                     "temperature_moves": 12, "dirichlet_alpha": 0.5},
         "replay": {"capacity": 400_000},
         "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 200, "min_replay": 5_000,
                   "lr_schedule": [[150, 5e-4], [240, 1e-4]]},
@@ -223,8 +235,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     "othello_small": {
         "iterations": 300,
         "network": {"arch": "resnet", "args": {"blocks": 3, "channels": 32}},
-        "selfplay": {"games_per_iteration": 64, "parallel_games": 64, "simulations": 50, "temperature_moves": 12,
-                     "dirichlet_alpha": 0.5},
+        "selfplay": {"games_per_iteration": 64, "parallel_games": 64, "search": "puct", "simulations": 50,
+                     "temperature_moves": 12, "dirichlet_alpha": 0.5},
         "replay": {"capacity": 150_000},
         "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 60, "min_replay": 4_000,
                   "lr_schedule": [[150, 5e-4], [250, 1e-4]]},

@@ -38,7 +38,7 @@ from models import (
 )
 from models.checkpoint import load_weights
 from rlgames.game import Game
-from train.config import TrainConfig, config_from_dict
+from train.config import TrainConfig, config_from_dict, settle_for_device
 from train.evaluate import SolverBenchmark, evaluate
 from train.learner import Learner, Losses, make_optimizer, mean_losses
 from train.logger import RunLogger
@@ -81,8 +81,9 @@ class Trainer:
 
     def __init__(self, game: Game, config: TrainConfig, run_dir: str | Path, *, resume: bool = False,
                  device: str = "cpu", echo: Callable[[str], None] = print) -> None:
-        self.game, self.config, self.run_dir = game, config, Path(run_dir)
         self.device = torch.device(device)
+        config = settle_for_device(config, self.device.type)
+        self.game, self.config, self.run_dir = game, config, Path(run_dir)
         self.echo = echo
         self.network: PolicyValueNet = build_network(game, config.network.arch,
                                                      seed=iteration_seed(config.seed, Stream.NETWORK),
