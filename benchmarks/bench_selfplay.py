@@ -4,8 +4,8 @@ Three loops use the same network (a checkpoint, by default the shipped connect f
 
 * raw inference: the network's forward pass on batches of observations of random positions, no search,
   at batch 1 and at the batch self-play forms (``parallel_games * leaves_per_game`` leaves);
-* rlgames self-play: `train.selfplay.play_games` with the preset's self-play settings (PUCT, many games
-  stepped together, their leaves evaluated in shared batches);
+* rlgames self-play: `train.selfplay.play_games` with the preset's self-play settings, but PUCT at
+  ``--simulations`` as the reference (many games stepped together, leaves evaluated in shared batches);
 * the reference: alpha-zero-general's search as its ``MCTS.py`` runs it (Surag Nair's
   suragnair/alpha-zero-general): a tree kept in dicts keyed by the board (``Qsa``, ``Nsa``, ``Ns``,
   ``Ps``), a recursive descent per simulation that scans every action's PUCT score, one network call at
@@ -167,11 +167,12 @@ def rates(positions: int, simulations: int, evaluations: int, seconds: float) ->
             "simulations_per_s": simulations / seconds, "evaluations_per_s": evaluations / seconds}
 
 
-def run(checkpoint: str, preset: str, reference_games: int, seconds: float, seed: int) -> dict[str, Any]:
+def run(checkpoint: str, preset: str, simulations: int, reference_games: int, seconds: float, seed: int) -> dict[str, Any]:
     torch.set_num_threads(1)
     network, info = load_network(checkpoint)
     game = info.load_game()
-    config = load_config(preset).selfplay
+    # PUCT at the same simulation count as the reference, which is an AlphaZero PUCT search
+    config = dataclasses.replace(load_config(preset).selfplay, search="puct", simulations=simulations)
     rng = np.random.default_rng(seed)
     self_play_batch = config.parallel_games * config.leaves_per_game
     report: dict[str, Any] = {"checkpoint": checkpoint, "network": info.network.describe(), "preset": preset,
@@ -212,6 +213,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--checkpoint", default="checkpoints/connect_four.pt")
     parser.add_argument("--preset", default="connect_four_small", help="the training preset whose self-play "
                                                                       "settings to use (default connect_four_small)")
+    parser.add_argument("--simulations", type=int, default=50, help="simulations per move of both searches "
+                                                                      "(default 50)")
     parser.add_argument("--reference-games", type=int, default=3, help="games of the reference loop (default 3)")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per raw inference measurement")
     parser.add_argument("--seed", type=int, default=0)
@@ -221,7 +224,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
-    report = run(args.checkpoint, args.preset, args.reference_games, args.seconds, args.seed)
+    report = run(args.checkpoint, args.preset, args.simulations, args.reference_games, args.seconds, args.seed)
     print(markdown(report))
     if args.json:
         report["machine"] = machine_info()

@@ -79,7 +79,7 @@ def test_presets_are_valid_and_distinct() -> None:
     assert configs["connect_four"].lr_at(0) == 2e-3 and configs["connect_four"].lr_at(150) == 5e-4
     assert configs["connect_four"].lr_at(199) == 1e-4
     searches = {name: c.selfplay.search for name, c in configs.items()}
-    assert searches == {"tic_tac_toe": "gumbel", "smoke": "auto", "connect_four": "puct", "connect_four_small": "puct",
+    assert searches == {"tic_tac_toe": "gumbel", "smoke": "auto", "connect_four": "puct", "connect_four_small": "gumbel",
                         "othello": "puct", "othello_small": "puct"}  # the shipped networks' searches
 
 
