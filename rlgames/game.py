@@ -212,7 +212,8 @@ class State:
     """One immutable position of a game.
 
     Games subclass it to add their notation (``action_to_string``, ``string_to_action``), ``__str__``
-    and, where it is faster than the generic kernel call, ``legal_actions``.
+    and, where plain Python is faster than the generic kernel call, ``legal_actions`` or ``apply``
+    (tests then hold the two equal to the kernels, which the search keeps using).
     """
 
     __slots__ = ("game", "compact")
@@ -293,11 +294,15 @@ class State:
 
     def check_legal(self, action: int) -> None:
         """Raises `IllegalActionError`, naming the problem, unless ``action`` is legal here."""
+        if self.is_terminal() or not self.is_legal(self._as_int(action)):
+            raise self._illegal_action_error(action)
+
+    def _illegal_action_error(self, action: int) -> IllegalActionError:
+        """The error for an int ``action`` that is not legal here, naming the problem."""
         if self.is_terminal():
-            raise IllegalActionError(f"{self.game.name}: no action is legal, the game is over")
-        if not self.is_legal(self._as_int(action)):
-            legal = ", ".join(f"{self.action_to_string(a)} ({a})" for a in self.legal_actions())
-            raise IllegalActionError(f"{self.game.name}: {self._describe(action)} is illegal here; legal: {legal}")
+            return IllegalActionError(f"{self.game.name}: no action is legal, the game is over")
+        legal = ", ".join(f"{self.action_to_string(a)} ({a})" for a in self.legal_actions())
+        return IllegalActionError(f"{self.game.name}: {self._describe(action)} is illegal here; legal: {legal}")
 
     def _describe(self, action: object) -> str:
         if isinstance(action, (int, np.integer)) and 0 <= action < self.game.num_actions:

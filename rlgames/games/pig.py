@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rlgames.game import CHANCE, ILLEGAL, TERMINAL, Game, GameKernels, State
+from rlgames.game import CHANCE, ILLEGAL, TERMINAL, Game, GameKernels, State, _new_object
 
 SCORE0, SCORE1, TURN_TOTAL, TURN_PLAYER, DECISIONS_LEFT, RULES = range(2, 8)  # compact slots
 ROLL, STOP = 0, 1
@@ -138,6 +138,43 @@ def observation(s, player, out) -> None:
 
 class PigState(State):
     __slots__ = ()
+
+    def apply(self, action: int) -> "PigState":
+        """The successor after ``action``; the receiver is unchanged. Raises `IllegalActionError`.
+
+        The `apply` kernel's rules again, in plain Python: these few int operations cost less than a
+        call into the kernel (numba's dispatch and the boxing of eight slots), and this is the API's hot
+        path. The search keeps the kernel; tests hold the two equal on every action of random games.
+        """
+        if type(action) is not int:
+            action = self._as_int(action)
+        game = self.game
+        code, _, score0, score1, total, turn, left, rules = self.compact
+        if code >= 0:  # a decision
+            if action == ROLL and (score1 if turn else score0) + total < game.winscore:
+                compact = (CHANCE if left > 1 else TERMINAL, 0, score0, score1, total, turn, left - 1, rules)
+            elif action == STOP:  # bank the turn total
+                if turn:
+                    score1 += total
+                else:
+                    score0 += total
+                if score0 >= game.winscore or score1 >= game.winscore:
+                    compact = (TERMINAL, 1 - 2 * turn, score0, score1, 0, 1 - turn, left - 1, rules)
+                else:
+                    compact = (1 - turn if left > 1 else TERMINAL, 0, score0, score1, 0, 1 - turn, left - 1, rules)
+            else:
+                raise self._illegal_action_error(action)
+        elif code == CHANCE and 0 <= action < game.diceoutcomes:  # a die face
+            if action == 0:  # a 1: the turn total is lost and the turn passes
+                compact = (1 - turn, 0, score0, score1, 0, 1 - turn, left, rules)
+            else:
+                compact = (turn, 0, score0, score1, total + action + 1, turn, left, rules)
+        else:
+            raise self._illegal_action_error(action)
+        state = _new_object(type(self))  # as in `State.apply`
+        state.game = game
+        state.compact = compact
+        return state
 
     def legal_actions(self) -> list[int]:
         """As the kernel's, without the cost of a call to it (indexing beats unpacking all eight slots)."""

@@ -7,7 +7,8 @@ import pytest
 
 import rlgames
 from rlgames import CHANCE, TERMINAL, IllegalActionError
-from rlgames.games.pig import ROLL, STOP, Pig, pack_rules
+from rlgames.game import ILLEGAL
+from rlgames.games.pig import ROLL, STOP, Pig, PigState, pack_rules
 
 
 def position(
@@ -212,3 +213,58 @@ def test_state_at_builds_the_position_that_play_reaches():
         game.state_at(0, 20)
     with pytest.raises(ValueError, match="turn must be 0 or 1"):
         game.state_at(0, 0, turn=2)
+
+
+def kernel_apply(game: Pig, compact: tuple, action: int) -> tuple | None:
+    """The compiled ``apply`` kernel's successor, or None where it judges ``action`` illegal."""
+    try:
+        successor = game.kernels.apply(compact, action)
+    except OverflowError:  # beyond int64: never legal
+        return None
+    return None if successor[0] == ILLEGAL else successor
+
+
+@pytest.mark.parametrize(
+    ("params", "num_games"),
+    [({}, 20), ({"winscore": 20}, 100), ({"winscore": 15, "diceoutcomes": 3, "horizon": 12}, 100),
+     ({"winscore": 8, "horizon": 5}, 100)],
+)
+def test_python_apply_matches_the_kernel(params: dict, num_games: int) -> None:
+    """`PigState.apply` (plain Python, the API's hot path) and the ``apply`` kernel (the search's) agree on
+    every action, legal or not, at every state of random games: the same successor, or
+    `IllegalActionError` where the kernel says illegal; legal actions and returns agree too."""
+    game = Pig(**params)
+    rng = np.random.default_rng(len(params))
+    actions = [*range(-2, game.kernels.max_actions + 2), 2**31, 2**63, -(2**63) - 1]
+    buffer = np.empty(game.kernels.max_actions, dtype=np.int64)
+    for _ in range(num_games):
+        state = game.new_initial_state()
+        while True:
+            compact = state.compact
+            for action in actions:
+                expected = kernel_apply(game, compact, action)
+                if expected is None:
+                    with pytest.raises(IllegalActionError, match="pig: "):
+                        state.apply(action)
+                    continue
+                child = state.apply(action)
+                assert type(child) is PigState and child.game is game and child.compact == expected
+                assert all(type(value) is int for value in child.compact)
+                assert child.returns() == [float(expected[1]), -float(expected[1])]
+            assert state.compact is compact  # the receiver is unchanged
+            legal = buffer[: game.kernels.legal_actions(compact, buffer)].tolist()
+            assert state.legal_actions() == legal
+            if not legal:
+                assert state.is_terminal()
+                break
+            state = state.apply(int(rng.choice(legal)))
+
+
+def test_python_apply_names_the_illegal_action() -> None:
+    game = Pig(winscore=20)
+    with pytest.raises(IllegalActionError, match=r"pig: move roll \(action 0\) is illegal here; legal: stop \(1\)"):
+        game.state_at(15, 3, 5).apply(ROLL)
+    with pytest.raises(IllegalActionError, match=r"pig: action 6 is illegal here; legal: Roll 1 \(0\)"):
+        game.state_at(0, 0, chance=True).apply(6)
+    with pytest.raises(IllegalActionError, match="game is over"):
+        game.state_at(15, 3, 5).apply(STOP).apply(STOP)
