@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 import subprocess
 import sys
 import time
@@ -31,8 +33,8 @@ from train.config import (
 )
 from train.evaluate import elo_difference, match, opponent_tag, reachable_states
 from train.learner import Learner, make_optimizer
-from train.replay import ReplayBuffer, augment, map_actions
-from train.selfplay import Positions, choose_move, make_search, play_games, search_config
+from train.replay import FIELDS, ReplayBuffer, augment, map_actions
+from train.selfplay import Positions, _collect, _Game, choose_move, make_search, play_games, search_config
 from train.trainer import CHECKPOINT, Trainer, TrainError
 
 torch.set_num_threads(1)
@@ -67,7 +69,8 @@ def solver_batch(states: list[rlgames.State]) -> Positions:
         policies.append(policy)
     return Positions(np.stack([s.observation() for s in states]),
                      np.stack([s.legal_action_mask().astype(bool) for s in states]),
-                     np.stack(policies), np.array([solve(s).value for s in states], dtype=np.float32))
+                     np.stack(policies), np.array([solve(s).value for s in states], dtype=np.float32),
+                     np.ones(len(states), dtype=np.float32))
 
 
 # --- config -------------------------------------------------------------------------------------------
@@ -105,9 +108,12 @@ def test_overrides_from_json_and_toml(tmp_path: Path) -> None:
     ({"selfplay": 3}, "'selfplay' is a table"),
     ({"selfplay": {"simulations": 0}}, "selfplay.simulations must be positive"),
     ({"eval": {"games": 3}}, "eval.games must be even"),
+    ({"selfplay": {"random_move_fraction": 1.5}}, "selfplay.random_move_fraction must be in [0, 1], got 1.5"),
+    ({"selfplay": {"random_move_plies": 0}}, "selfplay.random_move_plies must be positive"),
+    ({"selfplay": {"search_value_weight": -0.1}}, "selfplay.search_value_weight must be in [0, 1], got -0.1"),
 ])
 def test_bad_overrides_are_named(overrides: dict, message: str) -> None:
-    with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(".", r"\.")):
+    with pytest.raises(ConfigError, match=re.escape(message)):
         load_config("smoke", overrides)
 
 
@@ -166,13 +172,47 @@ def test_gumbel_self_play_games_differ() -> None:
     assert len({obs.tobytes() for obs in positions.observations[one_stone]}) > 2
 
 
+def test_a_random_move_branches_the_game_and_leaves_the_earlier_positions_out_of_the_value_loss() -> None:
+    """Without temperature moves Gumbel self-play repeats one game; a random first move (ply 0 of
+    ``random_move_plies=1``) spreads the second positions over the board and weights the first 0."""
+    evaluator = NetworkEvaluator(build_network(C4, "mlp", hidden=16, layers=1, seed=0), C4)
+    plain = SelfPlayConfig(games_per_iteration=24, parallel_games=24, search="gumbel", simulations=8,
+                           temperature_moves=0)
+    branched = dataclasses.replace(plain, random_move_fraction=1.0, random_move_plies=1)
+    second_positions = []
+    for config in (plain, branched):
+        positions, stats = play_games(C4, evaluator, config, seed=0)
+        stones = positions.observations.reshape(len(positions), -1).sum(axis=1)
+        assert stats.games == 24 and (stones == 1).sum() == 24
+        second_positions.append({obs.tobytes() for obs in positions.observations[stones == 1]})
+        expected_weights = (stones > 0) if config is branched else np.ones(len(positions), bool)
+        assert np.array_equal(positions.value_weights, expected_weights.astype(np.float32))
+    assert len(second_positions[0]) == 1 and len(second_positions[1]) >= 5  # 7 columns, 24 draws
+
+
+def test_the_value_target_mixes_the_outcome_with_the_search_value() -> None:
+    """Player 0 wins; the targets are ``(1 - w) z + w q`` for each position's side to move, and the
+    positions up to the random move (the second) leave the value loss."""
+    n = 5
+    played = _Game(TTT.state_from_actions([0, 3, 1, 4, 2]), random_ply=1,
+                   observations=[np.zeros(TTT.observation_shape, np.float32)] * n, masks=[np.ones(9, bool)] * n,
+                   policies=[np.full(9, 1 / 9, np.float32)] * n, players=[0, 1, 0, 1, 0],
+                   search_values=[0.2, -0.5, 0.9, -1.0, 1.0])
+    z, q = np.array([1, -1, 1, -1, 1]), np.array(played.search_values)
+    for w in (0.0, 0.25, 1.0):
+        positions = _collect([played], w)
+        assert np.allclose(positions.values, (1 - w) * z + w * q)
+        assert positions.value_weights.tolist() == [0, 0, 1, 1, 1]
+
+
 # --- replay ---------------------------------------------------------------------------------------------
 def test_replay_ring_buffer_keeps_the_newest_and_round_trips(tmp_path: Path) -> None:
     buffer = ReplayBuffer(5, (1, 2), 3)
 
     def positions(first: int, n: int) -> Positions:
         values = np.arange(first, first + n, dtype=np.float32)
-        return Positions(np.repeat(values, 2).reshape(n, 1, 2), np.ones((n, 3), bool), np.zeros((n, 3), np.float32), values)
+        return Positions(np.repeat(values, 2).reshape(n, 1, 2), np.ones((n, 3), bool), np.zeros((n, 3), np.float32), values,
+                         values % 2)
 
     buffer.add(positions(0, 3))
     buffer.add(positions(3, 4))  # 7 added, capacity 5: 2..6 remain
@@ -185,6 +225,7 @@ def test_replay_ring_buffer_keeps_the_newest_and_round_trips(tmp_path: Path) -> 
     sample = loaded.sample(64, np.random.default_rng(0))
     assert set(sample.values.tolist()) == {2, 3, 4, 5, 6}
     assert np.all(sample.observations[:, 0, 0] == sample.values)  # rows stay together
+    assert np.array_equal(sample.value_weights, sample.values % 2)
     with pytest.raises(ValueError, match="do not fit"):
         ReplayBuffer.load(tmp_path / "r.npz", (2, 2), 3)
     loaded.add(positions(10, 12))  # more than the capacity at once: the last 5 stay
@@ -205,7 +246,7 @@ def test_augmentation_maps_positions_to_their_symmetric_positions(game: rlgames.
         policy = rng.random(game.num_actions).astype(np.float32) * state.legal_action_mask()
         policy /= policy.sum()
         batch = Positions(state.observation()[None], state.legal_action_mask().astype(bool)[None], policy[None],
-                          np.zeros(1, np.float32))
+                          np.zeros(1, np.float32), np.ones(1, np.float32))
         for symmetry in game.symmetries():
             image = game.state_from_actions([int(symmetry.action_map[a]) for a in line])
             out = augment(batch, [symmetry], rng)
@@ -220,7 +261,7 @@ def test_sampling_uses_every_symmetry() -> None:
     buffer = ReplayBuffer(10, tuple(TTT.observation_shape), TTT.num_actions)
     state = TTT.state_from_actions([0])  # a corner: its 8 images are 4 distinct corners
     buffer.add(Positions(state.observation()[None], state.legal_action_mask().astype(bool)[None],
-                         np.eye(9, dtype=np.float32)[[4]], np.zeros(1, np.float32)))
+                         np.eye(9, dtype=np.float32)[[4]], np.zeros(1, np.float32), np.ones(1, np.float32)))
     sample = buffer.sample(200, np.random.default_rng(0), TTT.symmetries())
     corners = {tuple(np.argwhere(o[1]).ravel()) for o in sample.observations}  # the opponent's stone
     assert corners == {(0, 0), (0, 2), (2, 0), (2, 2)}
@@ -246,6 +287,30 @@ def test_learner_reduces_the_loss_on_a_fixed_batch() -> None:
     assert last.entropy < first.entropy  # the policy sharpens
     uniform_entropy = np.mean([np.log(len(s.legal_actions())) for s in states])
     assert first.entropy == pytest.approx(uniform_entropy, abs=0.1)  # an untrained net is near-uniform
+
+
+def test_the_value_loss_leaves_out_positions_of_weight_zero() -> None:
+    batch = solver_batch(states_after_random_play(TTT, np.random.default_rng(1), 16))
+    config = load_config("tic_tac_toe").optim
+    network = build_network(TTT, "mlp", seed=0, hidden=32, layers=1)
+    learner = Learner(network, make_optimizer(network, config), config, torch.device("cpu"))
+    keep = np.arange(16) % 2 == 0
+    wrong = dataclasses.replace(batch, values=np.where(keep, batch.values, 5.0).astype(np.float32),
+                                value_weights=keep.astype(np.float32))
+    _, with_weights = learner.losses(wrong)
+    _, kept_only = learner.losses(Positions(*(getattr(batch, f)[keep] for f in FIELDS)))
+    assert with_weights.value == pytest.approx(kept_only.value, rel=1e-6)
+    assert with_weights.policy == pytest.approx(learner.losses(batch)[1].policy, rel=1e-6)
+
+
+def test_replay_files_without_value_weights_load_with_weight_one(tmp_path: Path) -> None:
+    n = 3
+    np.savez(tmp_path / "old.npz", observations=np.zeros((n, 1, 2), np.float32), masks=np.ones((n, 3), bool),
+             policies=np.zeros((n, 3), np.float32), values=np.array([1, 0, -1], np.float32),
+             counters=np.array([n, n, 5]))
+    loaded = ReplayBuffer.load(tmp_path / "old.npz", (1, 2), 3)
+    assert len(loaded) == n and np.array_equal(loaded.value_weights[:n], np.ones(n, np.float32))
+    assert np.array_equal(loaded.values[:n], [1, 0, -1])
 
 
 # --- evaluation helpers --------------------------------------------------------------------------------

@@ -51,7 +51,15 @@ class SelfPlayConfig:
     * ``simulations`` per move, on top of the visits kept from the previous move's tree;
     * ``leaves_per_game`` -- leaves each tree contributes to a network batch (virtual losses);
     * ``temperature_moves`` -- the first moves of a game are drawn from the root's visit distribution
-      (temperature 1), the later ones are the search's best move (temperature 0).
+      (temperature 1), the later ones are the search's best move (temperature 0);
+    * ``random_move_fraction`` -- the fraction of games that play one uniformly random move, at a
+      decision drawn uniformly from ``[0, random_move_plies)``: AlphaGo's value-network data (Silver et
+      al. 2016), positions after a likely blunder labelled by the play that follows, which teach the
+      value head the tactics a depth-limited search meets at its leaves. The positions up to the random
+      move keep their policy targets but leave the value loss;
+    * ``search_value_weight`` -- the value target is ``(1 - w) z + w q``, the game's outcome ``z`` mixed
+      with the search's root value ``q``: less noisy than ``z`` alone, less biased than ``q`` alone
+      (Lessons from AlphaZero, part 4, Oracle 2018, found ``w = 0.5`` best on connect four).
     """
 
     games_per_iteration: int = 32
@@ -63,6 +71,9 @@ class SelfPlayConfig:
     dirichlet_alpha: float = 0.3
     dirichlet_epsilon: float = 0.25
     temperature_moves: int = 4
+    random_move_fraction: float = 0.0
+    random_move_plies: int = 30
+    search_value_weight: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -148,7 +159,8 @@ def validate(config: TrainConfig) -> None:
                 "selfplay.simulations": config.selfplay.simulations,
                 "selfplay.leaves_per_game": config.selfplay.leaves_per_game, "replay.capacity": config.replay.capacity,
                 "optim.lr": config.optim.lr, "optim.batch_size": config.optim.batch_size,
-                "eval.simulations": config.eval.simulations}
+                "eval.simulations": config.eval.simulations,
+                "selfplay.random_move_plies": config.selfplay.random_move_plies}
     for name, value in positive.items():
         if value <= 0:
             raise ConfigError(f"{name} must be positive, got {value}")
@@ -163,6 +175,10 @@ def validate(config: TrainConfig) -> None:
     for name, value in non_negative.items():
         if value < 0:
             raise ConfigError(f"{name} must be non-negative, got {value}")
+    if not 0.0 <= config.selfplay.random_move_fraction <= 1.0:
+        raise ConfigError(f"selfplay.random_move_fraction must be in [0, 1], got {config.selfplay.random_move_fraction}")
+    if not 0.0 <= config.selfplay.search_value_weight <= 1.0:
+        raise ConfigError(f"selfplay.search_value_weight must be in [0, 1], got {config.selfplay.search_value_weight}")
     if config.selfplay.search not in ("auto", "puct", "gumbel"):
         raise ConfigError(f"selfplay.search must be 'auto', 'puct' or 'gumbel', got {config.selfplay.search!r}")
     if config.optim.optimizer not in ("adam", "sgd"):

@@ -1,7 +1,8 @@
 """The learner: AlphaZero's loss on replay batches.
 
-``loss = cross_entropy(search policy, network policy) + value_weight * (z - v)^2``, averaged over the
-batch, where ``z`` is the game's outcome from the side to move; weight decay comes from the optimizer
+``loss = cross_entropy(search policy, network policy) + value_weight * (z - v)^2``, the policy part
+averaged over the batch and the value part over the positions whose value weight is 1 (not those
+before a self-play game's random move), where ``z`` is the game's outcome from the side to move; weight decay comes from the optimizer
 (AdamW's decoupled decay, or L2 through SGD's ``weight_decay``). The entropy of the network's policy is
 reported alongside (it falls as the policy sharpens).
 """
@@ -54,10 +55,11 @@ class Learner:
         mask = torch.from_numpy(batch.masks).to(self.device)  # [B, A]
         target_policy = torch.from_numpy(batch.policies).to(self.device)  # [B, A]
         target_value = torch.from_numpy(batch.values).to(self.device)  # [B]
+        weight = torch.from_numpy(batch.value_weights).to(self.device)  # [B], 0 or 1
         logits, value = self.network(obs, mask)  # [B, A] (illegal: MASKED_LOGIT), [B]
         log_policy = torch.log_softmax(logits, dim=1)  # [B, A]
         policy_loss = -(target_policy * log_policy).sum(dim=1).mean()
-        value_loss = ((value - target_value) ** 2).mean()
+        value_loss = (weight * (value - target_value) ** 2).sum() / weight.sum().clamp(min=1.0)
         entropy = -(log_policy.exp() * log_policy).sum(dim=1).mean()
         total = policy_loss + self.value_weight * value_loss
         return total, Losses(policy_loss.item(), value_loss.item(), entropy.item(), total.item())

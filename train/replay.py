@@ -28,6 +28,7 @@ class ReplayBuffer:
         self.masks = np.zeros((capacity, num_actions), dtype=bool)  # [C, A]
         self.policies = np.zeros((capacity, num_actions), dtype=np.float32)  # [C, A]
         self.values = np.zeros(capacity, dtype=np.float32)  # [C]
+        self.value_weights = np.zeros(capacity, dtype=np.float32)  # [C]
         self.size = 0
         self.cursor = 0  # the next slot written
         self.added = 0  # positions added since the start
@@ -63,6 +64,7 @@ class ReplayBuffer:
             with os.fdopen(descriptor, "wb") as handle:
                 np.savez(handle, observations=self.observations[: self.size], masks=self.masks[: self.size],
                          policies=self.policies[: self.size], values=self.values[: self.size],
+                         value_weights=self.value_weights[: self.size],
                          counters=np.array([self.cursor, self.added, self.capacity]))
                 handle.flush()
                 os.fsync(handle.fileno())
@@ -73,7 +75,8 @@ class ReplayBuffer:
 
     @classmethod
     def load(cls, path: str | Path, observation_shape: tuple[int, ...], num_actions: int) -> ReplayBuffer:
-        """The buffer saved at ``path``; raises `ValueError` when it does not fit the shapes."""
+        """The buffer saved at ``path``; raises `ValueError` when it does not fit the shapes. A file
+        written before value weights existed loads with every weight 1."""
         with np.load(path) as data:
             cursor, added, capacity = (int(c) for c in data["counters"])
             buffer = cls(capacity, observation_shape, num_actions)
@@ -81,8 +84,8 @@ class ReplayBuffer:
             if data["observations"].shape[1:] != tuple(observation_shape) or data["masks"].shape[1:] != (num_actions,):
                 raise ValueError(f"{path}: replay positions shaped {data['observations'].shape[1:]} with "
                                  f"{data['masks'].shape[1]} actions do not fit {observation_shape} and {num_actions}")
-            for target, name in zip(_fields(buffer), ("observations", "masks", "policies", "values")):
-                target[:size] = data[name]
+            for target, name in zip(_fields(buffer), FIELDS):
+                target[:size] = data[name] if name in data else 1.0
         buffer.size, buffer.cursor, buffer.added = size, cursor, added
         return buffer
 
@@ -97,7 +100,7 @@ def augment(batch: Positions, symmetries: Sequence[Symmetry], rng: np.random.Gen
             observations[rows] = symmetry.observation(batch.observations[rows])  # transforms act on the last axes
             masks[rows] = map_actions(batch.masks[rows], symmetry.action_map)
             policies[rows] = map_actions(batch.policies[rows], symmetry.action_map)
-    return Positions(observations, masks, policies, batch.values)
+    return Positions(observations, masks, policies, batch.values, batch.value_weights)
 
 
 def map_actions(rows: np.ndarray, action_map: np.ndarray) -> np.ndarray:
@@ -107,5 +110,9 @@ def map_actions(rows: np.ndarray, action_map: np.ndarray) -> np.ndarray:
     return out
 
 
-def _fields(positions: Positions | ReplayBuffer) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    return positions.observations, positions.masks, positions.policies, positions.values
+FIELDS = ("observations", "masks", "policies", "values", "value_weights")
+"""The arrays of a batch of positions, in `Positions` order."""
+
+
+def _fields(positions: Positions | ReplayBuffer) -> tuple[np.ndarray, ...]:
+    return tuple(getattr(positions, name) for name in FIELDS)

@@ -6,13 +6,18 @@ game's position at once (``leaves_per_game`` leaves per tree and batch, all tree
 with PUCT, drawn from the visit distribution for the first ``temperature_moves`` moves and the search's
 best move after that; with the Gumbel search, drawn from the root's visit counts for the first
 ``temperature_moves`` moves and the improved policy's most likely move after that (see `choose_move`);
-chance outcomes are drawn by their probabilities. The tree below the move played is kept
+chance outcomes are drawn by their probabilities. With ``random_move_fraction`` > 0, that fraction of the
+games plays one uniformly random move at a ply drawn uniformly below ``random_move_plies`` (AlphaGo's
+value-network data, Silver et al. 2016: the positions after a random move, often a blunder, labelled by
+the play that follows). The tree below the move played is kept
 (`MultiTreeMCTS.advance`). A finished game's slot starts the next game until ``games_per_iteration``
 have been started; once slots empty, the remaining games go on in fresh trees.
 
 Each recorded position holds the observation and legal mask from the side to move, the policy
-target (the root's visit distribution; one-hot on the winning move when the search proved a win), and
-the final outcome from that side's point of view.
+target (the root's visit distribution; one-hot on the winning move when the search proved a win), the
+final outcome from that side's point of view (mixed with the search's root value by
+``search_value_weight``), and its weight in the value loss: 0 for the positions up
+to and including a random move (their outcome no longer follows from the players' own moves), else 1.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ class Positions:
     masks: np.ndarray  # bool[N, A], legal actions
     policies: np.ndarray  # float32[N, A], search policy targets
     values: np.ndarray  # float32[N], final outcome for the side to move
+    value_weights: np.ndarray  # float32[N], 1 where ``values`` is a value target, 0 before a random move
 
     def __len__(self) -> int:
         return len(self.values)
@@ -60,10 +66,12 @@ class _Game:
     """A game in flight and the positions recorded so far."""
 
     state: State
+    random_ply: int = -1  # the decision at which the game plays a uniformly random move (-1: none)
     observations: list[np.ndarray] = field(default_factory=list)
     masks: list[np.ndarray] = field(default_factory=list)
     policies: list[np.ndarray] = field(default_factory=list)
     players: list[int] = field(default_factory=list)
+    search_values: list[float] = field(default_factory=list)  # the root value, for the side to move
 
 
 def make_search(config: SelfPlayConfig, evaluator: NetworkEvaluator, seed: int) -> MultiTreeMCTS | MultiTreeGumbel:
@@ -92,7 +100,7 @@ def play_games(game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, 
     search_seed, move_seed = np.random.SeedSequence(seed).generate_state(2, dtype=np.uint32)
     search = make_search(config, evaluator, int(search_seed))
     rng = np.random.default_rng(int(move_seed))
-    in_flight = [_Game(game.new_initial_state()) for _ in range(min(config.parallel_games, config.games_per_iteration))]
+    in_flight = [_new_game(game, config, rng) for _ in range(min(config.parallel_games, config.games_per_iteration))]
     started, finished = len(in_flight), []
     while in_flight:
         results = search.search_many([g.state for g in in_flight])
@@ -103,14 +111,22 @@ def play_games(game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, 
                 continue
             finished.append(played)
             if started < config.games_per_iteration:  # the slot starts a new game (a fresh tree)
-                still_playing.append(_Game(game.new_initial_state()))
+                still_playing.append(_new_game(game, config, rng))
                 started += 1
         in_flight = still_playing  # with fewer games than trees, MultiTreeMCTS rebuilds its trees
-    positions = _collect(finished)
+    positions = _collect(finished, config.search_value_weight)
     stats = SelfPlayStats(games=len(finished), positions=len(positions), evaluations=evaluator.evaluations - evaluations,
                           seconds=time.perf_counter() - start, mean_length=len(positions) / len(finished),
                           first_player_score=float(np.mean([g.state.returns()[0] for g in finished])))
     return positions, stats
+
+
+def _new_game(game: Game, config: SelfPlayConfig, rng: np.random.Generator) -> _Game:
+    """A game from the start; it plays a random move with probability ``config.random_move_fraction``
+    (no random number is drawn when that is 0, so such runs keep their streams)."""
+    if config.random_move_fraction and rng.random() < config.random_move_fraction:
+        return _Game(game.new_initial_state(), random_ply=int(rng.integers(config.random_move_plies)))
+    return _Game(game.new_initial_state())
 
 
 def _play_move(search: MultiTreeMCTS | MultiTreeGumbel, index: int, played: _Game, result: SearchResult, temperature_moves: int,
@@ -118,7 +134,11 @@ def _play_move(search: MultiTreeMCTS | MultiTreeGumbel, index: int, played: _Gam
     """Records the position of game ``played`` (tree ``index``), plays its move and the chance outcomes
     after it, and moves the tree along; returns whether the game goes on."""
     _record(played, result)
-    moves = [choose_move(search, index, result, len(played.players) <= temperature_moves, rng)]
+    if len(played.players) - 1 == played.random_ply:
+        actions = played.state.legal_actions()
+        moves = [actions[int(rng.integers(len(actions)))]]
+    else:
+        moves = [choose_move(search, index, result, len(played.players) <= temperature_moves, rng)]
     played.state = played.state.apply(moves[0])
     while played.state.is_chance_node():
         moves.append(played.state.sample_chance_outcome(rng))
@@ -142,6 +162,7 @@ def _record(played: _Game, result: SearchResult) -> None:
     played.masks.append(state.legal_action_mask().astype(bool))
     played.policies.append(policy.astype(np.float32))
     played.players.append(state.current_player())
+    played.search_values.append(result.value)
 
 
 def choose_move(search: MultiTreeMCTS | MultiTreeGumbel, index: int, result: SearchResult, opening: bool,
@@ -164,13 +185,18 @@ def choose_move(search: MultiTreeMCTS | MultiTreeGumbel, index: int, result: Sea
     return result.action
 
 
-def _collect(games: list[_Game]) -> Positions:
-    """The positions of finished games, each labelled with the outcome for its side to move."""
-    values = []
+def _collect(games: list[_Game], search_value_weight: float) -> Positions:
+    """The positions of finished games, each labelled with ``(1 - w) z + w q`` for ``w =
+    search_value_weight``, the outcome ``z`` and the search's root value ``q`` for its side to move, and
+    weighted 0 in the value loss up to and including the game's random move."""
+    values, weights = [], []
+    w = search_value_weight
     for played in games:
         returns = played.state.returns()
-        values += [returns[player] for player in played.players]
+        values += [(1.0 - w) * returns[player] + w * q for player, q in zip(played.players, played.search_values)]
+        weights += [float(ply > played.random_ply) for ply in range(len(played.players))]
     return Positions(observations=np.stack([o for g in games for o in g.observations]),
                      masks=np.stack([m for g in games for m in g.masks]),
                      policies=np.stack([p for g in games for p in g.policies]),
-                     values=np.asarray(values, dtype=np.float32))
+                     values=np.asarray(values, dtype=np.float32),
+                     value_weights=np.asarray(weights, dtype=np.float32))
