@@ -14,6 +14,7 @@ import rlgames
 from rlgames.arena import (ArenaConfig, SprtConfig, log_to_tensorboard, openings, resolve_anchor, run_arena,
                            write_results)
 from rlgames.arena.openings import file_openings, random_openings
+from rlgames.arena.report import console_report, markdown_report
 from rlgames.cli import main
 
 TTT = rlgames.load_game("tic_tac_toe")
@@ -190,3 +191,12 @@ def test_budgets_are_matched_through_the_specs():
     result = run_arena(ArenaConfig("tic_tac_toe", specs, games=4, seed=1))
     assert outcomes(result) == outcomes(run_arena(ArenaConfig("tic_tac_toe", specs, games=4, seed=1)))
     assert result.elo.ratings[2] < min(result.elo.ratings[:2])  # the searchers beat the random player
+
+
+def test_the_report_warns_when_openings_repeat() -> None:
+    """Tic-tac-toe has 9 one-ply openings: 12 per pair repeat some, 8 do not."""
+    repeated = run_arena(ArenaConfig("tic_tac_toe", ("solver", "solver"), games=24, seed=0, opening_plies=1))
+    assert "note: only 9 distinct openings of 1 plies for 12 openings per pair" in console_report(repeated)
+    assert "only 9 distinct openings" in markdown_report(repeated)
+    distinct = run_arena(ArenaConfig("tic_tac_toe", ("solver", "solver"), games=16, seed=0, opening_plies=1))
+    assert "distinct openings" not in console_report(distinct) + markdown_report(distinct)

@@ -125,8 +125,21 @@ def console_report(result: ArenaResult) -> str:
     title = (f"{config.game}: {len(result.records)} games, seed {config.seed}; Elo anchored at "
              f"{result.names[config.anchor]} = {config.anchor_rating:g}")
     parts = [title, text_table(*ranking_rows(result)), "", text_table(*pair_rows(result))]
-    summary = sprt_summary(result)
-    return "\n".join(parts + ([""] + [summary] if summary else []))
+    notes = [note for note in (repeated_openings_note(result), sprt_summary(result)) if note]
+    return "\n".join(parts + [line for note in notes for line in ("", note)])
+
+
+def repeated_openings_note(result: ArenaResult) -> str:
+    """A warning when openings repeat, or "": deterministic engines then replay the same games, which
+    the intervals count as independent."""
+    openings = {record.game.opening for record in result.records}
+    played = len({record.game.opening_index for record in result.records})
+    if len(openings) >= played:
+        return ""
+    source = "in the file" if result.config.openings_file else f"of {result.config.opening_plies} plies"
+    return (f"note: only {len(openings)} distinct openings {source} for {played} openings per pair: they "
+            f"repeat, so deterministic engines replay the same games and the intervals are too narrow; "
+            f"use more --opening-plies")
 
 
 def markdown_report(result: ArenaResult) -> str:
@@ -142,6 +155,9 @@ def markdown_report(result: ArenaResult) -> str:
     lines = [f"# Arena: {config.game}", "", games, "", method, "",
              "## Ranking", "", markdown_table(*ranking_rows(result)), "",
              "## Pairs", "", markdown_table(*pair_rows(result)), ""]
+    repeated = repeated_openings_note(result)
+    if repeated:
+        lines += [repeated, ""]
     summary = sprt_summary(result)
     if summary:
         lines += ["## SPRT", "", summary, ""]
