@@ -1,8 +1,9 @@
 """The learner: AlphaZero's loss on replay batches.
 
 ``loss = cross_entropy(search policy, network policy) + value_weight * (z - v)^2``, the policy part
-averaged over the batch and the value part over the positions whose value weight is 1 (not those
-before a self-play game's random move), where ``z`` is the game's outcome from the side to move; weight decay comes from the optimizer
+averaged over the batch and the value part over the positions of value weight 1 (not those before a
+self-play game's random move), where ``z`` is the value target from the side to move (the outcome,
+possibly mixed with the search's value); weight decay comes from the optimizer
 (AdamW's decoupled decay, or L2 through SGD's ``weight_decay``). The entropy of the network's policy is
 reported alongside (it falls as the policy sharpens).
 """

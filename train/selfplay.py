@@ -42,7 +42,7 @@ class Positions:
     observations: np.ndarray  # float32[N, *observation_shape], from the side to move
     masks: np.ndarray  # bool[N, A], legal actions
     policies: np.ndarray  # float32[N, A], search policy targets
-    values: np.ndarray  # float32[N], final outcome for the side to move
+    values: np.ndarray  # float32[N], value target for the side to move: the outcome, mixed with the search's
     value_weights: np.ndarray  # float32[N], 1 where ``values`` is a value target, 0 before a random move
 
     def __len__(self) -> int:
