@@ -34,7 +34,16 @@ from train.config import (
 from train.evaluate import elo_difference, match, opponent_tag, reachable_states
 from train.learner import Learner, make_optimizer
 from train.replay import FIELDS, ReplayBuffer, augment, map_actions
-from train.selfplay import Positions, _collect, _Game, choose_move, make_search, play_games, search_config
+from train.selfplay import (
+    Positions,
+    Siblings,
+    _collect,
+    _Game,
+    choose_move,
+    make_search,
+    play_games,
+    search_config,
+)
 from train.trainer import CHECKPOINT, Trainer, TrainError
 
 torch.set_num_threads(1)
@@ -70,7 +79,7 @@ def solver_batch(states: list[rlgames.State]) -> Positions:
     return Positions(np.stack([s.observation() for s in states]),
                      np.stack([s.legal_action_mask().astype(bool) for s in states]),
                      np.stack(policies), np.array([solve(s).value for s in states], dtype=np.float32),
-                     np.ones(len(states), dtype=np.float32))
+                     np.ones(len(states), dtype=np.float32), np.ones(len(states), dtype=np.float32))
 
 
 # --- config -------------------------------------------------------------------------------------------
@@ -111,6 +120,9 @@ def test_overrides_from_json_and_toml(tmp_path: Path) -> None:
     ({"selfplay": {"random_move_fraction": 1.5}}, "selfplay.random_move_fraction must be in [0, 1], got 1.5"),
     ({"selfplay": {"random_move_plies": 0}}, "selfplay.random_move_plies must be positive"),
     ({"selfplay": {"search_value_weight": -0.1}}, "selfplay.search_value_weight must be in [0, 1], got -0.1"),
+    ({"selfplay": {"sibling_fraction": 2.0}}, "selfplay.sibling_fraction must be in [0, 1], got 2.0"),
+    ({"selfplay": {"sibling_proof_depth": 0}}, "selfplay.sibling_proof_depth must be positive"),
+    ({"selfplay": {"siblings_per_position": 0}}, "selfplay.siblings_per_position must be positive"),
 ])
 def test_bad_overrides_are_named(overrides: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=re.escape(message)):
@@ -205,6 +217,75 @@ def test_the_value_target_mixes_the_outcome_with_the_search_value() -> None:
         assert positions.value_weights.tolist() == [0, 0, 1, 1, 1]
 
 
+def middle_game_states(game: rlgames.Game, rng: np.random.Generator, count: int) -> list[rlgames.State]:
+    """``count`` positions (a player to move) after 8 to 23 random plies (or as many as the game lasted)."""
+    states = []
+    while len(states) < count:
+        state = game.new_initial_state()
+        for _ in range(int(rng.integers(8, 24))):
+            actions = state.legal_actions()
+            child = state.apply(actions[int(rng.integers(len(actions)))])
+            if child.is_terminal():
+                break
+            state = child
+        states.append(state)
+    return states
+
+
+def _sibling_children(state: rlgames.State) -> dict[bytes, rlgames.State]:
+    """The non-terminal children of ``state`` by their observation (from their side to move)."""
+    children = (state.apply(action) for action in state.legal_actions())
+    return {child.observation().tobytes(): child for child in children if not child.is_terminal()}
+
+
+@pytest.mark.parametrize("depth, per_position", [(2, 1), (4, 1), (3, 3)])
+def test_siblings_are_children_labelled_with_their_exact_value(depth: int, per_position: int) -> None:
+    """Every sibling is a distinct child of the recorded position, its value the solver's (1 or -1 for
+    its side to move), its policy target a winning move when it wins and absent when it loses."""
+    siblings, rng = Siblings(C4, 1.0, depth, per_position), np.random.default_rng(0)
+    found = {1: 0, -1: 0}
+    for state in middle_game_states(C4, np.random.default_rng(3), 150):
+        for _ in range(3 // per_position):
+            played = _Game(state)
+            siblings.record(played, rng)
+            assert len(played.siblings) <= per_position
+            assert len({sibling.observations.tobytes() for sibling in played.siblings}) == len(played.siblings)
+            for sibling in played.siblings:
+                child = _sibling_children(state)[sibling.observations[0].tobytes()]
+                truth = solve(child)
+                assert sibling.values[0] == truth.value and truth.value != 0
+                assert truth.plies_to_end <= depth  # a proof no deeper than the search
+                assert np.array_equal(sibling.masks[0], child.legal_action_mask().astype(bool))
+                assert sibling.policy_weights[0] == (truth.value == 1) and sibling.value_weights[0] == 1
+                if truth.value == 1:
+                    assert int(np.argmax(sibling.policies[0])) in truth.value_preserving_actions
+                    assert sibling.policies[0].sum() == 1
+                found[int(truth.value)] += 1
+    assert found[1] > 20 and found[-1] > 5
+
+
+def test_siblings_draw_nothing_when_off_and_skip_games_with_chance() -> None:
+    rng = np.random.default_rng(5)
+    before = rng.bit_generator.state
+    played = _Game(C4.state_from_moves("4455"))  # the position after 5 would be won for the mover
+    Siblings(C4, 0.0, 4).record(played, rng)
+    assert rng.bit_generator.state == before and played.siblings == []
+    assert Siblings(rlgames.load_game("pig"), 1.0, 4).fraction == 0.0
+
+
+def test_self_play_records_siblings_after_each_game() -> None:
+    evaluator = NetworkEvaluator(build_network(C4, "mlp", hidden=16, layers=1, seed=0), C4)
+    config = SelfPlayConfig(games_per_iteration=8, parallel_games=8, search="gumbel", simulations=8,
+                            sibling_fraction=1.0, sibling_proof_depth=3)
+    positions, stats = play_games(C4, evaluator, config, seed=0)
+    assert stats.siblings > 0 and stats.positions + stats.siblings == len(positions)
+    assert stats.mean_length == stats.positions / stats.games
+    lost = positions.policy_weights == 0
+    assert np.all(positions.values[lost] == -1) and np.all(positions.policies[lost] == 0)
+    plain, plain_stats = play_games(C4, evaluator, dataclasses.replace(config, sibling_fraction=0.0), seed=0)
+    assert plain_stats.siblings == 0 and np.all(plain.policy_weights == 1)
+
+
 # --- replay ---------------------------------------------------------------------------------------------
 def test_replay_ring_buffer_keeps_the_newest_and_round_trips(tmp_path: Path) -> None:
     buffer = ReplayBuffer(5, (1, 2), 3)
@@ -212,7 +293,7 @@ def test_replay_ring_buffer_keeps_the_newest_and_round_trips(tmp_path: Path) -> 
     def positions(first: int, n: int) -> Positions:
         values = np.arange(first, first + n, dtype=np.float32)
         return Positions(np.repeat(values, 2).reshape(n, 1, 2), np.ones((n, 3), bool), np.zeros((n, 3), np.float32), values,
-                         values % 2)
+                         values % 2, 1 - values % 2)
 
     buffer.add(positions(0, 3))
     buffer.add(positions(3, 4))  # 7 added, capacity 5: 2..6 remain
@@ -226,6 +307,7 @@ def test_replay_ring_buffer_keeps_the_newest_and_round_trips(tmp_path: Path) -> 
     assert set(sample.values.tolist()) == {2, 3, 4, 5, 6}
     assert np.all(sample.observations[:, 0, 0] == sample.values)  # rows stay together
     assert np.array_equal(sample.value_weights, sample.values % 2)
+    assert np.array_equal(sample.policy_weights, 1 - sample.values % 2)
     with pytest.raises(ValueError, match="do not fit"):
         ReplayBuffer.load(tmp_path / "r.npz", (2, 2), 3)
     loaded.add(positions(10, 12))  # more than the capacity at once: the last 5 stay
@@ -246,7 +328,7 @@ def test_augmentation_maps_positions_to_their_symmetric_positions(game: rlgames.
         policy = rng.random(game.num_actions).astype(np.float32) * state.legal_action_mask()
         policy /= policy.sum()
         batch = Positions(state.observation()[None], state.legal_action_mask().astype(bool)[None], policy[None],
-                          np.zeros(1, np.float32), np.ones(1, np.float32))
+                          np.zeros(1, np.float32), np.ones(1, np.float32), np.ones(1, np.float32))
         for symmetry in game.symmetries():
             image = game.state_from_actions([int(symmetry.action_map[a]) for a in line])
             out = augment(batch, [symmetry], rng)
@@ -261,7 +343,8 @@ def test_sampling_uses_every_symmetry() -> None:
     buffer = ReplayBuffer(10, tuple(TTT.observation_shape), TTT.num_actions)
     state = TTT.state_from_actions([0])  # a corner: its 8 images are 4 distinct corners
     buffer.add(Positions(state.observation()[None], state.legal_action_mask().astype(bool)[None],
-                         np.eye(9, dtype=np.float32)[[4]], np.zeros(1, np.float32), np.ones(1, np.float32)))
+                         np.eye(9, dtype=np.float32)[[4]], np.zeros(1, np.float32), np.ones(1, np.float32),
+                         np.ones(1, np.float32)))
     sample = buffer.sample(200, np.random.default_rng(0), TTT.symmetries())
     corners = {tuple(np.argwhere(o[1]).ravel()) for o in sample.observations}  # the opponent's stone
     assert corners == {(0, 0), (0, 2), (2, 0), (2, 2)}
@@ -303,13 +386,28 @@ def test_the_value_loss_leaves_out_positions_of_weight_zero() -> None:
     assert with_weights.policy == pytest.approx(learner.losses(batch)[1].policy, rel=1e-6)
 
 
-def test_replay_files_without_value_weights_load_with_weight_one(tmp_path: Path) -> None:
+def test_the_policy_loss_leaves_out_positions_of_weight_zero() -> None:
+    batch = solver_batch(states_after_random_play(TTT, np.random.default_rng(2), 16))
+    config = load_config("tic_tac_toe").optim
+    network = build_network(TTT, "mlp", seed=0, hidden=32, layers=1)
+    learner = Learner(network, make_optimizer(network, config), config, torch.device("cpu"))
+    keep = np.arange(16) % 3 != 0
+    wrong = dataclasses.replace(batch, policies=np.where(keep[:, None], batch.policies, 0.0).astype(np.float32),
+                                policy_weights=keep.astype(np.float32))
+    _, with_weights = learner.losses(wrong)
+    _, kept_only = learner.losses(Positions(*(getattr(batch, f)[keep] for f in FIELDS)))
+    assert with_weights.policy == pytest.approx(kept_only.policy, rel=1e-6)
+    assert with_weights.value == pytest.approx(learner.losses(batch)[1].value, rel=1e-6)
+
+
+def test_replay_files_without_loss_weights_load_with_weight_one(tmp_path: Path) -> None:
     n = 3
     np.savez(tmp_path / "old.npz", observations=np.zeros((n, 1, 2), np.float32), masks=np.ones((n, 3), bool),
              policies=np.zeros((n, 3), np.float32), values=np.array([1, 0, -1], np.float32),
              counters=np.array([n, n, 5]))
     loaded = ReplayBuffer.load(tmp_path / "old.npz", (1, 2), 3)
     assert len(loaded) == n and np.array_equal(loaded.value_weights[:n], np.ones(n, np.float32))
+    assert np.array_equal(loaded.policy_weights[:n], np.ones(n, np.float32))
     assert np.array_equal(loaded.values[:n], [1, 0, -1])
 
 

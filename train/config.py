@@ -59,7 +59,11 @@ class SelfPlayConfig:
       move keep their policy targets but leave the value loss;
     * ``search_value_weight`` -- the value target is ``(1 - w) z + w q``, the game's outcome ``z`` mixed
       with the search's root value ``q``: less noisy than ``z`` alone, less biased than ``q`` alone
-      (Lessons from AlphaZero, part 4, Oracle 2018, found ``w = 0.5`` best on connect four).
+      (Lessons from AlphaZero, part 4, Oracle 2018, found ``w = 0.5`` best on connect four);
+    * ``sibling_fraction`` -- the fraction of recorded positions that also record the positions after
+      ``siblings_per_position`` distinct uniformly random moves, labelled by an exact alpha-beta search
+      of ``sibling_proof_depth`` plies where it proves the result (`train.selfplay.Siblings`): the
+      tactics at a depth-limited search's leaves, which good play seldom shows.
     """
 
     games_per_iteration: int = 32
@@ -74,6 +78,9 @@ class SelfPlayConfig:
     random_move_fraction: float = 0.0
     random_move_plies: int = 30
     search_value_weight: float = 0.0
+    sibling_fraction: float = 0.0
+    sibling_proof_depth: int = 4
+    siblings_per_position: int = 1
 
 
 @dataclass(frozen=True)
@@ -160,7 +167,9 @@ def validate(config: TrainConfig) -> None:
                 "selfplay.leaves_per_game": config.selfplay.leaves_per_game, "replay.capacity": config.replay.capacity,
                 "optim.lr": config.optim.lr, "optim.batch_size": config.optim.batch_size,
                 "eval.simulations": config.eval.simulations,
-                "selfplay.random_move_plies": config.selfplay.random_move_plies}
+                "selfplay.random_move_plies": config.selfplay.random_move_plies,
+                "selfplay.sibling_proof_depth": config.selfplay.sibling_proof_depth,
+                "selfplay.siblings_per_position": config.selfplay.siblings_per_position}
     for name, value in positive.items():
         if value <= 0:
             raise ConfigError(f"{name} must be positive, got {value}")
@@ -179,6 +188,8 @@ def validate(config: TrainConfig) -> None:
         raise ConfigError(f"selfplay.random_move_fraction must be in [0, 1], got {config.selfplay.random_move_fraction}")
     if not 0.0 <= config.selfplay.search_value_weight <= 1.0:
         raise ConfigError(f"selfplay.search_value_weight must be in [0, 1], got {config.selfplay.search_value_weight}")
+    if not 0.0 <= config.selfplay.sibling_fraction <= 1.0:
+        raise ConfigError(f"selfplay.sibling_fraction must be in [0, 1], got {config.selfplay.sibling_fraction}")
     if config.selfplay.search not in ("auto", "puct", "gumbel"):
         raise ConfigError(f"selfplay.search must be 'auto', 'puct' or 'gumbel', got {config.selfplay.search!r}")
     if config.optim.optimizer not in ("adam", "sgd"):

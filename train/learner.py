@@ -1,8 +1,8 @@
 """The learner: AlphaZero's loss on replay batches.
 
-``loss = cross_entropy(search policy, network policy) + value_weight * (z - v)^2``, the policy part
-averaged over the batch and the value part over the positions of value weight 1 (not those before a
-self-play game's random move), where ``z`` is the value target from the side to move (the outcome,
+``loss = cross_entropy(search policy, network policy) + value_weight * (z - v)^2``, each part averaged
+over the positions that carry its target: policy weight 1 (all but proven-lost siblings) and value
+weight 1 (not those before a self-play game's random move), where ``z`` is the value target from the side to move (the outcome,
 possibly mixed with the search's value); weight decay comes from the optimizer
 (AdamW's decoupled decay, or L2 through SGD's ``weight_decay``). The entropy of the network's policy is
 reported alongside (it falls as the policy sharpens).
@@ -56,11 +56,13 @@ class Learner:
         mask = torch.from_numpy(batch.masks).to(self.device)  # [B, A]
         target_policy = torch.from_numpy(batch.policies).to(self.device)  # [B, A]
         target_value = torch.from_numpy(batch.values).to(self.device)  # [B]
-        weight = torch.from_numpy(batch.value_weights).to(self.device)  # [B], 0 or 1
+        value_weight = torch.from_numpy(batch.value_weights).to(self.device)  # [B], 0 or 1
+        policy_weight = torch.from_numpy(batch.policy_weights).to(self.device)  # [B], 0 or 1
         logits, value = self.network(obs, mask)  # [B, A] (illegal: MASKED_LOGIT), [B]
         log_policy = torch.log_softmax(logits, dim=1)  # [B, A]
-        policy_loss = -(target_policy * log_policy).sum(dim=1).mean()
-        value_loss = (weight * (value - target_value) ** 2).sum() / weight.sum().clamp(min=1.0)
+        cross_entropy = -(target_policy * log_policy).sum(dim=1)  # [B]
+        policy_loss = (policy_weight * cross_entropy).sum() / policy_weight.sum().clamp(min=1.0)
+        value_loss = (value_weight * (value - target_value) ** 2).sum() / value_weight.sum().clamp(min=1.0)
         entropy = -(log_policy.exp() * log_policy).sum(dim=1).mean()
         total = policy_loss + self.value_weight * value_loss
         return total, Losses(policy_loss.item(), value_loss.item(), entropy.item(), total.item())

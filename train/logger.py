@@ -2,7 +2,7 @@
 
 Tags are namespaced: ``loss/policy``, ``loss/value``, ``loss/entropy``, ``loss/total``, ``lr``,
 ``selfplay/games_per_s``, ``selfplay/positions_per_s``, ``selfplay/evals_per_s``,
-``selfplay/game_length``, ``selfplay/first_player_score``, ``replay/size``, ``replay/added`` and
+``selfplay/game_length``, ``selfplay/first_player_score``, ``selfplay/siblings`` (per iteration), ``replay/size``, ``replay/added`` and
 ``eval/...`` (see `train.evaluate`); the step is the number of completed iterations. The config is
 logged as text (``config``). Every step is logged after its checkpoint is written, so a resumed run
 (which appends a new event file) never repeats a step.
@@ -46,6 +46,7 @@ class RunLogger:
             "selfplay/evals_per_s": selfplay.evaluations * rate,
             "selfplay/game_length": selfplay.mean_length,
             "selfplay/first_player_score": selfplay.first_player_score,
+            "selfplay/siblings": selfplay.siblings,
             "replay/size": replay_size,
             "replay/added": replay_added,
             "lr": lr,
@@ -56,7 +57,8 @@ class RunLogger:
         self.scalars(values, step)
         loss_text = (f"loss p {losses.policy:.3f} v {losses.value:.3f} ent {losses.entropy:.2f}"
                      if losses is not None else "loss - (filling replay)")
-        self.echo(f"it {step}/{total} | {selfplay.games} games, {selfplay.positions} pos "
+        siblings = f" + {selfplay.siblings} siblings" if selfplay.siblings else ""
+        self.echo(f"it {step}/{total} | {selfplay.games} games, {selfplay.positions} pos{siblings} "
                   f"({values['selfplay/positions_per_s']:.0f} pos/s, {values['selfplay/evals_per_s']:.0f} evals/s, "
                   f"len {selfplay.mean_length:.1f}) | replay {replay_size} | {loss_text} | lr {lr:.2g} | {seconds:.1f}s")
 

@@ -29,6 +29,7 @@ class ReplayBuffer:
         self.policies = np.zeros((capacity, num_actions), dtype=np.float32)  # [C, A]
         self.values = np.zeros(capacity, dtype=np.float32)  # [C]
         self.value_weights = np.zeros(capacity, dtype=np.float32)  # [C]
+        self.policy_weights = np.zeros(capacity, dtype=np.float32)  # [C]
         self.size = 0
         self.cursor = 0  # the next slot written
         self.added = 0  # positions added since the start
@@ -65,6 +66,7 @@ class ReplayBuffer:
                 np.savez(handle, observations=self.observations[: self.size], masks=self.masks[: self.size],
                          policies=self.policies[: self.size], values=self.values[: self.size],
                          value_weights=self.value_weights[: self.size],
+                         policy_weights=self.policy_weights[: self.size],
                          counters=np.array([self.cursor, self.added, self.capacity]))
                 handle.flush()
                 os.fsync(handle.fileno())
@@ -76,7 +78,7 @@ class ReplayBuffer:
     @classmethod
     def load(cls, path: str | Path, observation_shape: tuple[int, ...], num_actions: int) -> ReplayBuffer:
         """The buffer saved at ``path``; raises `ValueError` when it does not fit the shapes. A file
-        written before value weights existed loads with every weight 1."""
+        written before value or policy weights existed loads with every such weight 1."""
         with np.load(path) as data:
             cursor, added, capacity = (int(c) for c in data["counters"])
             buffer = cls(capacity, observation_shape, num_actions)
@@ -100,7 +102,7 @@ def augment(batch: Positions, symmetries: Sequence[Symmetry], rng: np.random.Gen
             observations[rows] = symmetry.observation(batch.observations[rows])  # transforms act on the last axes
             masks[rows] = map_actions(batch.masks[rows], symmetry.action_map)
             policies[rows] = map_actions(batch.policies[rows], symmetry.action_map)
-    return Positions(observations, masks, policies, batch.values, batch.value_weights)
+    return Positions(observations, masks, policies, batch.values, batch.value_weights, batch.policy_weights)
 
 
 def map_actions(rows: np.ndarray, action_map: np.ndarray) -> np.ndarray:
@@ -110,7 +112,7 @@ def map_actions(rows: np.ndarray, action_map: np.ndarray) -> np.ndarray:
     return out
 
 
-FIELDS = ("observations", "masks", "policies", "values", "value_weights")
+FIELDS = ("observations", "masks", "policies", "values", "value_weights", "policy_weights")
 """The arrays of a batch of positions, in `Positions` order."""
 
 

@@ -9,7 +9,8 @@ best move after that; with the Gumbel search, drawn from the root's visit counts
 chance outcomes are drawn by their probabilities. With ``random_move_fraction`` > 0, that fraction of the
 games plays one uniformly random move at a ply drawn uniformly below ``random_move_plies`` (AlphaGo's
 value-network data, Silver et al. 2016: the positions after a random move, often a blunder, labelled by
-the play that follows). The tree below the move played is kept
+the play that follows). With ``sibling_fraction`` > 0, that fraction of the recorded positions also
+records a *sibling* (see `Siblings`). The tree below the move played is kept
 (`MultiTreeMCTS.advance`). A finished game's slot starts the next game until ``games_per_iteration``
 have been started; once slots empty, the remaining games go on in fresh trees.
 
@@ -17,18 +18,22 @@ Each recorded position holds the observation and legal mask from the side to mov
 target (the root's visit distribution; one-hot on the winning move when the search proved a win), the
 final outcome from that side's point of view (mixed with the search's root value by
 ``search_value_weight``), and its weight in the value loss: 0 for the positions up
-to and including a random move (their outcome no longer follows from the players' own moves), else 1.
+to and including a random move (their outcome no longer follows from the players' own moves), else 1,
+and its weight in the policy loss (1, except for a sibling whose side to move is proven lost).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from models import NetworkEvaluator
+from rlgames.evaluators import load_evaluator
 from rlgames.game import Game, State
+from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
 from rlgames.search.gumbel import GumbelConfig, MultiTreeGumbel
 from rlgames.search.mcts import MCTSConfig, MultiTreeMCTS
 from rlgames.search.result import SearchResult
@@ -44,6 +49,7 @@ class Positions:
     policies: np.ndarray  # float32[N, A], search policy targets
     values: np.ndarray  # float32[N], value target for the side to move: the outcome, mixed with the search's
     value_weights: np.ndarray  # float32[N], 1 where ``values`` is a value target, 0 before a random move
+    policy_weights: np.ndarray  # float32[N], 1 where ``policies`` is a policy target, 0 for a proven-lost sibling
 
     def __len__(self) -> int:
         return len(self.values)
@@ -54,7 +60,8 @@ class SelfPlayStats:
     """What an iteration's self-play did; ``evaluations`` counts positions sent to the network."""
 
     games: int
-    positions: int
+    positions: int  # searched: one per move
+    siblings: int  # recorded besides, by `Siblings`
     evaluations: int
     seconds: float
     mean_length: float
@@ -72,6 +79,60 @@ class _Game:
     policies: list[np.ndarray] = field(default_factory=list)
     players: list[int] = field(default_factory=list)
     search_values: list[float] = field(default_factory=list)  # the root value, for the side to move
+    siblings: list[Positions] = field(default_factory=list)  # one position each, labelled by a proof
+
+
+class Siblings:
+    """Positions one move off a self-play game's path, labelled where a short exact search proves them.
+
+    Self-play visits the positions that good play reaches, but a depth-limited search evaluates the
+    positions after every move, blunders included: there a small network's value is mushy (a value near
+    0 where the side to move wins on the next move). So, for a ``fraction`` of the recorded positions,
+    the positions after ``per_position`` distinct uniformly random legal moves are searched by exact
+    alpha-beta (no evaluator: only the end of the game scores) to ``proof_depth`` plies and, where the
+    search proves the result, recorded with that value (1 or -1 for the side to move) as value target,
+    the proving move (the fastest win) as policy target for a win and no policy target for a loss. The
+    search is the bootstrap of Veness et al. 2009 (training the evaluation toward the values of the
+    search that will use it) limited to the values the search knows exactly. Games with chance nodes
+    (where alpha-beta does not apply) record none.
+    """
+
+    def __init__(self, game: Game, fraction: float, proof_depth: int, per_position: int = 1) -> None:
+        self.fraction = 0.0 if game.has_chance else fraction
+        self.per_position = per_position
+        self.prover = AlphaBeta(load_evaluator("zero", game),
+                                AlphaBetaConfig(depth=proof_depth, tt_size_mb=0.0, iterative_deepening=False))
+        # a table-less, fixed-depth search: a few hundred nodes, no allocation per call
+
+    def record(self, played: _Game, rng: np.random.Generator) -> None:
+        """Maybe records siblings of ``played``'s current position (no random number is drawn when
+        ``fraction`` is 0, so such runs keep their streams)."""
+        if not self.fraction or rng.random() >= self.fraction:
+            return
+        actions = played.state.legal_actions()
+        if self.per_position == 1:
+            chosen = [actions[int(rng.integers(len(actions)))]]
+        else:
+            chosen = [actions[i] for i in rng.permutation(len(actions))[: self.per_position]]
+        for action in chosen:
+            sibling = played.state.apply(action)
+            if not sibling.is_terminal():
+                self._prove(played, sibling)
+
+    def _prove(self, played: _Game, sibling: State) -> None:
+        """Records ``sibling`` in ``played`` if the search proves its result."""
+        result = self.prover.search(sibling)
+        if result.plies_to_end is None:
+            return
+        won = result.value > 0
+        policy = np.zeros(sibling.game.num_actions, dtype=np.float32)
+        if won:
+            policy[result.action] = 1.0
+        played.siblings.append(Positions(
+            observations=sibling.observation(sibling.current_player())[None],
+            masks=sibling.legal_action_mask().astype(bool)[None], policies=policy[None],
+            values=np.array([result.value], dtype=np.float32), value_weights=np.ones(1, dtype=np.float32),
+            policy_weights=np.array([float(won)], dtype=np.float32)))
 
 
 def make_search(config: SelfPlayConfig, evaluator: NetworkEvaluator, seed: int) -> MultiTreeMCTS | MultiTreeGumbel:
@@ -100,12 +161,14 @@ def play_games(game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, 
     search_seed, move_seed = np.random.SeedSequence(seed).generate_state(2, dtype=np.uint32)
     search = make_search(config, evaluator, int(search_seed))
     rng = np.random.default_rng(int(move_seed))
+    siblings = Siblings(game, config.sibling_fraction, config.sibling_proof_depth, config.siblings_per_position)
     in_flight = [_new_game(game, config, rng) for _ in range(min(config.parallel_games, config.games_per_iteration))]
     started, finished = len(in_flight), []
     while in_flight:
         results = search.search_many([g.state for g in in_flight])
         still_playing = []
         for index, (played, result) in enumerate(zip(in_flight, results)):
+            siblings.record(played, rng)
             if _play_move(search, index, played, result, config.temperature_moves, rng):
                 still_playing.append(played)
                 continue
@@ -115,8 +178,10 @@ def play_games(game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, 
                 started += 1
         in_flight = still_playing  # with fewer games than trees, MultiTreeMCTS rebuilds its trees
     positions = _collect(finished, config.search_value_weight)
-    stats = SelfPlayStats(games=len(finished), positions=len(positions), evaluations=evaluator.evaluations - evaluations,
-                          seconds=time.perf_counter() - start, mean_length=len(positions) / len(finished),
+    moves = sum(len(g.players) for g in finished)
+    stats = SelfPlayStats(games=len(finished), positions=moves, siblings=len(positions) - moves,
+                          evaluations=evaluator.evaluations - evaluations,
+                          seconds=time.perf_counter() - start, mean_length=moves / len(finished),
                           first_player_score=float(np.mean([g.state.returns()[0] for g in finished])))
     return positions, stats
 
@@ -186,17 +251,26 @@ def choose_move(search: MultiTreeMCTS | MultiTreeGumbel, index: int, result: Sea
 
 
 def _collect(games: list[_Game], search_value_weight: float) -> Positions:
-    """The positions of finished games, each labelled with ``(1 - w) z + w q`` for ``w =
-    search_value_weight``, the outcome ``z`` and the search's root value ``q`` for its side to move, and
-    weighted 0 in the value loss up to and including the game's random move."""
-    values, weights = [], []
+    """The positions of finished games, each game's followed by its siblings. A game position is
+    labelled with ``(1 - w) z + w q`` for ``w = search_value_weight``, the outcome ``z`` and the search's
+    root value ``q`` for its side to move, and weighted 0 in the value loss up to and including the
+    game's random move."""
+    parts = []
     w = search_value_weight
     for played in games:
         returns = played.state.returns()
-        values += [(1.0 - w) * returns[player] + w * q for player, q in zip(played.players, played.search_values)]
-        weights += [float(ply > played.random_ply) for ply in range(len(played.players))]
-    return Positions(observations=np.stack([o for g in games for o in g.observations]),
-                     masks=np.stack([m for g in games for m in g.masks]),
-                     policies=np.stack([p for g in games for p in g.policies]),
-                     values=np.asarray(values, dtype=np.float32),
-                     value_weights=np.asarray(weights, dtype=np.float32))
+        n = len(played.players)
+        parts.append(Positions(
+            observations=np.stack(played.observations), masks=np.stack(played.masks),
+            policies=np.stack(played.policies),
+            values=np.array([(1.0 - w) * returns[p] + w * q for p, q in zip(played.players, played.search_values)],
+                            dtype=np.float32),
+            value_weights=(np.arange(n) > played.random_ply).astype(np.float32),
+            policy_weights=np.ones(n, dtype=np.float32)))
+        parts += played.siblings
+    return concatenate(parts)
+
+
+def concatenate(parts: list[Positions]) -> Positions:
+    """The positions of ``parts`` (not empty), in order."""
+    return Positions(*(np.concatenate([getattr(part, f.name) for part in parts]) for f in dataclasses.fields(Positions)))
