@@ -53,12 +53,14 @@ C4 = rlgames.load_game("connect_four")
 QUIET = {"echo": lambda line: None}
 
 
-def states_after_random_play(game: rlgames.Game, rng: np.random.Generator, count: int) -> list[rlgames.State]:
-    """``count`` positions (a player to move) reached by random play, with the actions leading there."""
+def states_after_random_play(game: rlgames.Game, rng: np.random.Generator, count: int,
+                             plies: tuple[int, int] = (0, 5)) -> list[rlgames.State]:
+    """``count`` positions (a player to move) after a number of random plies drawn from ``[plies[0],
+    plies[1])``, or as many as the game lasted."""
     states = []
     while len(states) < count:
         state = game.new_initial_state()
-        for _ in range(int(rng.integers(0, 5))):
+        for _ in range(int(rng.integers(*plies))):
             actions = state.legal_actions()
             child = state.apply(actions[int(rng.integers(len(actions)))])
             if child.is_terminal():
@@ -217,21 +219,6 @@ def test_the_value_target_mixes_the_outcome_with_the_search_value() -> None:
         assert positions.value_weights.tolist() == [0, 0, 1, 1, 1]
 
 
-def middle_game_states(game: rlgames.Game, rng: np.random.Generator, count: int) -> list[rlgames.State]:
-    """``count`` positions (a player to move) after 8 to 23 random plies (or as many as the game lasted)."""
-    states = []
-    while len(states) < count:
-        state = game.new_initial_state()
-        for _ in range(int(rng.integers(8, 24))):
-            actions = state.legal_actions()
-            child = state.apply(actions[int(rng.integers(len(actions)))])
-            if child.is_terminal():
-                break
-            state = child
-        states.append(state)
-    return states
-
-
 def _sibling_children(state: rlgames.State) -> dict[bytes, rlgames.State]:
     """The non-terminal children of ``state`` by their observation (from their side to move)."""
     children = (state.apply(action) for action in state.legal_actions())
@@ -244,7 +231,7 @@ def test_siblings_are_children_labelled_with_their_exact_value(depth: int, per_p
     its side to move), its policy target a winning move when it wins and absent when it loses."""
     siblings, rng = Siblings(C4, 1.0, depth, per_position), np.random.default_rng(0)
     found = {1: 0, -1: 0}
-    for state in middle_game_states(C4, np.random.default_rng(3), 150):
+    for state in states_after_random_play(C4, np.random.default_rng(3), 150, plies=(8, 24)):
         for _ in range(3 // per_position):
             played = _Game(state)
             siblings.record(played, rng)
