@@ -95,14 +95,19 @@ class Siblings:
     search is the bootstrap of Veness et al. 2009 (training the evaluation toward the values of the
     search that will use it) limited to the values the search knows exactly. Games with chance nodes
     (where alpha-beta does not apply) record none.
+
+    On connect four (checkpoints/manifest.json, stages 3 and 4) they took the network's mean value of a
+    position where the side to move wins on the next move from 0.72 to 0.99, and its score inside
+    depth-4 alpha-beta against the hand-crafted evaluation from 54.6% to 66.1%.
     """
 
     def __init__(self, game: Game, fraction: float, proof_depth: int, per_position: int = 1) -> None:
         self.fraction = 0.0 if game.has_chance else fraction
         self.per_position = per_position
+        # fixed depth and no transposition table: nothing is allocated per call (about 0.1 ms at 6 plies
+        # on connect four, most of it the Python call)
         self.prover = AlphaBeta(load_evaluator("zero", game),
                                 AlphaBetaConfig(depth=proof_depth, tt_size_mb=0.0, iterative_deepening=False))
-        # a table-less, fixed-depth search: a few hundred nodes, no allocation per call
 
     def record(self, played: _Game, rng: np.random.Generator) -> None:
         """Maybe records siblings of ``played``'s current position (no random number is drawn when
