@@ -87,7 +87,7 @@ def _positions_where_the_mover_wins_next(game, count, rng):
 def test_the_connect_four_model_knows_a_win_on_the_next_move_and_plays_good_moves():
     """The tactics its last training stage taught (train.selfplay.Siblings): the value head sees a win
     on the next move (the network before that stage valued 19% of these below 0.5), and the raw policy
-    keeps the game's value on most of Pons' middle-game positions (the manifest: 90.5% of all 1000)."""
+    keeps the game's value on most of Pons' middle-game positions (the manifest: 93.9% of all 1000)."""
     game = rlgames.load_game("connect_four")
     evaluator = NetworkEvaluator.from_checkpoint(FOLDER / "connect_four.pt", game)
     values, _ = evaluator.evaluate_batch(_positions_where_the_mover_wins_next(game, 200, np.random.default_rng(0)))
@@ -96,4 +96,4 @@ def test_the_connect_four_model_knows_a_win_on_the_next_move_and_plays_good_move
     positions = load_pons_set("Test_L2_R1")[:200]
     kept = sum(policy.act(game.state_from_moves(p.moves)) in solve(game.state_from_moves(p.moves)).value_preserving_actions
                for p in positions)
-    assert kept >= 0.85 * len(positions)
+    assert kept >= 0.88 * len(positions)
