@@ -21,7 +21,7 @@ from models import CheckpointError, NetworkEvaluator, build_network, load_checkp
 from rlgames.search.gumbel import MultiTreeGumbel
 from rlgames.search.mcts import MultiTreeMCTS
 from rlgames.solvers import solve
-from train.__main__ import main
+from train.__main__ import main, resolve_device
 from train.config import (
     PRESETS,
     ConfigError,
@@ -149,6 +149,13 @@ def test_self_play_searches_with_puct_or_gumbel() -> None:
     assert isinstance(make_search(SelfPlayConfig(search="gumbel"), evaluator, 0), MultiTreeGumbel)
     with pytest.raises(ValueError, match="settle 'auto'"):
         make_search(SelfPlayConfig(), evaluator, 0)
+
+
+def test_the_device_defaults_to_cuda_when_torch_sees_a_gpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    for available, expected in ((False, "cpu"), (True, "cuda")):
+        monkeypatch.setattr(torch.cuda, "is_available", lambda: available)
+        assert resolve_device("auto") == expected
+        assert resolve_device("cpu") == "cpu" and resolve_device("cuda") == "cuda"
 
 
 def test_the_search_defaults_to_gumbel_on_the_cpu_and_puct_on_cuda(tmp_path: Path) -> None:
