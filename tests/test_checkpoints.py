@@ -85,9 +85,10 @@ def _positions_where_the_mover_wins_next(game, count, rng):
 
 
 def test_the_connect_four_model_knows_a_win_on_the_next_move_and_plays_good_moves():
-    """The tactics its last training stage taught (train.selfplay.Siblings): the value head sees a win
-    on the next move (the network before that stage valued 19% of these below 0.5), and the raw policy
-    keeps the game's value on most of Pons' middle-game positions (the manifest: 93.9% of all 1000)."""
+    """The tactics that siblings taught it (train.selfplay.Siblings): the value head sees a win on the
+    next move (the network shipped before, trained without siblings, valued 19% of these below 0.5),
+    and the raw policy keeps the game's value on most of Pons' middle-game positions (the manifest:
+    92.2% of all 1000)."""
     game = rlgames.load_game("connect_four")
     evaluator = NetworkEvaluator.from_checkpoint(FOLDER / "connect_four.pt", game)
     values, _ = evaluator.evaluate_batch(_positions_where_the_mover_wins_next(game, 200, np.random.default_rng(0)))

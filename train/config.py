@@ -241,7 +241,11 @@ PRESETS: dict[str, dict[str, Any]] = {
         "iterations": 400,
         "network": {"arch": "resnet", "args": {"blocks": 3, "channels": 32}},
         "selfplay": {"games_per_iteration": 64, "parallel_games": 64, "search": "gumbel", "simulations": 32,
-                     "temperature_moves": 8, "dirichlet_alpha": 1.0},
+                     "temperature_moves": 8, "dirichlet_alpha": 1.0,
+                     # value targets for alpha-beta's leaves as well as MCTS's: random-move games, (z + q) / 2,
+                     # and every child of a searched position proven by a 6-ply alpha-beta (siblings)
+                     "random_move_fraction": 0.5, "random_move_plies": 30, "search_value_weight": 0.5,
+                     "sibling_fraction": 1.0, "siblings_per_position": 7, "sibling_proof_depth": 6},
         "replay": {"capacity": 100_000},
         "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 40, "min_replay": 2_000,
                   "lr_schedule": [[150, 5e-4], [250, 1e-4]]},
