@@ -2,8 +2,8 @@
 
 ``loss = cross_entropy(search policy, network policy) + value_weight * (z - v)^2``, each part averaged
 over the positions that carry its target: policy weight 1 (all but proven-lost siblings) and value
-weight 1 (not those before a self-play game's random move), where ``z`` is the value target from the side to move (the outcome,
-possibly mixed with the search's value); weight decay comes from the optimizer
+weight 1 (not those before a self-play game's random move), where ``z`` is the value target from the
+side to move (the outcome, possibly mixed with the search's value); weight decay comes from the optimizer
 (AdamW's decoupled decay, or L2 through SGD's ``weight_decay``). The entropy of the network's policy is
 reported alongside (it falls as the policy sharpens).
 """
