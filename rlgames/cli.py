@@ -22,9 +22,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import inspect
+import math
 import os
 import signal
 import sys
+import typing
 from typing import TYPE_CHECKING, Any, Sequence
 
 from rlgames.registry import game_class, list_games, load_game
@@ -49,6 +51,25 @@ def parse_game_param(text: str) -> tuple[str, object]:
 
 def _game_from_args(args: argparse.Namespace):
     return load_game(args.game, **dict(args.param))
+
+
+def game_name(text: str) -> str:
+    """A registered game's name (argparse type): an unknown one is refused with the list of games."""
+    if text not in list_games():
+        raise argparse.ArgumentTypeError(f"unknown game {text!r}; games: {', '.join(list_games())}")
+    return text
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, ``rlgames VERB: problem``, and exit status 2."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        self.exit(2, f"{self.prog}: {one_line(message)} (see {self.prog} --help)\n")
+
+
+def one_line(text: str) -> str:
+    """``text`` with its lines joined: an error is reported on a single line."""
+    return " ".join(str(text).split())
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -79,7 +100,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from rlgames.solvers import solve
 
     state = _game_from_args(args).state_from_moves(args.moves)
-    result = solve(state)
+    result = solve(state, time_limit=args.time)
     print(state)
     outcome = {1: "win", 0: "draw", -1: "loss"}[result.value]
     print(f"to move: player {state.current_player()}")
@@ -115,6 +136,16 @@ class _SpecHelpAction(argparse.Action):
         parser.exit()
 
 
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
 def _existing_file(text: str) -> str:
     import os
 
@@ -136,10 +167,14 @@ def _verb_with_agents(verbs: argparse._SubParsersAction, name: str, summary: str
     parser = verbs.add_parser(name, help=summary, add_help=False, description=f"{description}\n\n{SPEC_LANGUAGE}",
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-h", "--help", action=_SpecHelpAction)
-    parser.add_argument("game", choices=list_games())
+    _add_game(parser)
+    return parser
+
+
+def _add_game(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", type=game_name, metavar="GAME", help=f"one of: {', '.join(list_games())}")
     parser.add_argument("--param", "-p", action="append", type=parse_game_param, default=[],
                         metavar="KEY=VALUE", help="a game parameter, e.g. -p heaps=(1,3,5)")
-    return parser
 
 
 def cmd_agents(args: argparse.Namespace) -> int:
@@ -151,6 +186,8 @@ def cmd_agents(args: argparse.Namespace) -> int:
     return 0
 
 
+SOLVE_TIME = 60.0
+"""Seconds `rlgames solve` searches before it gives up."""
 BENCHMARKS = ("games", "alphabeta", "mcts", "solver")
 HANDOVERS = ("train", "bench")
 """Verbs that hand their arguments over to another program."""
@@ -287,7 +324,10 @@ def _add_arena(verbs: argparse._SubParsersAction) -> None:
     arena = _verb_with_agents(verbs, "arena", "a match or round-robin tournament between agents", (
         "Plays every pair of agents --games times: half as many openings, each played with both colourings.\n"
         "Prints the players ranked by Elo (maximum likelihood, draws as half a win) with 95% intervals and\n"
-        "every pair's wins/draws/losses; --out writes results.json, games.csv, report.md, elo.png, scores.png.\n"
+        "every pair's wins/draws/losses, and each player's mean and longest time per move; --out writes\n"
+        "results.json, games.csv, report.md, elo.png, scores.png. Equal depth: alphabeta(depth=4, model=FILE)\n"
+        "against alphabeta(depth=4, eval=heuristic); equal time: give every player the same time=SECONDS per\n"
+        "move (alphabeta(time=0.1, model=FILE) against alphabeta(time=0.1)); timed players are not reproducible.\n"
         "Example: rlgames arena connect_four \"alphabeta(depth=4)\" \"alphabeta(depth=2)\" random --games 40 "
         "--workers 2 --out arena-out"))
     arena.add_argument("specs", nargs="+", metavar="SPEC", help="two or more agent specs")
@@ -353,22 +393,21 @@ def _add_position_verbs(verbs: argparse._SubParsersAction) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rlgames", description=__doc__,
+    parser = Parser(prog="rlgames", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     verbs = parser.add_subparsers(dest="verb", required=True)
     verbs.add_parser("games", help="list the games").set_defaults(run=cmd_games)
     show = verbs.add_parser("show", help="draw a position")
-    show.add_argument("game", choices=list_games())
+    _add_game(show)
     show.add_argument("--moves", default="", help="moves in the game's notation, separated by spaces")
-    show.add_argument("--param", "-p", action="append", type=parse_game_param, default=[],
-                      metavar="KEY=VALUE", help="a game parameter, e.g. -p heaps=(1,3,5)")
     show.set_defaults(run=cmd_show)
     solve = verbs.add_parser("solve", help="solve a position exactly (deterministic games)")
-    solve.add_argument("game", choices=list_games())
+    _add_game(solve)
     solve.add_argument("--moves", default="", help="moves in the game's notation, separated by spaces "
                        "(connect four also reads a Pons string such as 4453)")
-    solve.add_argument("--param", "-p", action="append", type=parse_game_param, default=[],
-                       metavar="KEY=VALUE", help="a game parameter, e.g. -p heaps=(1,3,5)")
+    solve.add_argument("--time", type=_positive_float, default=SOLVE_TIME, metavar="SECONDS",
+                       help=f"give up after this long (default {SOLVE_TIME:g}); positions far from the end of "
+                            "a big game (othello) cannot be solved exactly")
     solve.set_defaults(run=cmd_solve)
     _add_play(verbs)
     _add_handovers(verbs)
@@ -394,8 +433,8 @@ def _main(argv: Sequence[str] | None) -> int:
         args.arguments = [*args.arguments, *extra]
     try:
         return args.run(args)
-    except ValueError as error:  # bad moves or parameters: say what is wrong, no traceback
-        print(f"rlgames {args.verb}: {error}", file=sys.stderr)
+    except (ValueError, OSError) as error:  # bad input or a missing file: say what is wrong, no traceback
+        print(f"rlgames {args.verb}: {one_line(error)}", file=sys.stderr)
         return 2
 
 

@@ -6,6 +6,7 @@ Games are imported lazily, by module path, so that importing rlgames compiles no
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any
 
 from rlgames.game import Game
@@ -35,5 +36,17 @@ def game_class(name: str) -> type[Game]:
 
 
 def load_game(name: str, **params: Any) -> Game:
-    """Creates the game ``name`` with its parameters, e.g. ``load_game("nim", heaps=(1, 3, 5, 7))``."""
-    return game_class(name)(**params)
+    """Creates the game ``name`` with its parameters, e.g. ``load_game("nim", heaps=(1, 3, 5, 7))``.
+
+    Raises `ValueError` naming the problem for an unknown game, an unknown parameter, or a value the
+    game refuses."""
+    cls = game_class(name)
+    accepted = [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
+    unknown = [key for key in params if key not in accepted]
+    if unknown:
+        takes = f"its parameters: {', '.join(accepted)}" if accepted else "it takes none"
+        raise ValueError(f"{name} has no parameter {', '.join(map(repr, unknown))}; {takes}")
+    try:
+        return cls(**params)
+    except TypeError as error:  # a value of the wrong type met inside the constructor
+        raise ValueError(f"{name}: bad parameters {params}: {error}") from None

@@ -17,8 +17,9 @@ def test_games_lists_every_game_with_its_parameters(capsys):
 def test_agents_lists_the_spec_language_and_evaluators(capsys):
     assert main(["agents"]) == 0
     out = capsys.readouterr().out
-    for form in ("alphabeta(depth=None, eval='heuristic'", "mcts(simulations=800", "expectiminimax(depth=4", "policy(model, temperature=0.0",
-                 "solver(seed=None)", "random(seed=None)"):
+    for form in ("alphabeta(depth: int | None = None, eval: str = 'heuristic'", "mcts(simulations: int | None = None",
+                 "expectiminimax(depth: int = 4", "policy(model: str, temperature: float = 0.0",
+                 "solver(seed: int | None = None)", "random(seed: int | None = None)"):
         assert form in out
     assert "evaluators (eval=...): heuristic, learned, model, policy_rollout, rollout, zero" in out
 

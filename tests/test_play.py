@@ -73,4 +73,4 @@ def test_cli_play_reads_standard_input(monkeypatch, capsys):
 
 def test_cli_play_rejects_a_bad_spec(capsys):
     assert main(["play", "tic_tac_toe", "--agent", "alphabeta(depth=)"]) == 2
-    assert "accepted agent specs" in capsys.readouterr().err
+    assert "expected key=value, got 'depth='" in capsys.readouterr().err

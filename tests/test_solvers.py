@@ -12,7 +12,7 @@ import rlgames
 from rlgames import State
 from rlgames.cli import main
 from rlgames.datasets import load_pons_set
-from rlgames.solvers import ExhaustiveSolver, solve
+from rlgames.solvers import ExhaustiveSolver, SolveBudgetError, solve
 from rlgames.solvers.connect_four import ConnectFourSolveResult, score_to_plies
 
 
@@ -240,3 +240,17 @@ def test_cli_solve_tic_tac_toe(capsys):
     out = capsys.readouterr().out
     assert "value: win (+1)" in out and "plies to the end: 1" in out and "best moves: c1\n" in out
     assert main(["solve", "pig"]) == 2
+
+
+def test_budgets_stop_the_solvers_and_leave_them_exact():
+    """Past its time or memory the solver raises SolveBudgetError; what it stored stays true."""
+    othello = rlgames.load_game("othello")
+    with pytest.raises(SolveBudgetError, match="othello: not solved within the memo's 1 MB"):
+        ExhaustiveSolver(othello, memory_mb=1).solve(othello.new_initial_state())
+    with pytest.raises(SolveBudgetError, match="othello: not solved within 0.5 s"):
+        ExhaustiveSolver(othello).solve(othello.new_initial_state(), time_limit=0.5)
+    c4 = rlgames.load_game("connect_four")
+    with pytest.raises(SolveBudgetError, match="connect_four: not solved within 0.2 s"):
+        solve(c4.new_initial_state(), time_limit=0.2)
+    for moves, score in pons_positions("Test_L2_R1", 20):  # the table the stopped search wrote is still exact
+        assert solve(c4.state_from_moves(moves), time_limit=60).score == score

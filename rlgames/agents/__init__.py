@@ -4,11 +4,12 @@ from rlgames.agents.base import Agent, RandomAgent
 from rlgames.agents.spec import (
            AgentSpec,
            AgentSpecError,
+           check_spec,
            list_agents,
            load_agent,
            parse_spec,
            register_agent,
 )
 
-__all__ = ["Agent", "AgentSpec", "AgentSpecError", "RandomAgent", "list_agents", "load_agent", "parse_spec",
+__all__ = ["Agent", "AgentSpec", "AgentSpecError", "RandomAgent", "check_spec", "list_agents", "load_agent", "parse_spec",
            "register_agent"]

@@ -1,8 +1,12 @@
 """The agent spec language: ``name`` or ``name(key=value, ...)``, e.g. ``alphabeta(depth=6, eval=heuristic)``.
 
-Values are read as ints, floats, ``true``/``false``/``none``, or else kept as strings (evaluator names,
-checkpoint paths). `load_agent` builds the agent for a game; a malformed spec raises `AgentSpecError`
-listing the accepted forms.
+Every spec is checked here, in one place, before an agent is built: the name must be a registered
+agent, every key one of its factory's keyword parameters, every value of that parameter's declared type
+(``int``, ``float``, ``bool``, ``str``, or one of them or ``none`` for an optional parameter), every
+required parameter given, and at most one of each group of exclusive parameters (one evaluator:
+``eval=`` or ``model=``). A spec that fails raises `AgentSpecError`, a ``ValueError`` whose message is
+one line naming the problem; so do the values the agent itself refuses (``depth=0``). The CLI prints
+that line and exits with status 2.
 """
 
 from __future__ import annotations
@@ -10,39 +14,61 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
+import types
+import typing
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from rlgames.game import Game
 
-# name -> ("module:factory", example specs); a factory is called as factory(game, **params), and
-# imported only when an agent of that name is built.
-_AGENTS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "random": ("rlgames.agents.base:RandomAgent", ("random", "random(seed=3)")),
-    "alphabeta": ("rlgames.agents.alphabeta:AlphaBetaAgent",
-                  ("alphabeta(depth=6, eval=heuristic)", "alphabeta(time=0.5)", "alphabeta(nodes=100000)")),
-    "expectiminimax": ("rlgames.agents.expectiminimax:ExpectiminimaxAgent",
-                       ("expectiminimax(depth=4)", "expectiminimax(depth=6, eval=rollout)")),
-    "mcts": ("rlgames.agents.mcts:MCTSAgent",
-             ("mcts(simulations=800)", "mcts(simulations=800, rollout=random)", "mcts(time=1.0)",
-              "mcts(simulations=200, model=checkpoints/connect_four.pt)",
-              "mcts(simulations=200, model=checkpoints/connect_four.pt, rollout=policy, mix=0.5)")),
-    "policy": ("rlgames.agents.policy:PolicyAgent",
-               ("policy(model=checkpoints/tic_tac_toe.pt)", "policy(model=checkpoints/tic_tac_toe.pt, temperature=1)")),
-    "solver": ("rlgames.agents.solver:SolverAgent", ("solver", "solver(seed=1)")),
+
+@dataclass(frozen=True)
+class AgentEntry:
+    """A registered agent: its factory ``"module:callable"``, called as ``factory(game, **params)`` and
+    imported only when needed; example specs for help texts; groups of parameters of which a spec may
+    give at most one."""
+
+    target: str
+    examples: tuple[str, ...]
+    exclusive: tuple[tuple[str, ...], ...] = ()
+
+
+_ONE_EVALUATOR = (("eval", "model"), ("weights", "model"))
+
+_AGENTS: dict[str, AgentEntry] = {
+    "random": AgentEntry("rlgames.agents.base:RandomAgent", ("random", "random(seed=3)")),
+    "alphabeta": AgentEntry(
+        "rlgames.agents.alphabeta:AlphaBetaAgent",
+        ("alphabeta(depth=6, eval=heuristic)", "alphabeta(time=0.5)", "alphabeta(nodes=100000)",
+         "alphabeta(time=0.2, model=checkpoints/connect_four.pt)"), _ONE_EVALUATOR),
+    "expectiminimax": AgentEntry(
+        "rlgames.agents.expectiminimax:ExpectiminimaxAgent",
+        ("expectiminimax(depth=4)", "expectiminimax(depth=6, eval=rollout)"), _ONE_EVALUATOR),
+    "mcts": AgentEntry(
+        "rlgames.agents.mcts:MCTSAgent",
+        ("mcts(simulations=800)", "mcts(simulations=800, rollout=random)", "mcts(time=1.0)",
+         "mcts(simulations=200, model=checkpoints/connect_four.pt)",
+         "mcts(simulations=200, model=checkpoints/connect_four.pt, rollout=policy, mix=0.5)"), (("eval", "model"),)),
+    "policy": AgentEntry(
+        "rlgames.agents.policy:PolicyAgent",
+        ("policy(model=checkpoints/tic_tac_toe.pt)", "policy(model=checkpoints/tic_tac_toe.pt, temperature=1)")),
+    "solver": AgentEntry("rlgames.agents.solver:SolverAgent", ("solver", "solver(seed=1)")),
 }
 
 _SPEC = re.compile(r"^\s*(?P<name>[a-z_][a-z0-9_]*)\s*(?:\((?P<args>.*)\))?\s*$", re.IGNORECASE | re.DOTALL)
 _KEY = re.compile(r"^[a-z_][a-z0-9_]*$", re.IGNORECASE)
+_SCALARS = (bool, int, float, str)
+_TYPE_NAMES = {bool: "true or false", int: "an integer", float: "a number", str: "a name or path"}
 
 
 class AgentSpecError(ValueError):
-    """A spec string that does not name an agent with valid parameters."""
+    """A spec string that does not name an agent with valid parameters; the message is one line."""
 
 
 @dataclass(frozen=True)
 class AgentSpec:
-    """A parsed spec: the agent's name and its parameters."""
+    """A parsed spec: the agent's name and its parameters, each read as an int, a float,
+    ``true``/``false``, ``none`` or else a string (quotes stripped)."""
 
     name: str
     params: dict[str, Any]
@@ -53,9 +79,29 @@ class AgentSpec:
         return f"{self.name}({', '.join(f'{k}={v}' for k, v in self.params.items())})"
 
 
-def register_agent(name: str, target: str, *examples: str) -> None:
-    """Registers a factory ``"module:callable"`` under ``name``, with example specs for help texts."""
-    _AGENTS[name] = (target, examples)
+@dataclass(frozen=True)
+class Parameter:
+    """A keyword parameter of an agent's factory: its scalar type, whether ``none`` is accepted, and
+    its default (``inspect.Parameter.empty`` when it is required)."""
+
+    name: str
+    kind: type
+    optional: bool
+    default: Any
+
+    @property
+    def required(self) -> bool:
+        return self.default is inspect.Parameter.empty
+
+    def __str__(self) -> str:
+        kind = self.kind.__name__ + (" | None" if self.optional else "")
+        return f"{self.name}: {kind}" + ("" if self.required else f" = {self.default!r}")
+
+
+def register_agent(name: str, target: str, *examples: str, exclusive: tuple[tuple[str, ...], ...] = ()) -> None:
+    """Registers a factory ``"module:callable"`` under ``name``, with example specs for help texts.
+    The factory's keyword-only parameters, annotated with scalar types, are the spec's keys."""
+    _AGENTS[name] = AgentEntry(target, examples, exclusive)
 
 
 def list_agents() -> list[str]:
@@ -63,8 +109,32 @@ def list_agents() -> list[str]:
 
 
 def _factory(name: str) -> Callable[..., Any]:
-    module_name, attribute = _AGENTS[name][0].split(":")
+    module_name, attribute = _AGENTS[name].target.split(":")
     return getattr(importlib.import_module(module_name), attribute)
+
+
+def parameters(name: str) -> dict[str, Parameter]:
+    """The spec keys of agent ``name``: its factory's keyword-only parameters and their types."""
+    factory = _factory(name)
+    function = factory.__init__ if inspect.isclass(factory) else factory
+    hints = typing.get_type_hints(function)
+    found = {}
+    for p in inspect.signature(factory).parameters.values():
+        if p.kind is inspect.Parameter.KEYWORD_ONLY:
+            kind, optional = _scalar_type(hints.get(p.name, str))
+            found[p.name] = Parameter(p.name, kind, optional, p.default)
+    return found
+
+
+def _scalar_type(hint: Any) -> tuple[type, bool]:
+    """``(scalar type, accepts None)`` of an annotation such as ``int``, ``float | None``, ``Optional[str]``."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        members = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(members) == 1 and members[0] in _SCALARS:
+            return members[0], True
+    if hint in _SCALARS:
+        return hint, False
+    raise TypeError(f"agent parameters must be annotated with bool, int, float or str (or | None), got {hint!r}")
 
 
 def _value(text: str) -> Any:
@@ -82,43 +152,91 @@ def _value(text: str) -> Any:
 
 
 def parse_spec(spec: str) -> AgentSpec:
-    """Parses a spec string; raises `AgentSpecError` naming the problem and showing the accepted forms."""
+    """Parses a spec string (syntax only); raises `AgentSpecError` naming the problem."""
+    if spec.count("(") != spec.count(")"):
+        raise AgentSpecError(f"agent spec {spec!r}: unbalanced parenthesis; {_FORM}")
     match = _SPEC.match(spec)
     if not match:
-        raise AgentSpecError(f"cannot read agent spec {spec!r}\n{accepted_forms()}")
+        raise AgentSpecError(f"cannot read agent spec {spec!r}; {_FORM}")
     params: dict[str, Any] = {}
     args = (match.group("args") or "").strip()
     for item in (part.strip() for part in args.split(",") if part.strip()):
         key, sep, value = (part.strip() for part in item.partition("="))
         if not sep or not _KEY.match(key) or not value:
-            raise AgentSpecError(f"in agent spec {spec!r}: expected key=value, got {item!r}\n{accepted_forms()}")
+            raise AgentSpecError(f"agent spec {spec!r}: expected key=value, got {item!r}")
         if key in params:
-            raise AgentSpecError(f"in agent spec {spec!r}: {key!r} is given twice\n{accepted_forms()}")
+            raise AgentSpecError(f"agent spec {spec!r}: {key!r} is given twice")
         params[key] = _value(value)
     return AgentSpec(match.group("name").lower(), params)
 
 
+_FORM = "write NAME or NAME(key=value, ...), e.g. alphabeta(depth=4, eval=heuristic); `rlgames agents` lists them"
+
+
+def check_spec(spec: str) -> AgentSpec:
+    """Parses ``spec`` and checks it against the agent's parameters: a known agent, known keys, values of
+    the declared types (converted: ``time=1`` becomes 1.0), required keys present, no two exclusive keys.
+    Returns the checked spec; raises `AgentSpecError` with a one-line message."""
+    parsed = parse_spec(spec)
+    if parsed.name not in _AGENTS:
+        raise AgentSpecError(f"unknown agent {parsed.name!r} in spec {spec!r}; agents: {', '.join(list_agents())}")
+    accepted = parameters(parsed.name)
+    where = f"agent spec {spec!r}"
+    unknown = [key for key in parsed.params if key not in accepted]
+    if unknown:
+        raise AgentSpecError(f"{where}: {parsed.name} has no parameter {', '.join(map(repr, unknown))}; "
+                             f"its parameters: {', '.join(map(str, accepted.values()))}")
+    for group in _AGENTS[parsed.name].exclusive:
+        given = [key for key in group if parsed.params.get(key) is not None]
+        if len(given) > 1:
+            raise AgentSpecError(f"{where}: give one of {' or '.join(f'{k}=' for k in group)}, not both "
+                                 f"({parsed.name} uses one evaluator)")
+    missing = [p for p in accepted.values() if p.required and parsed.params.get(p.name) is None]
+    if missing:
+        example = next(iter(_AGENTS[parsed.name].examples), parsed.name)
+        raise AgentSpecError(f"{where}: {parsed.name} needs {', '.join(f'{p.name}=' for p in missing)}, "
+                             f"e.g. {example}")
+    values = {key: _convert(where, accepted[key], value) for key, value in parsed.params.items()}
+    return AgentSpec(parsed.name, values)
+
+
+def _convert(where: str, parameter: Parameter, value: Any) -> Any:
+    """``value`` as the parameter's type; raises `AgentSpecError` when it is not one."""
+    kind = parameter.kind
+    if value is None and parameter.optional:
+        return None
+    if kind is str and isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return str(value)
+    if kind is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, kind) and (kind is bool or not isinstance(value, bool)):
+        return value
+    accepted = _TYPE_NAMES[kind] + (" or none" if parameter.optional else "")
+    raise AgentSpecError(f"{where}: {parameter.name} must be {accepted}, got {_shown(value)}")
+
+
+def _shown(value: Any) -> str:
+    return "none" if value is None else str(value).lower() if isinstance(value, bool) else repr(value)
+
+
 def accepted_forms() -> str:
-    """A help text: every agent with its parameters and defaults, and examples."""
+    """A help text: every agent with its parameters, their types and defaults, and examples."""
     lines = ["accepted agent specs: NAME or NAME(key=value, ...), where NAME(parameters) is one of:"]
     for name in list_agents():
-        parameters = inspect.signature(_factory(name)).parameters.values()
-        shown = [p.name if p.default is inspect.Parameter.empty else f"{p.name}={p.default!r}"
-                 for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY]
-        lines.append(f"  {name}({', '.join(shown)})")
-    lines.append("examples: " + ", ".join(e for _, examples in _AGENTS.values() for e in examples))
+        lines.append(f"  {name}({', '.join(map(str, parameters(name).values()))})")
+    lines.append("examples: " + ", ".join(e for entry in _AGENTS.values() for e in entry.examples))
     return "\n".join(lines)
 
 
 def load_agent(spec: str, game: Game) -> Any:
-    """Builds the agent described by ``spec`` for ``game``, e.g. ``load_agent("random(seed=1)", game)``."""
-    parsed = parse_spec(spec)
-    if parsed.name not in _AGENTS:
-        raise AgentSpecError(f"unknown agent {parsed.name!r} in spec {spec!r}\n{accepted_forms()}")
-    factory = _factory(parsed.name)
-    accepted = inspect.signature(factory).parameters
-    unknown = [key for key in parsed.params if key not in accepted or key == "game"]
-    if unknown:
-        raise AgentSpecError(f"agent {parsed.name!r} has no parameter {', '.join(map(repr, unknown))}\n"
-                             f"{accepted_forms()}")
-    return factory(game, **parsed.params)
+    """Builds the agent described by ``spec`` for ``game``, e.g. ``load_agent("random(seed=1)", game)``.
+
+    Raises `AgentSpecError` (one line) for a spec that `check_spec` refuses or values the agent refuses;
+    errors of a more specific kind keep their type (``models.CheckpointError`` for an unusable checkpoint)."""
+    checked = check_spec(spec)
+    try:
+        return _factory(checked.name)(game, **checked.params)
+    except ValueError as error:
+        if type(error) is not ValueError:  # a subclass names its own problem (a checkpoint's, a game's)
+            raise
+        raise AgentSpecError(f"agent spec {spec!r}: {' '.join(str(error).split())}") from None

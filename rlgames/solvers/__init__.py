@@ -11,21 +11,21 @@ from __future__ import annotations
 
 import functools
 import importlib
-from typing import Callable
 
 from rlgames.game import Game, State
 from rlgames.solvers.exhaustive import ExhaustiveSolver
-from rlgames.solvers.result import SolveResult
+from rlgames.solvers.result import SolveBudgetError, SolveResult
 
-__all__ = ["SolveResult", "ExhaustiveSolver", "solve", "solver_for"]
+__all__ = ["ExhaustiveSolver", "SolveBudgetError", "SolveResult", "exhaustive_solver", "solve"]
 
 _SPECIALISED: dict[str, str] = {"connect_four": "rlgames.solvers.connect_four:solve"}
-"""Game name -> ``module:function`` of its specialised ``solve(state) -> SolveResult``."""
+"""Game name -> ``module:function`` of its specialised ``solve(state, *, time_limit) -> SolveResult``."""
 
 
-def solve(state: State) -> SolveResult:
+def solve(state: State, *, time_limit: float | None = None) -> SolveResult:
     """Solves ``state`` exactly. Raises `ValueError` for a terminal state, a chance node, or a game with
-    chance nodes.
+    chance nodes, and `SolveBudgetError` when the solver runs out of ``time_limit`` seconds (None: no
+    limit) or, for the exhaustive solver, of its memo's memory.
 
     The first solve of a game compiles its search (a second or two). Solvers are kept for the process:
     the connect-four one holds a 42 MB transposition table, the exhaustive ones a memo of every
@@ -35,14 +35,14 @@ def solve(state: State) -> SolveResult:
         raise ValueError(f"{state.game.name} has chance nodes: the exact solvers handle deterministic games only")
     if state.is_terminal():
         raise ValueError("solve needs a position where a player is to move; the game is over")
-    return solver_for(state.game)(state)
+    target = _SPECIALISED.get(state.game.name)
+    if target is None:
+        return exhaustive_solver(state.game).solve(state, time_limit=time_limit)
+    module_name, function_name = target.split(":")
+    return getattr(importlib.import_module(module_name), function_name)(state, time_limit=time_limit)
 
 
 @functools.cache
-def solver_for(game: Game) -> Callable[[State], SolveResult]:
-    """The ``solve(state)`` function used for ``game``'s positions, kept for the process."""
-    target = _SPECIALISED.get(game.name)
-    if target is None:
-        return ExhaustiveSolver(game).solve
-    module_name, function_name = target.split(":")
-    return getattr(importlib.import_module(module_name), function_name)
+def exhaustive_solver(game: Game) -> ExhaustiveSolver:
+    """The generic solver of ``game``, kept for the process with its memo."""
+    return ExhaustiveSolver(game)

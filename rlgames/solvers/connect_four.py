@@ -43,7 +43,7 @@ from rlgames.games.connect_four import (
     possible_moves,
     winning_positions,
 )
-from rlgames.solvers.result import Actions, SolveResult
+from rlgames.solvers.result import Actions, SolveBudgetError, SolveResult
 
 MIN_SCORE = -(NUM_CELLS // 2) + 3
 """-18: the quickest loss, to the opponent's 4th stone."""
@@ -66,13 +66,20 @@ class Workspace(NamedTuple):
     tt_values: np.ndarray  # uint8[TT_SIZE]: bound byte, 0 when empty
     moves: np.ndarray  # int64[NUM_CELLS + 1, WIDTH]: per ply, the candidate moves (one bit each), sorted
     scores: np.ndarray  # int64[NUM_CELLS + 1, WIDTH]: their ordering scores
-    nodes: np.ndarray  # int64[1]
+    nodes: np.ndarray  # int64[3]: nodes searched, the node count at which to stop, whether it stopped
+
+
+NODE_LIMIT, STOPPED = 1, 2  # slots of `Workspace.nodes` after the count
+NO_LIMIT = np.iinfo(np.int64).max
+CHUNK_NODES = 1 << 22
+"""Nodes per compiled call when a time limit is set (the clock is read between calls)."""
 
 
 def new_workspace() -> Workspace:
+    nodes = np.array([0, NO_LIMIT, 0], dtype=np.int64)
     return Workspace(tt_keys=np.zeros(TT_SIZE, dtype=np.uint32), tt_values=np.zeros(TT_SIZE, dtype=np.uint8),
                      moves=np.zeros((NUM_CELLS + 1, WIDTH), dtype=np.int64),
-                     scores=np.zeros((NUM_CELLS + 1, WIDTH), dtype=np.int64), nodes=np.zeros(1, dtype=np.int64))
+                     scores=np.zeros((NUM_CELLS + 1, WIDTH), dtype=np.int64), nodes=nodes)
 
 
 @njit(cache=True)
@@ -143,8 +150,13 @@ def sort_moves(current: int, mask: int, possible: int, plies: int, ws: Workspace
 @njit(cache=True)
 def negamax(current: int, mask: int, plies: int, alpha: int, beta: int, ws: Workspace) -> int:
     """Pons' negamax: the exact score if it lies in ``(alpha, beta)``; otherwise a bound on the same side
-    (``<= alpha`` or ``>= beta``). Assumes ``alpha < beta`` and that the side to move cannot win at once."""
+    (``<= alpha`` or ``>= beta``). Assumes ``alpha < beta`` and that the side to move cannot win at once.
+    Once ``ws.nodes[NODE_LIMIT]`` nodes are searched it sets ``ws.nodes[STOPPED]`` and returns 0 at once
+    at every level, storing nothing."""
     ws.nodes[0] += 1
+    if ws.nodes[0] >= ws.nodes[NODE_LIMIT]:
+        ws.nodes[STOPPED] = 1
+        return 0
     possible = non_losing_moves(current, mask)
     if possible == 0:  # the opponent wins with its next stone
         return -((NUM_CELLS - plies) // 2)
@@ -174,6 +186,8 @@ def negamax(current: int, mask: int, plies: int, alpha: int, beta: int, ws: Work
     for i in range(n):
         move = ws.moves[plies, i]
         score = -negamax(current ^ mask, mask | move, plies + 1, -beta, -alpha, ws)
+        if ws.nodes[STOPPED]:
+            return 0
         if score >= beta:
             tt_put(key, score + LOWER_OFFSET, ws)
             return score
@@ -184,7 +198,8 @@ def negamax(current: int, mask: int, plies: int, alpha: int, beta: int, ws: Work
 
 @njit(cache=True)
 def solve_score(current: int, mask: int, plies: int, ws: Workspace) -> int:
-    """The exact score of a non-terminal position, by null-window probes of `negamax`."""
+    """The exact score of a non-terminal position, by null-window probes of `negamax` (0 when the node
+    limit stopped it: see ``ws.nodes[STOPPED]``)."""
     if can_win_now(current, mask):
         return (NUM_CELLS + 1 - plies) // 2
     low = max(-((NUM_CELLS - plies) // 2), MIN_SCORE)
@@ -196,6 +211,8 @@ def solve_score(current: int, mask: int, plies: int, ws: Workspace) -> int:
         elif med >= 0 and half(high) > med:
             med = half(high)
         score = negamax(current, mask, plies, med, med + 1, ws)
+        if ws.nodes[STOPPED]:
+            return 0
         if score <= med:
             high = score
         else:
@@ -259,7 +276,9 @@ class ConnectFourSolver:
         self.workspace.tt_keys[:] = 0
         self.workspace.tt_values[:] = 0
 
-    def solve(self, state: State) -> ConnectFourSolveResult:
+    def solve(self, state: State, *, time_limit: float | None = None) -> ConnectFourSolveResult:
+        """Solves ``state``; raises `SolveBudgetError` past ``time_limit`` seconds (None: no limit; the
+        empty board takes minutes)."""
         if not isinstance(state.game, ConnectFour):
             raise ValueError(f"the connect-four solver cannot solve {state.game.name}")
         if state.is_terminal():
@@ -268,7 +287,7 @@ class ConnectFourSolver:
         ws = self.workspace
         ws.nodes[0] = 0
         start = time.perf_counter()
-        score = int(solve_score(current, mask, plies, ws))
+        score = self._score(current, mask, plies, time_limit)
         elapsed = time.perf_counter() - start
         value = (score > 0) - (score < 0)
         legal = state.legal_actions()
@@ -280,6 +299,25 @@ class ConnectFourSolver:
             find_best_actions=functools.partial(self._reaching, state, legal, score),
             find_value_preserving_actions=preserving, plies_played=plies,
         )
+
+    def _score(self, current: int, mask: int, plies: int, time_limit: float | None) -> int:
+        """`solve_score` in calls of `CHUNK_NODES` nodes under a time limit; each call starts over but
+        finds what the last one proved in the table."""
+        ws = self.workspace
+        if time_limit is None:
+            return int(solve_score(current, mask, plies, ws))
+        deadline = time.perf_counter() + time_limit
+        try:
+            while True:
+                ws.nodes[NODE_LIMIT], ws.nodes[STOPPED] = ws.nodes[0] + CHUNK_NODES, 0
+                score = int(solve_score(current, mask, plies, ws))
+                if not ws.nodes[STOPPED]:
+                    return score
+                if time.perf_counter() > deadline:
+                    raise SolveBudgetError(f"connect_four: not solved within {time_limit:g} s "
+                                           f"({int(ws.nodes[0]):,} positions searched)")
+        finally:
+            ws.nodes[NODE_LIMIT], ws.nodes[STOPPED] = NO_LIMIT, 0
 
     def _reaching(self, state: State, legal: list[int], bound: int) -> Actions:
         """The legal moves worth at least ``bound`` to the side to move."""
@@ -293,6 +331,6 @@ def default_solver() -> ConnectFourSolver:
     return ConnectFourSolver()
 
 
-def solve(state: State) -> ConnectFourSolveResult:
+def solve(state: State, *, time_limit: float | None = None) -> ConnectFourSolveResult:
     """Solves a connect-four position exactly with the process's `default_solver`."""
-    return default_solver().solve(state)
+    return default_solver().solve(state, time_limit=time_limit)

@@ -20,12 +20,15 @@ The search is a full-width negamax to the end of the game, compiled by `make_exh
   than ``max_game_length`` raises.
 
 Cost: one visit per position reachable from the root, so only for games with up to a few million
-positions. Chance nodes are not supported.
+positions. `ExhaustiveSolver.solve` takes a time limit and the memo a memory limit (`MEMORY_MB`):
+past either it raises `SolveBudgetError` (othello from the start would need far more of both), and
+what it solved so far stays in the memo. Chance nodes are not supported.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import time
 from typing import Callable, NamedTuple
 
@@ -35,13 +38,17 @@ from numba import njit
 from numba.cpython.unsafe.tuple import tuple_setitem
 
 from rlgames.game import PLAYER, RETURN, TERMINAL, Game, State
-from rlgames.solvers.result import SolveResult
+from rlgames.solvers.result import SolveBudgetError, SolveResult
 
 EMPTY = -1
 """``plies`` of an unused memo slot."""
-NODES, OVERFLOW, TOO_DEEP = range(3)  # counters
+NODES, OVERFLOW, TOO_DEEP, STOP_AT = range(4)  # counters (STOP_AT: the search returns at this many nodes)
 INITIAL_SLOTS = 1 << 12
 MAX_LOAD = 0.75
+CHUNK_NODES = 1 << 22
+"""Positions generated per compiled call when a time limit is set (the clock is read between calls)."""
+MEMORY_MB = 2048.0
+"""The memo's default memory limit: past it `solve` gives up with `SolveBudgetError`."""
 
 
 class Memo(NamedTuple):
@@ -187,7 +194,8 @@ def make_exhaustive(legal_actions: Callable[..., int], apply: Callable, hash_key
 
     ``search`` solves ``root`` and every position below it into ``memo``; it stops early, setting
     ``counters[OVERFLOW]`` when the memo must grow or ``counters[TOO_DEEP]`` when a line is longer than
-    the stack, and adds every position it generates to ``counters[NODES]``.
+    the stack, and once ``counters[NODES]``, to which it adds every position it generates, reaches
+    ``counters[STOP_AT]``. Positions it finished stay in the memo, so a search called again goes on.
     """
 
     @njit
@@ -215,6 +223,8 @@ def make_exhaustive(legal_actions: Callable[..., int], apply: Callable, hash_key
                     improve(level, from_mover(stack.values[level + 1], s[PLAYER], mover),
                             stack.plies[level + 1] + 1, stack)
                 continue
+            if counters[NODES] >= counters[STOP_AT]:
+                return
             child = apply(s, stack.moves[level, stack.next[level]])
             stack.next[level] += 1
             counters[NODES] += 1
@@ -241,18 +251,19 @@ class ExhaustiveSolver:
     were read from the memo right after the solve (one look-up per legal action).
     """
 
-    def __init__(self, game: Game, initial_slots: int = INITIAL_SLOTS) -> None:
+    def __init__(self, game: Game, initial_slots: int = INITIAL_SLOTS, *, memory_mb: float = MEMORY_MB) -> None:
         if game.has_chance:
             raise ValueError(f"{game.name} has chance nodes: the exact solvers handle deterministic games only")
         if initial_slots < 1 or initial_slots & (initial_slots - 1):
             raise ValueError(f"initial_slots must be a power of 2, got {initial_slots}")
         kernels = game.kernels
         self.game = game
+        self.memory_mb = memory_mb
         self._search = make_exhaustive(kernels.legal_actions, kernels.apply, kernels.hash_key)
         length = len(game.initial_compact_state())
         self._memo = new_memo(initial_slots, length)
         self._stack = new_stack(game.max_game_length + 1, length, kernels.max_actions)
-        args = (game.initial_compact_state(), self._memo, self._stack, np.zeros(3, dtype=np.int64))
+        args = (game.initial_compact_state(), self._memo, self._stack, np.zeros(4, dtype=np.int64))
         compile_now = getattr(self._search, "compile", None)  # absent when NUMBA_DISABLE_JIT is set
         if compile_now is not None:  # compile now, so that solve times exclude it
             compile_now(tuple(numba.typeof(arg) for arg in args))
@@ -262,23 +273,30 @@ class ExhaustiveSolver:
         """The number of positions solved and kept so far."""
         return int(self._memo.used[0])
 
-    def solve(self, state: State) -> SolveResult:
+    def solve(self, state: State, *, time_limit: float | None = None) -> SolveResult:
+        """Solves ``state``; raises `SolveBudgetError` past ``time_limit`` seconds (None: no limit) or
+        the memory limit."""
         if state.game != self.game:
             raise ValueError(f"this solver solves {self.game!r}, not {state.game!r}")
         if state.is_terminal() or state.is_chance_node():
             raise ValueError("solve needs a position where a player is to move (not terminal, not chance)")
         start = time.perf_counter()
-        counters = np.zeros(3, dtype=np.int64)
+        deadline = math.inf if time_limit is None else start + time_limit
+        counters = np.zeros(4, dtype=np.int64)
         value, plies = self._lookup(state)
         while plies == EMPTY:
+            counters[STOP_AT] = counters[NODES] + CHUNK_NODES if time_limit is not None else np.iinfo(np.int64).max
             self._search(state.compact, self._memo, self._stack, counters)
             if counters[TOO_DEEP]:
                 raise ValueError(f"{self.game.name}: a line is longer than max_game_length "
                                  f"({self.game.max_game_length}); the game is not acyclic")
             if counters[OVERFLOW]:
-                self._grow()
+                self._grow(counters)
                 counters[OVERFLOW] = 0
             value, plies = self._lookup(state)
+            if plies == EMPTY and time.perf_counter() > deadline:
+                raise SolveBudgetError(f"{self.game.name}: not solved within {time_limit:g} s ({self._effort(counters)}); "
+                                       "the exhaustive solver suits positions near the end of a big game")
         elapsed = time.perf_counter() - start
         children = self._children(state)
         best = tuple(a for a, v, p in children if v == value and p == plies)
@@ -304,7 +322,16 @@ class ExhaustiveSolver:
                 children.append((action, int(from_mover(value, child.current_player(), mover)), plies + 1))
         return children
 
-    def _grow(self) -> None:
+    def _grow(self, counters: np.ndarray) -> None:
+        """Doubles the memo, or raises `SolveBudgetError` when that would pass the memory limit."""
         old = self._memo
+        slot_bytes = sum(array.itemsize * array[:1].size for array in old[:4])
+        if 2 * len(old.keys) * slot_bytes > self.memory_mb * 2**20:
+            raise SolveBudgetError(f"{self.game.name}: not solved within the memo's {self.memory_mb:g} MB "
+                                   f"({self._effort(counters)}); the exhaustive solver suits positions near "
+                                   "the end of a big game")
         self._memo = new_memo(2 * len(old.keys), old.states.shape[1])
         rehash(old, self._memo)
+
+    def _effort(self, counters: np.ndarray) -> str:
+        return f"{int(counters[NODES]):,} positions generated, {self.memo_size:,} solved"

@@ -9,6 +9,10 @@ from typing import Callable
 Actions = tuple[int, ...]
 
 
+class SolveBudgetError(ValueError):
+    """The position could not be solved within the time or memory given to the solver."""
+
+
 @dataclass(frozen=True)
 class SolveResult:
     """The game-theoretic solution of one position (a player to move).
