@@ -1,4 +1,5 @@
-"""The MCTS agent. Specs: ``mcts(simulations=800)`` (UCT, random rollouts), ``mcts(simulations=200,
+"""The MCTS agent. Specs: ``mcts(simulations=800)`` (UCT, random rollouts), ``mcts(time=0.2)`` (as many
+simulations as fit in 0.2 s per move; with ``simulations=`` too, whichever runs out first), ``mcts(simulations=200,
 model=checkpoints/connect_four.pt)`` (PUCT with a network's priors and values), ``mcts(eval=heuristic)``
 (UCT with an evaluator's values at the leaves), and AlphaGo's mixed leaf values: ``mcts(model=FILE,
 rollout=policy)`` (value head and rollouts sampled from the policy head, mixed ``mix=0.5``) or
@@ -11,21 +12,30 @@ and the opponent's reply, the search continues in that subtree (``reuse=false`` 
 
 from __future__ import annotations
 
+import time
+
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, State
 from rlgames.search.mcts import MCTS, MCTSConfig
 from rlgames.search.result import SearchResult
 
 ROLLOUTS = ("random", "policy")
+DEFAULT_SIMULATIONS = 800
+"""Simulations per move without a time budget (AlphaZero's 800, Silver et al. 2018)."""
+UNLIMITED = 2**62
+"""Simulations per move under ``time=`` alone: the clock stops the search."""
 
 
 class MCTSAgent:
     """Plays the most-visited move of `rlgames.search.mcts.MCTS` (a proven win first)."""
 
-    def __init__(self, game: Game, *, simulations: int = 800, eval: str | None = None, model: str | None = None,
-                 rollout: str = "random", rollouts: int = 1, rollout_model: str | None = None, mix: float = 0.5,
-                 c: float | None = None, time: float | None = None, batch: int = 8, solver: bool = True,
-                 reuse: bool = True, seed: int = 0) -> None:
+    def __init__(self, game: Game, *, simulations: int | None = None, eval: str | None = None,
+                 model: str | None = None, rollout: str = "random", rollouts: int = 1,
+                 rollout_model: str | None = None, mix: float = 0.5, c: float | None = None,
+                 time: float | None = None, batch: int = 8, solver: bool = True, reuse: bool = True,
+                 seed: int = 0) -> None:
+        if simulations is None:  # a time budget alone runs as many simulations as fit in it
+            simulations = UNLIMITED if time is not None else DEFAULT_SIMULATIONS
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout {rollout!r}; accepted: {', '.join(ROLLOUTS)}")
         if eval is not None and model is not None:
@@ -51,8 +61,9 @@ class MCTSAgent:
         self._root = None
 
     def search(self, state: State) -> SearchResult:
+        start = time.perf_counter()  # moving the root to ``state`` counts against ``time=``
         self._follow(state)
-        result = self._mcts.search(state)
+        result = self._mcts.search(state, start=start)
         self._root = state
         return result
 

@@ -9,7 +9,8 @@ played before; agents with a time budget remain non-deterministic.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
@@ -34,13 +35,28 @@ class ScheduledGame:
 
 
 @dataclass(frozen=True)
+class MoveTimes:
+    """One player's moves in a game and the wall-clock seconds they took (``agent.act`` calls)."""
+
+    moves: int = 0
+    total_s: float = 0.0
+    max_s: float = 0.0
+
+    def add(self, seconds: float) -> MoveTimes:
+        return MoveTimes(self.moves + 1, self.total_s + seconds, max(self.max_s, seconds))
+
+
+@dataclass(frozen=True)
 class GameRecord:
     """A played game: ``score`` is the first player's (1 a win, 0.5 a draw, 0 a loss); ``plies``
-    counts every action from the start position, the opening's and chance outcomes included."""
+    counts every action from the start position, the opening's and chance outcomes included;
+    ``times`` holds the first and the second player's `MoveTimes` (measured, so left out of equality:
+    two runs of a game are equal when they play the same moves)."""
 
     game: ScheduledGame
     score: float
     plies: int
+    times: tuple[MoveTimes, MoveTimes] = field(default=(MoveTimes(), MoveTimes()), compare=False)
 
 
 def game_seeds(scheduled: ScheduledGame) -> tuple[int, int, int]:
@@ -60,11 +76,18 @@ def play_game(game: Game, agents: Sequence[Any], scheduled: ScheduledGame) -> Ga
     chance = np.random.default_rng(chance_seed)
     state = game.state_from_actions(scheduled.opening)
     plies = len(scheduled.opening)
+    times = [MoveTimes(), MoveTimes()]
     while not state.is_terminal():
-        state = state.apply(state.sample_chance_outcome(chance) if state.is_chance_node()
-                            else _agent_move(state, seats[state.current_player()]))
+        if state.is_chance_node():
+            action = state.sample_chance_outcome(chance)
+        else:
+            player = state.current_player()
+            started = time.perf_counter()
+            action = _agent_move(state, seats[player])
+            times[player] = times[player].add(time.perf_counter() - started)
+        state = state.apply(action)
         plies += 1
-    return GameRecord(scheduled, (state.returns()[0] + 1.0) / 2.0, plies)
+    return GameRecord(scheduled, (state.returns()[0] + 1.0) / 2.0, plies, (times[0], times[1]))
 
 
 def _agent_move(state: State, agent: Any) -> int:

@@ -11,6 +11,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Sequence
 
+from rlgames.arena.match import MoveTimes
 from rlgames.arena.positions import moves_to_text
 from rlgames.arena.tournament import ArenaResult
 from rlgames.registry import load_game
@@ -25,8 +26,11 @@ def results_dict(result: ArenaResult) -> dict[str, Any]:
     players = []
     for i, name in enumerate(result.names):
         games, points = _player_totals(result, i)
+        times = player_times(result, i)
         players.append({"name": name, "spec": config.specs[i], "elo": elo.ratings[i], "elo_lower": elo.lower[i],
-                        "elo_upper": elo.upper[i], "games": games, "score": points / games if games else None})
+                        "elo_upper": elo.upper[i], "games": games, "score": points / games if games else None,
+                        "moves": times.moves, "seconds_per_move": times.total_s / times.moves if times.moves else None,
+                        "max_seconds_per_move": times.max_s})
     pairs = []
     for pair in result.pairs:
         low, high = pair.interval(elo.confidence)
@@ -60,6 +64,18 @@ def _player_totals(result: ArenaResult, player: int) -> tuple[int, float]:
     return games, points
 
 
+def player_times(result: ArenaResult, player: int) -> MoveTimes:
+    """Every move ``player`` made in the tournament, and the time it took (wall clock, per move)."""
+    total = MoveTimes()
+    for record in result.records:
+        for seat, index in enumerate((record.game.first, record.game.second)):
+            if index == player:
+                times = record.times[seat]
+                total = MoveTimes(total.moves + times.moves, total.total_s + times.total_s,
+                                  max(total.max_s, times.max_s))
+    return total
+
+
 def write_games_csv(result: ArenaResult, path: Path) -> None:
     """One row per game: players by colour (``first`` moves first), opening, result, plies."""
     game = load_game(result.config.game, **dict(result.config.game_params))
@@ -76,12 +92,15 @@ def write_games_csv(result: ArenaResult, path: Path) -> None:
 def ranking_rows(result: ArenaResult) -> tuple[list[str], list[list[str]]]:
     """The players ranked by Elo: header and rows."""
     elo = result.elo
-    header = ["rank", "player", "Elo", f"{elo.confidence:.0%} interval", "games", "score"]
+    header = ["rank", "player", "Elo", f"{elo.confidence:.0%} interval", "games", "score", "s/move", "max s"]
     rows = []
     for rank, i in enumerate(sorted(range(len(result.names)), key=lambda k: -elo.ratings[k]), start=1):
         games, points = _player_totals(result, i)
+        times = player_times(result, i)
+        mean = times.total_s / times.moves if times.moves else 0.0
         rows.append([str(rank), result.names[i], f"{elo.ratings[i]:+.1f}",
-                     f"[{elo.lower[i]:+.1f}, {elo.upper[i]:+.1f}]", str(games), f"{points / games:.1%}"])
+                     f"[{elo.lower[i]:+.1f}, {elo.upper[i]:+.1f}]", str(games), f"{points / games:.1%}",
+                     f"{mean:.3f}", f"{times.max_s:.3f}"])
     return header, rows
 
 

@@ -489,9 +489,10 @@ class AlphaBeta:
     `SearchResult` whose policy is one-hot on the chosen action.
 
     With an evaluator that has a compiled ``kernel`` the search runs in `make_alphabeta`'s compiled
-    code; without one (a network) it runs `batched_alphabeta` at ``config.depth``, which evaluates each
-    node's children in one batch and orders moves by the evaluator's priors (budgets, the table and the
-    killer and history heuristics are then not used).
+    code; without one (a network) it runs `batched_alphabeta`, which evaluates each node's children in
+    one batch and orders moves by the evaluator's priors. Both honour ``depth``, ``max_nodes`` and
+    ``time_limit`` alike (the deepest iteration completed within the budgets); the batched search has
+    no table, killers or history, and runs a fixed depth without budgets once.
     """
 
     def __init__(self, evaluator: Evaluator, config: AlphaBetaConfig = AlphaBetaConfig(), *,
@@ -507,7 +508,9 @@ class AlphaBeta:
             raise ValueError("alpha-beta needs a root where a player is to move (not terminal, not chance)")
         kernel = self.evaluator.kernel
         if kernel is None:  # a network: sibling leaves are evaluated together, one batch per parent
-            return batched_alphabeta(state, depth=self.config.depth, evaluator=self.evaluator, root_prior=root_prior)
+            config = self.config
+            return batched_alphabeta(state, depth=config.depth, evaluator=self.evaluator, root_prior=root_prior,
+                                     max_nodes=config.max_nodes, time_limit=config.time_limit)
         compiled = make_alphabeta(state.game.kernels, kernel, self.is_quiet)
         return self._iterate(state, compiled, root_prior)
 

@@ -16,6 +16,12 @@ A depth-limited fail-soft negamax alpha-beta (numpy only) that calls the evaluat
   0 for a draw and ``±(WIN - p)`` for a win or loss ``p`` plies from the root, so that the result's
   value (the score clipped to [-1, 1]) equals `rlgames.search.minimax.alphabeta`'s with the same
   evaluator, and a proven result reports ``plies_to_end``.
+* **Budgets** (``max_nodes``, ``time_limit``) as in the compiled search: iterative deepening from depth
+  1, the first iteration always completed, each later one abandoned as soon as a budget runs out (the
+  clock is read at every node and before every evaluator call), and the result is the deepest completed
+  iteration's. Each iteration searches the previous one's principal variation first. Without a budget
+  the search runs ``depth`` once: shallower iterations would only cost evaluations, as there is no
+  transposition table to carry their work over.
 
 Chance nodes are not supported (use expectiminimax).
 """
@@ -39,19 +45,32 @@ MAX_DEPTH = 500
 """The deepest search; proven scores stay at least ``WIN - MAX_DEPTH``, far outside [-1, 1]."""
 
 
+class OutOfBudget(Exception):
+    """Raised inside an iteration when its node or time budget runs out; the iteration is discarded."""
+
+
 @dataclass
 class _Search:
-    """One search's evaluator and counters."""
+    """One search's evaluator, budgets (for the iteration under way) and counters."""
 
     evaluator: Evaluator
+    node_limit: float = math.inf
+    deadline: float = math.inf
     nodes: int = 0
     cutoffs: int = 0
     evaluations: int = 0
     batches: int = 0
     has_policy: bool = True
 
-    def evaluate(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray | None]:
-        """``(values float64[n], priors float64[n, A] or None)``; one evaluator call."""
+    def spend(self, nodes: int) -> None:
+        """Raises `OutOfBudget` when ``nodes`` more nodes pass the node limit or the deadline has passed."""
+        if self.nodes + nodes > self.node_limit or time.perf_counter() > self.deadline:
+            raise OutOfBudget
+
+    def evaluate(self, states: Sequence[State], leaves: bool) -> tuple[np.ndarray, np.ndarray | None]:
+        """``(values float64[n], priors float64[n, A] or None)``; one evaluator call (``leaves``: the
+        states are the search's leaves, nodes counted against the budget)."""
+        self.spend(len(states) if leaves else 0)
         values, priors = self.evaluator.evaluate_batch(states)
         self.evaluations += len(states)
         self.batches += 1
@@ -59,24 +78,27 @@ class _Search:
         return values, priors
 
     def negamax(self, state: State, depth: int, ply: int, alpha: float, beta: float,
-                prior: np.ndarray | None) -> tuple[float, tuple[int, ...]]:
-        """``(score from the side to move, principal variation)`` of a non-terminal ``state``."""
+                prior: np.ndarray | None, pv: tuple[int, ...] = ()) -> tuple[float, tuple[int, ...]]:
+        """``(score from the side to move, principal variation)`` of a non-terminal ``state``; ``pv``
+        (when the node lies on the previous iteration's line) is that line from here, searched first."""
+        self.spend(1)
         self.nodes += 1
         player = state.current_player()
-        actions = _ordered(state.legal_actions(), prior)
+        actions = _ordered(state.legal_actions(), prior, pv[0] if pv else None)
         children = [state.apply(action) for action in actions]
         inner = [child for child in children if not child.is_terminal()]
         values: np.ndarray | None = None
         priors: np.ndarray | None = None
         if inner and (depth == 1 or (depth >= 3 and self.has_policy)):
-            values, priors = self.evaluate(inner)
+            values, priors = self.evaluate(inner, leaves=depth == 1)
         best, line, k = -math.inf, (), 0
         for action, child in zip(actions, children):
             if child.is_terminal():
                 self.nodes += 1
                 score, rest = child.returns()[player] * (WIN - ply - 1), ()
             else:
-                score, rest = self._child(child, player, depth, ply, alpha, beta, values, priors, k)
+                below = pv[1:] if pv and action == pv[0] else ()
+                score, rest = self._child(child, player, depth, ply, alpha, beta, values, priors, k, below)
                 k += 1
             if score > best:
                 best, line = score, (action, *rest)
@@ -87,7 +109,8 @@ class _Search:
         return best, line
 
     def _child(self, child: State, player: int, depth: int, ply: int, alpha: float, beta: float,
-               values: np.ndarray | None, priors: np.ndarray | None, k: int) -> tuple[float, tuple[int, ...]]:
+               values: np.ndarray | None, priors: np.ndarray | None, k: int,
+               pv: tuple[int, ...]) -> tuple[float, tuple[int, ...]]:
         """The score, for ``player``, of the ``k``-th non-terminal child and its line."""
         same = child.current_player() == player
         if depth == 1:
@@ -96,23 +119,28 @@ class _Search:
             return (value if same else -value), ()
         prior = None if priors is None else priors[k]
         if same:
-            return self.negamax(child, depth - 1, ply + 1, alpha, beta, prior)
-        score, rest = self.negamax(child, depth - 1, ply + 1, -beta, -alpha, prior)
+            return self.negamax(child, depth - 1, ply + 1, alpha, beta, prior, pv)
+        score, rest = self.negamax(child, depth - 1, ply + 1, -beta, -alpha, prior, pv)
         return -score, rest
 
 
-def _ordered(actions: list[int], prior: np.ndarray | None) -> list[int]:
-    """``actions`` by decreasing prior, ties (and everything, without a prior) in the given order."""
-    if prior is None:
-        return actions
-    return sorted(actions, key=lambda action: -prior[action])
+def _ordered(actions: list[int], prior: np.ndarray | None, first: int | None = None) -> list[int]:
+    """``actions`` with ``first`` (when given) first, then by decreasing prior, ties (and everything,
+    without a prior) in the given order."""
+    if prior is not None:
+        actions = sorted(actions, key=lambda action: -prior[action])
+    if first is not None and first in actions:
+        actions = [first] + [a for a in actions if a != first]
+    return actions
 
 
-def batched_alphabeta(state: State, *, depth: int | None, evaluator: Evaluator,
-                      root_prior: np.ndarray | None = None) -> SearchResult:
-    """Searches ``state`` to ``depth`` plies (None: to the end of the game, at most `MAX_DEPTH`).
+def batched_alphabeta(state: State, *, depth: int | None, evaluator: Evaluator, root_prior: np.ndarray | None = None,
+                      max_nodes: int | None = None, time_limit: float | None = None) -> SearchResult:
+    """Searches ``state`` to ``depth`` plies (None: to the end of the game, at most `MAX_DEPTH`), by
+    iterative deepening when ``max_nodes`` or ``time_limit`` (seconds) bounds the search.
 
-    The result's policy is one-hot on the action; ``stats.extra`` counts ``evaluations`` (positions
+    The result's policy is one-hot on the action; ``stats.depth`` is the deepest completed iteration;
+    ``stats.nodes`` counts every iteration's nodes; ``stats.extra`` counts ``evaluations`` (positions
     passed to the evaluator, including any its cache answers) and ``batches`` (evaluator calls).
     """
     game = state.game
@@ -126,9 +154,22 @@ def batched_alphabeta(state: State, *, depth: int | None, evaluator: Evaluator,
     search = _Search(evaluator)
     start = time.perf_counter()
     if prior is None and depth > 1:
-        prior = _first(search.evaluate([state])[1])
-    score, line = search.negamax(state, depth, 0, -math.inf, math.inf, prior)
-    return _result(state, score, line, search, depth, time.perf_counter() - start)
+        prior = _first(search.evaluate([state], leaves=False)[1])
+    budgeted = max_nodes is not None or time_limit is not None
+    best: tuple[float, tuple[int, ...], int] | None = None
+    for iteration in range(1 if budgeted else depth, depth + 1):
+        if best is not None:  # the first iteration always completes
+            search.node_limit = math.inf if max_nodes is None else max_nodes
+            search.deadline = math.inf if time_limit is None else start + time_limit
+        try:
+            score, line = search.negamax(state, iteration, 0, -math.inf, math.inf, prior, best[1] if best else ())
+        except OutOfBudget:
+            break
+        best = (score, line, iteration)
+        if abs(score) > 1.0 and WIN - abs(score) <= iteration:
+            break  # a proven result within the horizon: deeper iterations cannot change it
+    score, line, completed = best
+    return _result(state, score, line, search, completed, time.perf_counter() - start)
 
 
 def _root_prior(num_actions: int, root_prior: np.ndarray | None) -> np.ndarray | None:

@@ -37,6 +37,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Literal, Sequence
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -174,6 +175,14 @@ def visit_policy(visits: np.ndarray, temperature: float) -> np.ndarray:
     return weights / weights.sum()
 
 
+def precompile(function: Callable, *args: object) -> None:
+    """Compiles the njit ``function`` for the types of ``args`` without calling it (nothing to do
+    when numba's JIT is disabled)."""
+    compile_now = getattr(function, "compile", None)
+    if compile_now is not None:
+        compile_now(tuple(numba.typeof(arg) for arg in args))
+
+
 @functools.cache
 def make_rollout_value(playout: Callable) -> Callable[..., float]:
     """A compiled leaf value: the mean player-0 result of ``rollouts`` calls of ``playout(s, rng,
@@ -226,6 +235,7 @@ class MultiTreeMCTS:
         self._rng = new_rng_state(seed)
         self._game: Game | None = None
         self._tree: Tree | None = None
+        self._grow_seconds_per_node = 0.0  # measured at each growth, to keep one from passing a deadline
 
     def seed(self, seed: int) -> None:
         """Restarts the PRNG from ``seed``."""
@@ -237,10 +247,12 @@ class MultiTreeMCTS:
             self._tree.meta[:, SIZE] = 0
 
     # --- the searches ---------------------------------------------------------------------------
-    def search_many(self, states: Sequence[State]) -> list[SearchResult]:
+    def search_many(self, states: Sequence[State], *, start: float | None = None) -> list[SearchResult]:
         """Searches every state (each with a player to move) with ``config.simulations`` simulations;
-        the stats' ``time_s`` is the time of the whole call."""
-        start = time.perf_counter()
+        the stats' ``time_s`` is the time of the whole call. ``start`` (a `time.perf_counter` reading,
+        default now) is when the move's clock started: ``config.time_limit`` counts from there, so that
+        a caller's work for the move (moving the root) is inside the budget."""
+        start = time.perf_counter() if start is None else start
         self._prepare(states)
         reused = self._tree.nodes[:, 0, VISITS].copy()
         self._tree.meta[:, MAX_DEPTH] = 0
@@ -267,11 +279,7 @@ class MultiTreeMCTS:
         if child < 0:
             reset_root(tree, index, compact)
             return
-        size = int(tree.meta[index, SIZE])
-        self._ops.compact_subtree(
-            tree, index, child, np.empty((size, NODE_COLUMNS), dtype=np.int64),
-            np.empty((size, STAT_COLUMNS)), np.empty((size, tree.states.shape[2]), dtype=np.int64),
-            np.empty(size, dtype=np.int64))
+        self._ops.compact_subtree(tree, index, child, *self._compaction_buffers(int(tree.meta[index, SIZE])))
         tree.states[index, 0] = compact
         tree.nodes[index, 0, READY] = 1
 
@@ -294,6 +302,8 @@ class MultiTreeMCTS:
         self._game = game
         self._tree = new_tree(num_trees, INITIAL_CAPACITY, state_size, game.kernels.max_actions)
         self._ops = make_tree_ops(game.kernels, state_size)
+        # compiled now rather than inside the first timed search that follows an `advance`
+        precompile(self._ops.compact_subtree, self._tree, 0, 0, *self._compaction_buffers(1))
         self._reserve = reserve_per_simulation(game.kernels)
         if not self._batched:
             if self.evaluator is not None:
@@ -302,13 +312,25 @@ class MultiTreeMCTS:
                 leaf_value = make_rollout_value(self._rollout or make_buffered_playout(game.kernels))
             self._run = make_run(game.kernels, state_size, leaf_value)
 
-    def _ensure_room(self, simulations_per_tree: int) -> None:
-        """Grows the trees (doubling) unless each has room for that many more simulations."""
+    def _compaction_buffers(self, size: int) -> tuple[np.ndarray, ...]:
+        """Scratch arrays for `compact_subtree` of a tree of ``size`` nodes."""
+        return (np.empty((size, NODE_COLUMNS), dtype=np.int64), np.empty((size, STAT_COLUMNS)),
+                np.empty((size, self._tree.states.shape[2]), dtype=np.int64), np.empty(size, dtype=np.int64))
+
+    def _ensure_room(self, simulations_per_tree: int, deadline: float) -> bool:
+        """Grows the trees (doubling) unless each has room for that many more simulations; returns False,
+        growing nothing, when the last growth's pace says this one would end after ``deadline``."""
         tree = self._tree
         needed = int(tree.meta[:, SIZE].max()) + simulations_per_tree * self._reserve
         capacity = tree.nodes.shape[1]
-        if needed > capacity:
-            self._tree = grow(tree, max(2 * capacity, needed))
+        if needed <= capacity:
+            return True
+        if time.perf_counter() + self._grow_seconds_per_node * capacity > deadline:
+            return False
+        started = time.perf_counter()
+        self._tree = grow(tree, max(2 * capacity, needed))
+        self._grow_seconds_per_node = (time.perf_counter() - started) / capacity
+        return True
 
     # --- running simulations -----------------------------------------------------------------------
     def _simulate(self, target: int, done: np.ndarray, deadline: float) -> int:
@@ -327,7 +349,8 @@ class MultiTreeMCTS:
                 if done[t] >= target or (self.config.solver and self._tree.nodes[t, 0, PROVEN] != UNPROVEN):
                     active.remove(t)
                     continue
-                self._ensure_room(1)
+                if not self._ensure_room(1, deadline if done[t] else math.inf):  # one simulation at least
+                    return
                 done[t] += self._run(self._tree, t, self._params, self._rng, min(chunk, target - done[t]))
             if time.perf_counter() > deadline:
                 return
@@ -340,7 +363,8 @@ class MultiTreeMCTS:
         batches = 0
         while True:
             np.maximum(target - done, 0, out=budget)
-            self._ensure_room(per_tree)
+            if not self._ensure_room(per_tree, deadline if done.min() else math.inf):  # one batch at least
+                return batches
             count, evaluations = self._ops.select_batch(
                 self._tree, self._params, self._rng, budget, done, leaves, owners, rows, leaf_states)
             if count == 0:
@@ -501,9 +525,10 @@ class MCTS:
         """Forgets the tree: the next search starts afresh."""
         self._trees.reset()
 
-    def search(self, state: State) -> SearchResult:
-        """Searches ``state`` (a player to move), continuing the tree when ``state`` is its root."""
-        return self._trees.search_many([state])[0]
+    def search(self, state: State, *, start: float | None = None) -> SearchResult:
+        """Searches ``state`` (a player to move), continuing the tree when ``state`` is its root;
+        ``start`` as in `MultiTreeMCTS.search_many`."""
+        return self._trees.search_many([state], start=start)[0]
 
     def advance(self, action: int) -> None:
         """Moves the root along ``action`` (a move, or an outcome at a chance root), keeping its subtree."""
