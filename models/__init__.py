@@ -8,6 +8,7 @@ from models.checkpoint import (
     load_checkpoint,
     load_network,
     save_checkpoint,
+    upgrade_checkpoint,
 )
 from models.evaluator import NetworkEvaluator
 from models.networks import NetworkConfig, PolicyValueNet, build_network
@@ -23,4 +24,5 @@ __all__ = [
     "load_checkpoint",
     "load_network",
     "save_checkpoint",
+    "upgrade_checkpoint",
 ]

@@ -1,9 +1,10 @@
-"""Self-describing checkpoint files, written atomically and validated on load.
+"""Self-describing checkpoint files, sealed with a SHA-256, written atomically and validated on load.
 
 A checkpoint is one ``torch.save`` of a plain dict (tensors, dicts, lists, tuples, str, int, float,
-bool, None only, so that it loads with ``torch.load(..., weights_only=True)``)::
+bool, None only, so that it loads with ``torch.load(..., weights_only=True)``, which never builds
+arbitrary objects)::
 
-    {"format": "rlgames-checkpoint", "format_version": 1,
+    {"format": "rlgames-checkpoint", "format_version": 2,
      "game": {"name", "version", "params"},
      "network": NetworkConfig.to_dict(),      # architecture name + args + sizes
      "model": state_dict,
@@ -11,16 +12,28 @@ bool, None only, so that it loads with ``torch.load(..., weights_only=True)``)::
      "optimizer": optimizer.state_dict() or None,
      "rng": RngStreams.state() or None}       # torch / numpy / python generator states
 
-`save_checkpoint` never leaves a half-written file under ``path``: it writes a temporary file in the
-same directory and ``os.replace``s it. `load_checkpoint` raises `CheckpointError` naming the problem.
+The zip archive that ``torch.save`` writes is sealed with its SHA-256: the archive's comment, the last
+79 bytes of the file, is ``rlgames-sha256:`` and the hex SHA-256 of every byte before the comment's
+2-byte length field, so ``head -c -81 FILE | sha256sum`` prints it too (`CheckpointInfo.sha256`).
+`load_checkpoint` checks the seal before it unpickles anything, so a byte flipped anywhere in the file
+(in tensor data, whose CRC-32 ``torch.load`` does not check, in the pickle or in zip headers), a
+truncated file, or one edited and re-saved without the seal is refused; so is a version-1 file, written
+before seals existed (`upgrade_checkpoint` seals one you trust).
+
+`save_checkpoint` never leaves a half-written file under ``path`` (`rlgames.files.atomic_write`).
+Every refusal is a one-line `CheckpointError` naming the file and the problem: missing, corrupt or
+edited, not a checkpoint, another format version, or made for another game (name, version or params),
+observation shape, action count or architecture.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import os
 import pickle
 import random
-import tempfile
+import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,11 +44,19 @@ import torch
 from torch import nn
 
 from models.networks import NetworkConfig, PolicyValueNet, network_from_config
+from rlgames.files import atomic_write
 from rlgames.game import Game
 from rlgames.registry import load_game
 
 FORMAT = "rlgames-checkpoint"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+SEAL = b"rlgames-sha256:"
+"""The start of the archive comment that seals a checkpoint; the SHA-256's 64 hex digits follow."""
+_COMMENT_LENGTH = len(SEAL) + 64
+_TRAILER = 2 + _COMMENT_LENGTH
+"""The bytes after the hashed part of a sealed file: the comment's length field, then the comment."""
+_END_RECORD = b"PK\x05\x06"
+"""The signature of a zip archive's end record: 22 bytes when the archive has no comment."""
 
 
 class CheckpointError(ValueError):
@@ -90,10 +111,11 @@ def _unplain(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class CheckpointInfo:
-    """A loaded checkpoint: what it was trained for, the network record and the saved states."""
+    """A loaded checkpoint: its SHA-256, what it was trained for, the network record and the saved states."""
 
     path: Path
     format_version: int
+    sha256: str
     game_name: str
     game_version: int
     game_params: dict[str, Any]
@@ -114,7 +136,7 @@ class CheckpointInfo:
 def save_checkpoint(path: str | os.PathLike, *, network: PolicyValueNet, game: Game,
                     optimizer: torch.optim.Optimizer | None = None, counters: dict[str, Any] | None = None,
                     config: dict[str, Any] | None = None, rng: RngStreams | None = None) -> Path:
-    """Writes a checkpoint atomically (creating missing parent directories) and returns its path."""
+    """Writes a sealed checkpoint atomically (creating missing parent directories) and returns its path."""
     path = Path(path)
     if tuple(game.observation_shape) != network.config.observation_shape or game.num_actions != network.config.num_actions:
         raise ValueError(f"network {network.config.describe()} does not fit {game.name}'s observations/actions")
@@ -127,33 +149,61 @@ def save_checkpoint(path: str | os.PathLike, *, network: PolicyValueNet, game: G
         "optimizer": None if optimizer is None else optimizer.state_dict(),
         "rng": None if rng is None else rng.state(),
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _atomic_save(payload, path)
+    _write(path, payload)
     return path
 
 
-def _atomic_save(payload: dict[str, Any], path: Path) -> None:
-    """``torch.save`` into a temporary file next to ``path``, then ``os.replace``: ``path`` holds either
-    its previous content or the complete new file, and a failure leaves no temporary file behind."""
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            torch.save(payload, handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+def upgrade_checkpoint(path: str | os.PathLike) -> CheckpointInfo:
+    """Rewrites a format-version-1 checkpoint in place as version 2, sealed, its content otherwise unchanged
+    (tensors on the CPU), and returns it loaded. Version 1 had no seal, so nothing can tell whether such a
+    file was edited: upgrade only files you trust."""
+    path = Path(path)
+    payload, _ = _read(path, "cpu")
+    if not isinstance(payload, dict) or payload.get("format") != FORMAT or payload.get("format_version") != 1:
+        raise CheckpointError(f"{path} is not a version-1 rlgames checkpoint")
+    payload["format_version"] = FORMAT_VERSION
+    _write(path, payload)
+    return load_checkpoint(path)
+
+
+def _write(path: Path, payload: dict[str, Any]) -> None:
+    """``torch.save`` of ``payload``, sealed, written atomically to ``path``."""
+    buffer = io.BytesIO()
+    torch.save(payload, buffer)
+    with atomic_write(path) as handle:
+        handle.write(_seal(buffer.getvalue()))
+
+
+def _seal(archive: bytes) -> bytes:
+    """``archive``, a zip archive without a comment, with the comment ``SEAL`` + its SHA-256."""
+    if archive[-22:-18] != _END_RECORD or archive[-2:] != b"\0\0":
+        raise RuntimeError("torch.save wrote an archive that does not end with a comment-less end record")
+    body = archive[:-2]
+    return body + _COMMENT_LENGTH.to_bytes(2, "little") + SEAL + hashlib.sha256(body).hexdigest().encode()
+
+
+def _check_seal(path: Path, data: bytes) -> str | None:
+    """The SHA-256 that ``data``, the file at ``path``, is sealed with, checked against its bytes (None when
+    it has no seal); raises `CheckpointError` when they differ."""
+    trailer = data[-_TRAILER:]
+    if len(data) <= _TRAILER or not trailer.startswith(_COMMENT_LENGTH.to_bytes(2, "little") + SEAL):
+        return None
+    recorded, actual = trailer[-64:], hashlib.sha256(data[:-_TRAILER]).hexdigest()
+    if recorded != actual.encode():
+        shown = recorded.decode() if re.fullmatch(rb"[0-9a-f]{64}", recorded) else repr(recorded)
+        raise CheckpointError(f"{path} does not match its SHA-256 (sealed with {shown}, its bytes give {actual}): "
+                              f"the file is corrupt or was edited")
+    return actual
 
 
 def load_checkpoint(path: str | os.PathLike, *, game: Game | None = None, map_location: str | torch.device = "cpu",
                     network: NetworkConfig | None = None) -> CheckpointInfo:
-    """Loads and validates a checkpoint; with ``game`` (and ``network``) given, it must have been saved
-    for that game (name, version, params) and that architecture. Raises `CheckpointError`."""
+    """Loads and validates a sealed checkpoint; with ``game`` (and ``network``) given, it must have been saved
+    for that game (name, version, params), its observation shape and action count, and that architecture.
+    Raises `CheckpointError`."""
     path = Path(path)
-    data = _read(path, map_location)
-    info = _parse(path, data)
+    payload, sha256 = _read(path, map_location)
+    info = _parse(path, payload, sha256)
     if game is not None:
         _check_game(path, info.game_name, info.game_version, info.game_params, game)
         if info.network.observation_shape != tuple(game.observation_shape) or info.network.num_actions != game.num_actions:
@@ -184,18 +234,23 @@ def load_weights(net: nn.Module, info: CheckpointInfo) -> None:
                               f"{info.network.describe()}: {' '.join(first[:3])}") from None
 
 
-def _read(path: Path, map_location: str | torch.device) -> Any:
+def _read(path: Path, map_location: str | torch.device) -> tuple[Any, str | None]:
+    """The file's payload, unpickled with ``weights_only=True``, and its checked SHA-256 (None: unsealed)."""
     if not path.is_file():
         raise CheckpointError(f"{path}: no such checkpoint file")
-    if not zipfile.is_zipfile(path):  # torch.save writes a zip archive; a cut one lacks its directory
+    data = path.read_bytes()
+    sha256 = _check_seal(path, data)
+    archive = io.BytesIO(data)
+    if not zipfile.is_zipfile(archive):  # torch.save writes a zip archive; a cut one lacks its directory
         raise CheckpointError(f"{path} is corrupt or truncated: not a complete torch archive")
+    archive.seek(0)
     try:
-        return torch.load(path, map_location=map_location, weights_only=True)
+        return torch.load(archive, map_location=map_location, weights_only=True), sha256
     except pickle.UnpicklingError as error:
         if "weights_only" in str(error).lower() or "weights only" in str(error).lower():
             raise CheckpointError(f"{path} is not an rlgames checkpoint: it holds arbitrary Python objects") from None
         raise CheckpointError(f"{path} is corrupt or truncated: {_first_line(error)}") from None
-    except (RuntimeError, EOFError, OSError, ValueError, zipfile.BadZipFile, UnicodeDecodeError) as error:
+    except Exception as error:  # damaged archives and pickles fail in many ways inside torch.load
         raise CheckpointError(f"{path} is corrupt or truncated: {_first_line(error)}") from None
 
 
@@ -204,20 +259,27 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0] if text else type(error).__name__
 
 
-def _parse(path: Path, data: Any) -> CheckpointInfo:
+def _parse(path: Path, data: Any, sha256: str | None) -> CheckpointInfo:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CheckpointError(f"{path} is not an rlgames checkpoint (no {FORMAT!r} marker)")
     version = data.get("format_version")
+    if version == 1:
+        raise CheckpointError(f"{path} has checkpoint format version 1, which carries no SHA-256; this rlgames reads "
+                              f"version {FORMAT_VERSION}: if you trust the file, seal it with "
+                              f"models.checkpoint.upgrade_checkpoint(path)")
     if version != FORMAT_VERSION:
         raise CheckpointError(f"{path} has checkpoint format version {version!r}; this rlgames reads version {FORMAT_VERSION}")
+    if sha256 is None:
+        raise CheckpointError(f"{path} carries no SHA-256 (its seal is missing): it was damaged, or edited and "
+                              f"re-saved outside save_checkpoint")
     try:
         network = NetworkConfig.from_dict(data["network"])
     except (KeyError, TypeError, ValueError) as error:
         raise CheckpointError(f"{path}: bad network record: {error}") from None
     try:
         game = data["game"]
-        return CheckpointInfo(path, version, str(game["name"]), int(game["version"]), dict(game["params"]), network,
-                              dict(data["model"]), dict(data["counters"]), dict(data["config"]),
+        return CheckpointInfo(path, version, sha256, str(game["name"]), int(game["version"]), dict(game["params"]),
+                              network, dict(data["model"]), dict(data["counters"]), dict(data["config"]),
                               data["optimizer"], data["rng"])
     except (KeyError, TypeError, ValueError) as error:
         raise CheckpointError(f"{path}: malformed checkpoint, missing or bad entry {error}") from None

@@ -20,9 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
+from tqdm import tqdm
+
 from rlgames.arena.positions import PositionLine, moves_to_text
 from rlgames.game import Game, State
-from rlgames.progress import track
 from rlgames.search.result import SearchResult
 from rlgames.solvers import solve
 
@@ -61,7 +62,7 @@ def _line_text(state: State, actions: Iterable[int]) -> list[str]:
 def analyse(game: Game, agent: Any, positions: Sequence[PositionLine], *, progress: bool = False
             ) -> Iterator[dict[str, Any]]:
     """The agent's search on every position, as `analysis_record` dicts; ``progress`` draws a bar on stderr."""
-    for position in track(positions, len(positions), label="positions", enabled=progress):
+    for position in tqdm(positions, unit="position", disable=not progress):
         state = position_state(game, position)
         yield analysis_record(game, position, state, agent.search(state))
 
@@ -95,7 +96,7 @@ def measure_accuracy(game: Game, agent: Any, positions: Sequence[PositionLine], 
     ``progress`` draws a bar on stderr."""
     truth = _resolve_truth(truth, positions)
     optimal = signs = 0
-    for position in track(positions, len(positions), label="positions", enabled=progress):
+    for position in tqdm(positions, unit="position", disable=not progress):
         state = position_state(game, position)
         result = agent.search(state)
         value, keeps = (_labelled_truth if truth == "labels" else _solver_truth)(state, position, result.action)

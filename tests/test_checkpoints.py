@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import subprocess
+import sys
+import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import rlgames
-from models import NetworkEvaluator, load_network
+from models import NetworkEvaluator, load_checkpoint, load_network
 from rlgames.arena import ArenaConfig, run_arena
 from rlgames.datasets import load_pons_set
 from rlgames.solvers import solve
 
-FOLDER = Path(__file__).resolve().parents[1] / "checkpoints"
+ROOT = Path(__file__).resolve().parents[1]
+FOLDER = ROOT / "checkpoints"
 MANIFEST = json.loads((FOLDER / "manifest.json").read_text())
 
 
@@ -23,7 +28,33 @@ def test_every_shipped_file_is_listed_and_small():
     assert shipped == set(MANIFEST)
     for name in shipped:
         assert (FOLDER / name).stat().st_size < 5 * 2**20
-        assert {"game", "command", "time_s", "hardware", "strength"} <= set(MANIFEST[name])
+        assert {"game", "sha256", "command", "time_s", "hardware", "strength"} <= set(MANIFEST[name])
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_the_manifest_holds_each_files_sha256(name):
+    path = FOLDER / name
+    assert load_checkpoint(path).sha256 == MANIFEST[name]["sha256"]
+    assert hashlib.sha256(path.read_bytes()[:-81]).hexdigest() == MANIFEST[name]["sha256"]  # head -c -81 | sha256sum
+
+
+def test_the_cli_refuses_a_checkpoint_with_a_flipped_weight_in_one_line(tmp_path):
+    """A byte flipped inside the tensor data, where torch.load checks nothing: one line on stderr, status 2."""
+    original = FOLDER / "connect_four.pt"
+    info = zipfile.ZipFile(original).getinfo("archive/data/0")
+    data = bytearray(original.read_bytes())
+    header = data[info.header_offset: info.header_offset + 30]
+    start = info.header_offset + 30 + int.from_bytes(header[26:28], "little") + int.from_bytes(header[28:30], "little")
+    data[start + info.file_size // 2] ^= 0x10
+    path = tmp_path / "connect_four.pt"
+    path.write_bytes(data)
+    done = subprocess.run([sys.executable, "-m", "rlgames", "arena", "connect_four", "alphabeta(depth=2)",
+                           f"mcts(model={path})", "--games", "2"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+    (line,) = done.stderr.splitlines()
+    assert str(path) in line and "does not match its SHA-256" in line
 
 
 @pytest.mark.parametrize("name", sorted(MANIFEST))

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
+import struct
 import subprocess
+import zipfile
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +24,7 @@ from models.checkpoint import (
     load_network,
     load_weights,
     save_checkpoint,
+    upgrade_checkpoint,
 )
 from models.evaluator import NetworkEvaluator
 from models.networks import (
@@ -207,12 +212,91 @@ def test_failed_save_keeps_previous_file_and_leaves_no_temp(tmp_path: Path, monk
     assert torch.equal(loaded.stem[0].weight, net.stem[0].weight)
 
 
-def rewrite(path: Path, change) -> Path:
-    """Loads the raw payload, applies ``change`` and saves it back."""
+def rewrite(path: Path, change, *, seal: bool = True) -> Path:
+    """Loads the raw payload, applies ``change`` and saves it back: sealed with a fresh SHA-256, as
+    `save_checkpoint` writes it, or with plain ``torch.save``."""
     payload = torch.load(path, weights_only=True)
     change(payload)
-    torch.save(payload, path)
+    if seal:
+        checkpoint._write(path, payload)
+    else:
+        torch.save(payload, path)
     return path
+
+
+def one_line_error(path: Path, **kwargs: object) -> str:
+    """The `CheckpointError` that loading ``path`` raises: one line naming the file."""
+    with pytest.raises(CheckpointError) as error:
+        load_checkpoint(path, **kwargs)
+    message = str(error.value)
+    assert "\n" not in message and str(path) in message, message
+    return message
+
+
+def test_a_checkpoint_is_sealed_with_the_sha256_of_its_bytes(tmp_path: Path) -> None:
+    path, _ = saved(tmp_path)
+    data = path.read_bytes()
+    digest = hashlib.sha256(data[:-81]).hexdigest()  # the module docstring's `head -c -81 FILE | sha256sum`
+    assert load_checkpoint(path).sha256 == digest
+    assert zipfile.ZipFile(path).comment == b"rlgames-sha256:" + digest.encode()
+    assert torch.load(path, weights_only=True)["format_version"] == 2  # still a plain torch archive
+
+
+def member_data(path: Path, name: str) -> range:
+    """The byte positions of the stored (uncompressed) member ``name`` of the zip archive at ``path``."""
+    info = zipfile.ZipFile(path).getinfo(name)
+    with path.open("rb") as handle:
+        handle.seek(info.header_offset)
+        header = handle.read(30)
+    name_length, extra_length = struct.unpack("<HH", header[26:30])  # the local header's own lengths
+    start = info.header_offset + 30 + name_length + extra_length
+    return range(start, start + info.compress_size)
+
+
+def test_a_byte_flipped_anywhere_is_refused_in_one_line(tmp_path: Path) -> None:
+    """torch.load does not check the CRC-32 of tensor data, and ignores many header bytes: the seal
+    catches every flip, whether in the zip headers, the pickle, a tensor or the seal itself."""
+    path, _ = saved(tmp_path)
+    good = path.read_bytes()
+    weights = member_data(path, "archive/data/0")  # the stem's convolution weights
+    positions = sorted({*range(0, len(good), 13), *weights[:256], *range(len(good) - 81, len(good))})
+    flipped = tmp_path / "flipped.pt"
+    for index, position in enumerate(positions):
+        data = bytearray(good)
+        data[position] ^= (0x01, 0x80, 0xFF)[index % 3]
+        flipped.write_bytes(data)
+        message = one_line_error(flipped, game=TTT)
+        assert any(words in message for words in ("does not match its SHA-256", "carries no SHA-256",
+                                                  "corrupt or truncated")), (position, message)
+
+
+def test_an_edited_checkpoint_is_refused(tmp_path: Path) -> None:
+    path, _ = saved(tmp_path)
+    seal = path.read_bytes()[-81:]
+
+    def perturb(payload: dict) -> None:
+        payload["model"]["stem.0.weight"][0, 0, 0, 0] += 1e-3
+
+    assert "carries no SHA-256" in one_line_error(rewrite(path, perturb, seal=False))
+    path.write_bytes(path.read_bytes()[:-2] + seal)  # the edited archive under the original seal
+    assert "does not match its SHA-256" in one_line_error(path)
+
+
+def test_version_1_checkpoints_are_refused_until_upgraded(tmp_path: Path) -> None:
+    path, net = saved(tmp_path)
+
+    def version_1(payload: dict) -> None:
+        payload["format_version"] = 1
+
+    rewrite(path, version_1, seal=False)  # as the first format wrote it: no seal
+    assert "format version 1, which carries no SHA-256" in one_line_error(path)
+    info = upgrade_checkpoint(path)
+    assert info.format_version == 2 and info.sha256 == load_checkpoint(path).sha256
+    loaded, _ = load_network(path, TTT)
+    for key, value in net.state_dict().items():
+        assert torch.equal(value, loaded.state_dict()[key]), key
+    with pytest.raises(CheckpointError, match="is not a version-1 rlgames checkpoint"):
+        upgrade_checkpoint(path)
 
 
 def test_load_errors(tmp_path: Path) -> None:
@@ -249,6 +333,8 @@ def test_load_errors(tmp_path: Path) -> None:
         load_checkpoint(nim_path, game=rlgames.load_game("nim", heaps=(2, 3, 5, 7)))
     with pytest.raises(CheckpointError, match=r"holds a resnet\(blocks=1.* not resnet\(blocks=2"):
         load_checkpoint(path, network=build_network(TTT, **{**TINY, "blocks": 2}).config)
+    with pytest.raises(CheckpointError, match=r"net.pt: its weights do not fit the architecture resnet\(blocks=1"):
+        load_weights(build_network(TTT, "mlp"), load_checkpoint(path))
 
     def set_format_version(payload: dict) -> None:
         payload["format_version"] = 99
@@ -262,10 +348,20 @@ def test_load_errors(tmp_path: Path) -> None:
     def drop_model(payload: dict) -> None:
         del payload["model"]
 
-    for change, message in [(set_format_version, "format version 99; this rlgames reads version 1"),
+    def set_observation_shape(payload: dict) -> None:
+        payload["network"]["observation_shape"] = [3, 3, 3]
+
+    def set_num_actions(payload: dict) -> None:
+        payload["network"]["num_actions"] = 10
+
+    for change, message in [(set_format_version, "format version 99; this rlgames reads version 2"),
                             (set_blocks, r"weights do not fit the architecture resnet\(blocks=2"),
                             (set_arch, "bad network record: unknown network architecture 'transformer'"),
-                            (drop_model, "missing or bad entry 'model'")]:
+                            (drop_model, "missing or bad entry 'model'"),
+                            (set_observation_shape, r"takes observations \(3, 3, 3\) and 9 actions, tic_tac_toe "
+                                                    r"has \(2, 3, 3\) and 9"),
+                            (set_num_actions, r"takes observations \(2, 3, 3\) and 10 actions, tic_tac_toe "
+                                              r"has \(2, 3, 3\) and 9")]:
         path.write_bytes(good)
         with pytest.raises(CheckpointError, match=message):
             load_network(rewrite(path, change), TTT)
@@ -401,6 +497,40 @@ def test_batched_alphabeta_batches_siblings_and_orders_by_prior() -> None:
         batched_alphabeta(root, depth=2, evaluator=evaluator, root_prior=np.ones(3))
     with pytest.raises(ValueError, match="depth must be in"):
         batched_alphabeta(root, depth=0, evaluator=evaluator)
+
+
+def test_batched_alphabeta_node_budget_returns_the_deepest_completed_iteration() -> None:
+    evaluator = NetworkEvaluator(build_network(C4, seed=3, **TINY), C4, cache_size=10**6)
+    states = random_states(C4, np.random.default_rng(7), 8, 10)
+    unproven = [state for state in states
+                if batched_alphabeta(state, depth=4, evaluator=evaluator).plies_to_end is None]
+    assert len(unproven) >= 4
+    for state in unproven:
+        depths = []
+        for max_nodes in (1, 60, 400, 3000):
+            result = batched_alphabeta(state, depth=None, evaluator=evaluator, max_nodes=max_nodes)
+            fixed = batched_alphabeta(state, depth=result.stats.depth, evaluator=evaluator)
+            assert result.value == fixed.value
+            depths.append(result.stats.depth)
+        assert depths[0] == 1 and depths == sorted(depths) and depths[-1] >= 3  # the first iteration always completes
+        capped = batched_alphabeta(state, depth=2, evaluator=evaluator, max_nodes=10**9)
+        assert capped.value == batched_alphabeta(state, depth=2, evaluator=evaluator).value
+        assert capped.stats.depth == 2 or capped.plies_to_end == 1  # a win at once ends the deepening
+
+
+def test_batched_alphabeta_time_budget_stops_a_slow_evaluator() -> None:
+    class Slow(NetworkEvaluator):
+        def evaluate_batch(self, states):
+            time.sleep(0.002)
+            return super().evaluate_batch(states)
+
+    evaluator = Slow(build_network(C4, seed=0, **TINY), C4)
+    state = C4.state_from_moves("4453")
+    started = time.perf_counter()
+    result = batched_alphabeta(state, depth=None, evaluator=evaluator, time_limit=0.1)
+    elapsed = time.perf_counter() - started
+    assert elapsed < 0.1 + 0.05 and result.stats.depth >= 2 and result.action in state.legal_actions()
+    assert result.value == batched_alphabeta(state, depth=result.stats.depth, evaluator=evaluator).value
 
 
 def test_batched_alphabeta_does_not_import_torch() -> None:

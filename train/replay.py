@@ -8,13 +8,12 @@ buffer to and from an ``.npz`` file written atomically.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
+from rlgames.files import atomic_write
 from rlgames.game import Symmetry
 from train.selfplay import Positions
 
@@ -58,22 +57,12 @@ class ReplayBuffer:
         return augment(batch, symmetries, rng) if symmetries else batch
 
     def save(self, path: str | Path) -> None:
-        """Writes the buffer to ``path`` (.npz) atomically."""
-        path = Path(path)
-        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(descriptor, "wb") as handle:
-                np.savez(handle, observations=self.observations[: self.size], masks=self.masks[: self.size],
-                         policies=self.policies[: self.size], values=self.values[: self.size],
-                         value_weights=self.value_weights[: self.size],
-                         policy_weights=self.policy_weights[: self.size],
-                         counters=np.array([self.cursor, self.added, self.capacity]))
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        """Writes the buffer to ``path`` (.npz) atomically (`rlgames.files.atomic_write`)."""
+        with atomic_write(path) as handle:
+            np.savez(handle, observations=self.observations[: self.size], masks=self.masks[: self.size],
+                     policies=self.policies[: self.size], values=self.values[: self.size],
+                     value_weights=self.value_weights[: self.size], policy_weights=self.policy_weights[: self.size],
+                     counters=np.array([self.cursor, self.added, self.capacity]))
 
     @classmethod
     def load(cls, path: str | Path, observation_shape: tuple[int, ...], num_actions: int) -> ReplayBuffer:

@@ -6,7 +6,7 @@
 
 Modules: `tournament` (scheduling and running), `match` (one game), `openings`, `positions` (lines of
 moves in files), `scores` (pair results), `elo` (maximum-likelihood ratings), `sprt`, `report`,
-`plots`, `tblog` (TensorBoard); the progress bar is `rlgames.progress`.
+`plots`, `tblog` (TensorBoard); the progress bar is tqdm's.
 """
 
 from rlgames.arena.elo import EloFit, fit_elo

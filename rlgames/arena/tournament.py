@@ -4,8 +4,10 @@ Every pair of players meets ``games`` times (an even number): ``games / 2`` open
 pair, each played twice with the colours swapped. Openings come from a file or are random lines of
 ``opening_plies`` plies drawn from the seed without repeats (`rlgames.arena.openings`). Each game is
 re-seeded from the tournament's seed and its index (`rlgames.arena.match`), so a serial run
-(``workers=1``) and a parallel one give the same games. Budgets are matched through the specs
-(``alphabeta(depth=4)`` against ``alphabeta(nodes=10000)``, ...).
+(``workers=1``) and a parallel one give the same games. Budgets are matched through the specs: equal
+depth (``alphabeta(depth=4, model=FILE)`` against ``alphabeta(depth=4)``), equal nodes, or equal time
+(``alphabeta(time=0.1, model=FILE)`` against ``alphabeta(time=0.1)``; each game record keeps every
+player's time per move, so the report shows that the budgets held). Timed players are not reproducible.
 
 In parallel, games run in a process pool (the "spawn" context) whose workers build the game and every
 player's agent from the specs once. Results are taken in schedule order; with an SPRT (two players
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 import numpy as np
+from tqdm import tqdm
 
 from rlgames.agents.spec import load_agent, parse_spec
 from rlgames.arena.elo import EloFit, fit_elo
@@ -32,7 +35,6 @@ from rlgames.arena.positions import Line
 from rlgames.arena.scores import PairResult, pair_results, score_matrices
 from rlgames.arena.sprt import SprtConfig, SprtResult, sprt
 from rlgames.game import Game
-from rlgames.progress import ProgressBar
 from rlgames.registry import load_game
 
 OPENINGS_KEY = 1
@@ -133,25 +135,23 @@ def choose_openings(config: ArenaConfig, game: Game) -> list[Line]:
 
 
 def run_arena(config: ArenaConfig, *, progress: bool = False) -> ArenaResult:
-    """Plays the tournament (stopping early when an SPRT decides) and fits the Elo ratings."""
+    """Plays the tournament (stopping early when an SPRT decides) and fits the Elo ratings; ``progress``
+    draws a bar on stderr."""
     game = load_game(config.game, **dict(config.game_params))
     scheduled = schedule(config, game)
     records: list[GameRecord] = []
     counts = [0, 0, 0]  # wins, draws, losses of player 0 against player 1, for the SPRT
     status = None
-    bar = ProgressBar(len(scheduled)) if progress else None
-    with contextlib.closing(_played(config, scheduled)) as played:
+    with tqdm(total=len(scheduled), unit="game", disable=not progress) as bar, \
+            contextlib.closing(_played(config, scheduled)) as played:
         for record in played:
             records.append(record)
-            if bar is not None:
-                bar.update(len(records))
+            bar.update()
             if config.sprt is not None:
                 counts[_first_player_outcome(record)] += 1
                 status = sprt(config.sprt, *counts)
                 if status.decision is not None:
                     break
-    if bar is not None:
-        bar.close()
     pairs = pair_results(records, len(config.specs))
     points, games = score_matrices(pairs, len(config.specs))
     elo = fit_elo(points, games, anchor=config.anchor, anchor_rating=config.anchor_rating,
@@ -184,8 +184,25 @@ def _played(config: ArenaConfig, scheduled: list[ScheduledGame]) -> Iterator[Gam
 
 
 def _build(name: str, params: tuple[tuple[str, Any], ...], specs: Sequence[str]) -> tuple[Game, list[Any]]:
+    """The game and the players' agents, each compiled first by a throwaway twin (`warm_up`)."""
     game = load_game(name, **dict(params))
+    for spec in specs:
+        warm_up(game, spec)
     return game, [load_agent(spec, game) for spec in specs]
+
+
+def warm_up(game: Game, spec: str) -> None:
+    """Compiles what ``spec``'s agent runs, so that the players' timed moves exclude numba's compilation:
+    a throwaway agent (the players keep no state from it) searches the last decision position of a
+    seeded random game, where any search is quick."""
+    rng = np.random.default_rng(0)
+    state, last = game.new_initial_state(), None
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            last = state
+        state = state.apply(state.sample_chance_outcome(rng) if state.is_chance_node()
+                            else int(rng.choice(state.legal_actions())))
+    load_agent(spec, game).search(last)
 
 
 _worker: tuple[Game, list[Any]] | None = None
