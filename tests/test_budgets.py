@@ -74,3 +74,31 @@ def test_an_equal_time_arena_reports_each_players_time_per_move(tmp_path):
         assert player["moves"] >= 4 and player["max_seconds_per_move"] <= 0.05 + SLACK  # compiled beforehand
         assert 0 < player["seconds_per_move"]
     assert "s/move" in (tmp_path / "report.md").read_text()
+
+
+@pytest.mark.parametrize("evaluator", ["heuristic", "network"])
+def test_expectiminimax_deepens_within_its_budgets(evaluator, tmp_path):
+    from rlgames.search.expectiminimax import Expectiminimax, ExpectiminimaxConfig
+
+    game = rlgames.load_game("pig", winscore=30)
+    if evaluator == "network":
+        from models import build_network, save_checkpoint
+
+        path = save_checkpoint(tmp_path / "pig.pt", network=build_network(game, "mlp", seed=0, hidden=16, layers=1),
+                               game=game)
+        kind, model = "model", f", model={path}"
+    else:
+        kind, model = "heuristic", ""
+    state = game.new_initial_state()
+    counted = rlgames.load_agent(f"expectiminimax(nodes=3000{model})", game).search(state)
+    assert 1 <= counted.stats.depth
+    from rlgames.evaluators import load_evaluator
+
+    loaded = load_evaluator(kind, game, **({"path": path} if evaluator == "network" else {}))
+    fixed = Expectiminimax(loaded, ExpectiminimaxConfig(depth=counted.stats.depth)).search(state)
+    assert counted.value == pytest.approx(fixed.value) and counted.action == fixed.action
+    agent = rlgames.load_agent(f"expectiminimax(time=0.1{model})", game)
+    agent.search(state)  # compiles
+    started = time.perf_counter()
+    timed = agent.search(state)
+    assert time.perf_counter() - started <= 0.1 + SLACK and timed.stats.depth >= counted.stats.depth - 1

@@ -1,7 +1,9 @@
 """The expectiminimax agent, for games with chance nodes (pig). Spec: ``expectiminimax(depth=4)``.
 
-``depth`` counts decisions (chance layers are free); ``eval`` names the evaluator at the cut-off; the
-transposition table (``tt_mb``) pays off in pig, whose positions transpose a lot.
+``depth`` counts decisions (chance layers are free); budgets ``nodes=`` and ``time=`` (seconds per move)
+stop iterative deepening, and without a ``depth`` the search deepens until a budget runs out; ``eval``
+names the evaluator at the cut-off; the transposition table (``tt_mb``) pays off in pig, whose
+positions transpose a lot.
 """
 
 from __future__ import annotations
@@ -10,21 +12,26 @@ from rlgames.game import Game, State
 from rlgames.search.expectiminimax import Expectiminimax, ExpectiminimaxConfig
 from rlgames.search.result import SearchResult
 
+DEFAULT_DEPTH = 4
+
 
 class ExpectiminimaxAgent:
     """Plays the move of `rlgames.search.expectiminimax.Expectiminimax` (Star1 pruning)."""
 
-    def __init__(self, game: Game, *, depth: int = 4, eval: str = "heuristic",
-                 weights: str | None = None, model: str | None = None,
-                 tt_mb: float = 16.0) -> None:
+    def __init__(self, game: Game, *, depth: int | None = None, eval: str = "heuristic",
+                 weights: str | None = None, model: str | None = None, nodes: int | None = None,
+                 time: float | None = None, tt_mb: float = 16.0) -> None:
         from rlgames.evaluators import load_evaluator
 
+        if depth is None and nodes is None and time is None:
+            depth = DEFAULT_DEPTH
         self.game = game
         if model is not None:
             self.evaluator = load_evaluator("model", game, path=model)
         else:
             self.evaluator = load_evaluator(eval, game, **({} if weights is None else {"weights": weights}))
-        self.search_algorithm = Expectiminimax(self.evaluator, ExpectiminimaxConfig(depth=depth, tt_size_mb=tt_mb))
+        config = ExpectiminimaxConfig(depth=depth, max_nodes=nodes, time_limit=time, tt_size_mb=tt_mb)
+        self.search_algorithm = Expectiminimax(self.evaluator, config)
 
     def search(self, state: State) -> SearchResult:
         return self.search_algorithm.search(state)

@@ -43,7 +43,8 @@ _AGENTS: dict[str, AgentEntry] = {
          "alphabeta(time=0.2, model=checkpoints/connect_four.pt)"), _ONE_EVALUATOR),
     "expectiminimax": AgentEntry(
         "rlgames.agents.expectiminimax:ExpectiminimaxAgent",
-        ("expectiminimax(depth=4)", "expectiminimax(depth=6, eval=rollout)"), _ONE_EVALUATOR),
+        ("expectiminimax(depth=4)", "expectiminimax(depth=6, eval=rollout)", "expectiminimax(time=0.5)"),
+        _ONE_EVALUATOR),
     "mcts": AgentEntry(
         "rlgames.agents.mcts:MCTSAgent",
         ("mcts(simulations=800)", "mcts(simulations=800, rollout=random)", "mcts(time=1.0)",

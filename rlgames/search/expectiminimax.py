@@ -42,8 +42,8 @@ from __future__ import annotations
 import functools
 import math
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Literal, NamedTuple
 
 import numpy as np
@@ -51,7 +51,7 @@ from numba import njit
 
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import CHANCE, RETURN, TERMINAL, GameKernels, State
-from rlgames.search.alphabeta import _tt_slots, tt_slot
+from rlgames.search.alphabeta import NO_DEADLINE, TIME_CHECK_MASK, _out_of_time, _tt_slots, tt_slot
 from rlgames.search.result import SearchResult, SearchStats
 
 LOW, HIGH = -1.0, 1.0
@@ -64,8 +64,8 @@ between two decisions overflow the workspace, and `Expectiminimax.search` raises
 VIEW_MIX = -7046029254386353131  # 0x9E3779B97F4A7C15: mixes the point of view into TT keys
 
 # Slots of `Workspace.control`.
-NODES, CUTOFFS, CHANCE_CUTOFFS, EVALS, TT_HITS, OVERFLOW, PRUNING = range(7)
-CONTROL_SIZE = 7
+NODES, CUTOFFS, CHANCE_CUTOFFS, EVALS, TT_HITS, OVERFLOW, PRUNING, NODE_LIMIT, DEADLINE, ABORTED = range(10)
+CONTROL_SIZE = 10
 EMPTY, EXACT, LOWER, UPPER = 0, 1, 2, 3  # TT bound flags
 PRUNING_LEVELS = {"none": 0, "alphabeta": 1, "star1": 2}
 ALPHABETA, STAR1 = PRUNING_LEVELS["alphabeta"], PRUNING_LEVELS["star1"]
@@ -80,7 +80,8 @@ class Workspace(NamedTuple):
       from ply p in columns ``A + 1 + p .. A + 1 + end``);
     * ``probs`` float64[P, A]: the outcomes' probabilities of the chance node at each ply;
     * ``tt`` int64[N, 2] (key, ``depth << 2 | flag``) and ``tt_values`` float64[N];
-    * ``control`` int64[7]: counters, the overflow flag and the pruning level (slots named above).
+    * ``control`` int64[10]: counters, the overflow flag, the pruning level and the budgets: a node
+      limit, a ``time.perf_counter_ns()`` deadline and the flag set when either runs out (slots named above).
     """
 
     plies: np.ndarray
@@ -128,6 +129,17 @@ def tt_store(key: int, depth: int, value: float, flag: int, ws: Workspace) -> No
     ws.tt_values[slot] = value
 
 
+@njit(inline="always")
+def out_of_budget(control) -> bool:
+    """Counts a node; whether the node limit or, read every 4096 nodes, the deadline has been passed
+    (then ``control[ABORTED]`` is set)."""
+    control[NODES] += 1
+    nodes = control[NODES]
+    if nodes >= control[NODE_LIMIT] or (nodes & TIME_CHECK_MASK == 0 and _out_of_time(control[DEADLINE])):
+        control[ABORTED] = 1
+    return control[ABORTED] != 0
+
+
 def principal_variation(ws: Workspace) -> tuple[int, ...]:
     """The line from the root of the last search."""
     end_col = ws.probs.shape[1]
@@ -151,7 +163,8 @@ def _compile(legal_actions: Callable[..., int], apply: Callable[..., tuple], cha
     @njit
     def value(s, player: int, depth: int, ply: int, alpha: float, beta: float, ws: Workspace) -> float:
         control = ws.control
-        control[NODES] += 1
+        if out_of_budget(control):  # counts the node
+            return 0.0
         actions, probs = ws.plies[ply], ws.probs[ply]
         actions[len(probs)] = ply  # the line from here is empty so far
         code = s[0]
@@ -207,6 +220,8 @@ def _compile(legal_actions: Callable[..., int], apply: Callable[..., tuple], cha
                 v = value(s2, player, next_depth, ply + 1, lo, hi, ws)
             else:
                 v = -value(s2, mover, next_depth, ply + 1, -hi, -lo, ws)
+            if control[ABORTED]:
+                return 0.0
             if chance:
                 total += p * v
                 best = total
@@ -232,33 +247,48 @@ def _compile(legal_actions: Callable[..., int], apply: Callable[..., tuple], cha
 class ExpectiminimaxConfig:
     """Knobs of `Expectiminimax`.
 
-    * ``depth`` -- decisions searched (chance layers are free; see the module's notes);
+    * ``depth`` -- decisions searched (chance layers are free; see the module's notes); None: to the end
+      of the game, or as deep as the budgets allow;
+    * ``max_nodes`` / ``time_limit`` (seconds) -- budgets over all iterations (None: unlimited): with
+      either, the search deepens one decision at a time from depth 1 and returns the deepest iteration
+      completed within them (depth 1 is always completed), as `rlgames.search.alphabeta` does;
     * ``pruning`` -- ``"star1"``: alpha-beta at decision nodes and Star1 at chance nodes;
       ``"alphabeta"``: alpha-beta only (a chance node's outcomes are searched with a full window);
       ``"none"``: plain expectiminimax. The value is the same (up to rounding) for all three;
     * ``tt_size_mb`` -- transposition-table memory (0 disables it); 24 bytes per entry, a power of 2.
     """
 
-    depth: int = 4
+    depth: int | None = 4
+    max_nodes: int | None = None
+    time_limit: float | None = None
     pruning: Literal["none", "alphabeta", "star1"] = "star1"
     tt_size_mb: float = 0.0
 
     def __post_init__(self) -> None:
-        if not 1 <= self.depth <= MAX_DEPTH:
+        if self.depth is not None and not 1 <= self.depth <= MAX_DEPTH:
             raise ValueError(f"depth must be in [1, {MAX_DEPTH}], got {self.depth}")
+        if self.max_nodes is not None and self.max_nodes < 1:
+            raise ValueError(f"max_nodes must be positive, got {self.max_nodes}")
+        if self.time_limit is not None and self.time_limit <= 0:
+            raise ValueError(f"time_limit must be positive, got {self.time_limit}")
         if self.pruning not in PRUNING_LEVELS:
             raise ValueError(f"pruning must be one of {sorted(PRUNING_LEVELS)}, got {self.pruning!r}")
         if self.tt_size_mb < 0:
             raise ValueError(f"tt_size_mb must be non-negative, got {self.tt_size_mb}")
 
+    @property
+    def budgeted(self) -> bool:
+        return self.max_nodes is not None or self.time_limit is not None
+
 
 class Expectiminimax:
     """Depth-limited expectiminimax with an evaluator at the cut-off; ``search(state)`` returns a
-    `SearchResult` whose policy is one-hot on the best action (ties go to the first legal action).
+    `SearchResult` whose policy is one-hot on the best action (ties go to the first legal action) and
+    whose ``stats.depth`` is the depth of the (deepest completed) search.
 
     With an evaluator that has a compiled ``kernel`` the search runs in `make_expectiminimax`'s
     compiled code; without one (a network) it falls back to the Python reference `expectiminimax`
-    (no pruning, no table).
+    (no pruning, no table). Both honour the budgets.
     """
 
     def __init__(self, evaluator: Evaluator, config: ExpectiminimaxConfig = ExpectiminimaxConfig()) -> None:
@@ -266,39 +296,73 @@ class Expectiminimax:
         self.config = config
 
     def search(self, state: State) -> SearchResult:
-        """Searches ``state``, where a player is to move, ``config.depth`` decisions deep."""
+        """Searches ``state``, where a player is to move, ``config.depth`` decisions deep or as deep as
+        the budgets allow."""
         _check_root(state)
-        kernel = self.evaluator.kernel
-        if kernel is None:
-            return expectiminimax(state, self.config.depth, self.evaluator)
-        value = make_expectiminimax(state.game.kernels, kernel)
-        ws = self._workspace(state)
-        start = time.perf_counter()
-        score = value(state.compact, state.compact[0], self.config.depth, 0, -INF, INF, ws)
-        elapsed = time.perf_counter() - start
-        if ws.control[OVERFLOW]:
-            raise RuntimeError(f"{state.game.name}: more than one chance layer per decision; "
-                               "expectiminimax reserves two plies per decision")
-        return self._result(state, score, principal_variation(ws), ws, elapsed)
-
-    def _workspace(self, state: State) -> Workspace:
         config = self.config
-        plies = min(state.game.max_game_length, LAYERS_PER_DECISION * config.depth) + 1
+        max_depth = min(config.depth or state.game.max_game_length, MAX_DEPTH)
+        depths = range(1, max_depth + 1) if config.budgeted else [max_depth]
+        if self.evaluator.kernel is None:
+            return self._search_reference(state, depths)
+        value = make_expectiminimax(state.game.kernels, self.evaluator.kernel)
+        ws = self._workspace(state, max_depth)
+        start = time.perf_counter_ns()
+        deadline = start + int(config.time_limit * 1e9) if config.time_limit is not None else NO_DEADLINE
+        best = None
+        for depth in depths:
+            control = ws.control
+            control[ABORTED] = 0
+            if best is not None:  # the first iteration always completes
+                control[NODE_LIMIT] = config.max_nodes or np.iinfo(np.int64).max
+                control[DEADLINE] = deadline
+            score = value(state.compact, state.compact[0], depth, 0, -INF, INF, ws)
+            if control[OVERFLOW]:
+                raise RuntimeError(f"{state.game.name}: more than one chance layer per decision; "
+                                   "expectiminimax reserves two plies per decision")
+            if control[ABORTED]:
+                break
+            best = (score, principal_variation(ws), depth)
+            if time.perf_counter_ns() >= deadline:
+                break
+        return self._result(state, *best, ws, (time.perf_counter_ns() - start) * 1e-9)
+
+    def _search_reference(self, state: State, depths: Sequence[int]) -> SearchResult:
+        """Iterations of the Python reference under the budgets (an evaluator without a kernel)."""
+        config, start, best, nodes = self.config, time.perf_counter(), None, 0
+        for depth in depths:
+            budget = None
+            if best is not None:
+                budget = _Budget(config.max_nodes - nodes if config.max_nodes else math.inf,
+                                 start + config.time_limit if config.time_limit else math.inf)
+            try:
+                result = expectiminimax(state, depth, self.evaluator, budget=budget)
+            except OutOfBudget as stopped:
+                nodes += stopped.nodes
+                break
+            nodes += result.stats.nodes
+            best = result
+        stats = replace(best.stats, nodes=nodes, time_s=time.perf_counter() - start)
+        return replace(best, stats=stats)
+
+    def _workspace(self, state: State, max_depth: int) -> Workspace:
+        config = self.config
+        plies = min(state.game.max_game_length, LAYERS_PER_DECISION * max_depth) + 1
         actions = state.game.kernels.max_actions
         control = np.zeros(CONTROL_SIZE, dtype=np.int64)
         control[PRUNING] = PRUNING_LEVELS[config.pruning]
+        control[NODE_LIMIT], control[DEADLINE] = np.iinfo(np.int64).max, NO_DEADLINE
         slots = _tt_slots(config.tt_size_mb)
         return Workspace(plies=np.zeros((plies, actions + 1 + plies), dtype=np.int64),
                          probs=np.zeros((plies, actions)), tt=np.zeros((slots, 2), dtype=np.int64),
                          tt_values=np.zeros(slots), control=control)
 
-    def _result(self, state: State, score: float, line: tuple[int, ...], ws: Workspace,
+    def _result(self, state: State, score: float, line: tuple[int, ...], depth: int, ws: Workspace,
                 elapsed: float) -> SearchResult:
         counters = ws.control
         policy = np.zeros(state.game.num_actions, dtype=np.float64)
         policy[line[0]] = 1.0
         chance_cutoffs = int(counters[CHANCE_CUTOFFS])
-        stats = SearchStats(nodes=int(counters[NODES]), depth=self.config.depth,
+        stats = SearchStats(nodes=int(counters[NODES]), depth=depth,
                             cutoffs=int(counters[CUTOFFS]) + chance_cutoffs, tt_hits=int(counters[TT_HITS]),
                             time_s=elapsed,
                             extra={"evaluations": int(counters[EVALS]), "chance_cutoffs": chance_cutoffs})
@@ -308,15 +372,40 @@ class Expectiminimax:
 
 # --- the readable Python reference ------------------------------------------------------------------
 
+class _Budget(NamedTuple):
+    """Nodes the reference may still enter, and a `time.perf_counter` deadline."""
+
+    nodes: float
+    deadline: float
+
+
+class OutOfBudget(Exception):
+    """The reference search ran out of its `_Budget` after entering ``nodes`` nodes."""
+
+    def __init__(self, nodes: int) -> None:
+        super().__init__(f"out of budget after {nodes} nodes")
+        self.nodes = nodes
+
+
 @dataclass
 class _Counters:
     nodes: int = 0
     evaluations: int = 0
+    budget: _Budget | None = None
+
+    def enter(self) -> None:
+        """Counts a node; raises `OutOfBudget` once the budget is spent."""
+        self.nodes += 1
+        budget = self.budget
+        if budget is not None and (self.nodes > budget.nodes or time.perf_counter() > budget.deadline):
+            raise OutOfBudget(self.nodes)
 
 
-def expectiminimax(state: State, depth: int | None = None, evaluator: Evaluator | None = None) -> SearchResult:
+def expectiminimax(state: State, depth: int | None = None, evaluator: Evaluator | None = None, *,
+                   budget: _Budget | None = None) -> SearchResult:
     """Plain expectiminimax over the `State` API, ``depth`` decisions deep (None: to the end of the
-    game, which must then be finite), with the conventions of the compiled search and no pruning.
+    game, which must then be finite), with the conventions of the compiled search and no pruning;
+    raises `OutOfBudget` past a ``budget`` (used by `Expectiminimax`).
 
     It counts nodes as the compiled search does (every state entered, terminal ones included), so that
     without pruning or table both report the same count.
@@ -324,7 +413,7 @@ def expectiminimax(state: State, depth: int | None = None, evaluator: Evaluator 
     _check_root(state)
     if depth is not None and (depth < 1 or evaluator is None):
         raise ValueError(f"a depth limit ({depth}) needs depth >= 1 and an evaluator for the cut-off")
-    counters = _Counters()
+    counters = _Counters(budget=budget)
     start = time.perf_counter()
     value, line = _value(state, state.current_player(), depth, evaluator, counters)
     policy = np.zeros(state.game.num_actions, dtype=np.float64)
@@ -338,7 +427,7 @@ def expectiminimax(state: State, depth: int | None = None, evaluator: Evaluator 
 def _value(state: State, player: int, depth: int | None, evaluator: Evaluator | None,
            counters: _Counters) -> tuple[float, tuple[int, ...]]:
     """``(value from player's point of view, expected line)``; ``player`` moves at a decision node."""
-    counters.nodes += 1
+    counters.enter()
     if state.is_terminal():
         return state.returns()[player], ()
     if state.is_chance_node():
