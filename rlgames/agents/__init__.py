@@ -11,5 +11,5 @@ from rlgames.agents.spec import (
            register_agent,
 )
 
-__all__ = ["Agent", "AgentSpec", "AgentSpecError", "RandomAgent", "check_spec", "list_agents", "load_agent", "parse_spec",
-           "register_agent"]
+__all__ = ["Agent", "AgentSpec", "AgentSpecError", "RandomAgent", "check_spec", "list_agents", "load_agent",
+           "parse_spec", "register_agent"]

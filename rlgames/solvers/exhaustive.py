@@ -295,8 +295,9 @@ class ExhaustiveSolver:
                 counters[OVERFLOW] = 0
             value, plies = self._lookup(state)
             if plies == EMPTY and time.perf_counter() > deadline:
-                raise SolveBudgetError(f"{self.game.name}: not solved within {time_limit:g} s ({self._effort(counters)}); "
-                                       "the exhaustive solver suits positions near the end of a big game")
+                raise SolveBudgetError(f"{self.game.name}: not solved within {time_limit:g} s "
+                                       f"({self._effort(counters)}); the exhaustive solver suits positions near "
+                                       "the end of a big game")
         elapsed = time.perf_counter() - start
         children = self._children(state)
         best = tuple(a for a, v, p in children if v == value and p == plies)
