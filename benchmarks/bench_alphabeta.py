@@ -17,7 +17,8 @@ Searches, per position:
 * **ours, plain** -- `AlphaBeta` with ``iterative_deepening=False, tt_size_mb=0, use_killers=False,
   use_history=False``: the same algorithm in the same move order, one search to ``depth``.
 * **ours, default** -- `AlphaBeta` with its defaults at ``depth``: iterative deepening from depth 1,
-  a 16 MB transposition table, killer moves and the history heuristic (all iterations counted).
+  a 16 MB transposition table, killer moves and the history heuristic; its time and nodes are those of
+  every iteration up to ``depth`` (it stops sooner only when a result is proven within the horizon).
 
 What a node is:
 
@@ -29,13 +30,19 @@ What a node is:
   the same tree as OpenSpiel's, except that a proven win scores higher the sooner it comes (OpenSpiel's
   is a plain 1), which can change which moves are cut off, so the counts differ slightly.
 
-So the first ratio to read is **time**: OpenSpiel's seconds over ours for the same fixed-depth search
-of the same positions (summed over the positions; ours is the median of ``--repeats`` runs after a
-compiling warm-up, OpenSpiel's the median of ``--openspiel-repeats`` runs). Nodes per second are each
-side's own count over its own time. The root values of the plain searches are checked to agree (as the
-value for the side to move at the root). Prints a Markdown table; ``--json PATH`` also writes JSON::
+The headline is **time to depth**: the wall time (``time.perf_counter``) each side takes to complete the
+fixed-depth search of every position, summed over the positions, and OpenSpiel's total over ours. Node
+counts and nodes per second are secondary: each engine counts nodes its own way (above), so their ratio
+measures the counting as much as the speed. Per position, each repeat runs OpenSpiel's search and ours
+back to back (interleaved, so that a busy machine slows both alike), and each side's time for that
+position is the median of its ``--repeats`` runs; our searches are compiled by an untimed warm-up first.
+The same ratio in thread CPU time (``time.thread_time``) is reported beside it: on a shared machine our
+searches, a few milliseconds each, are the likelier to lose a time slice to other work.
+The root values of the plain searches are checked to agree (as the value for the side to move at the
+root). ``--runs N`` repeats the whole measurement and prints the median and range of the ratios. Prints
+a Markdown table; ``--json PATH`` also writes JSON::
 
-    python benchmarks/bench_alphabeta.py --games connect_four othello --json bench_alphabeta.json
+    python benchmarks/bench_alphabeta.py --games connect_four --runs 3 --json bench_alphabeta.json
 """
 
 from __future__ import annotations
@@ -46,8 +53,10 @@ import os
 import platform
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -59,6 +68,9 @@ import rlgames
 from rlgames.evaluators import Evaluator
 from rlgames.games import othello
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_games import cpu_model  # noqa: E402
 
 DEFAULT_DEPTHS = {"connect_four": 8, "othello": 6}
 """Depths at which OpenSpiel's search takes a second or so per position on a laptop core."""
@@ -170,13 +182,11 @@ def count_openspiel_nodes(run: Callable[[], float]) -> int:
     return calls[0]
 
 
-def median_time(run: Callable[[], Any], repeats: int) -> tuple[float, Any]:
-    times, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
+def timed(run: Callable[[], Any]) -> tuple[float, float, Any]:
+    """``(wall seconds, thread CPU seconds, result)`` of ``run()``."""
+    wall, cpu = time.perf_counter(), time.thread_time()
+    result = run()
+    return time.perf_counter() - wall, time.thread_time() - cpu, result
 
 
 def plain_config(depth: int) -> AlphaBetaConfig:
@@ -184,8 +194,7 @@ def plain_config(depth: int) -> AlphaBetaConfig:
                            use_history=False)
 
 
-def bench_game(name: str, depth: int, positions: int, seed: int, repeats: int,
-               openspiel_repeats: int) -> dict[str, Any]:
+def bench_game(name: str, depth: int, positions: int, seed: int, repeats: int) -> dict[str, Any]:
     game, os_game = rlgames.load_game(name), pyspiel.load_game(name)
     kernel, os_evaluate = EVALUATIONS[name]
     evaluator = KernelEvaluator(kernel)
@@ -196,59 +205,93 @@ def bench_game(name: str, depth: int, positions: int, seed: int, repeats: int,
     for search in searches.values():
         search.search(states[0])  # compiles (once per game, evaluator and configuration shape)
 
-    ours: dict[str, dict[str, float]] = {}
-    values: list[float] = []
-    for label, search in searches.items():
-        seconds, nodes = 0.0, 0
-        for state in states:
-            elapsed, result = median_time(lambda search=search, state=state: search.search(state), repeats)
-            seconds += elapsed
-            nodes += result.stats.nodes
-            if label == "plain":
-                values.append(result.value)
-        ours[label] = {"seconds": seconds, "nodes": nodes, "nodes_per_s": nodes / seconds}
+    totals = {label: {"seconds": 0.0, "cpu_seconds": 0.0, "nodes": 0} for label in ("openspiel", *searches)}
+    values: dict[str, list[float]] = {label: [] for label in totals}
+    for line, state in zip(lines, states):
+        runs: dict[str, Callable[[], Any]] = {
+            label: (lambda search=search, state=state: search.search(state)) for label, search in searches.items()}
+        runs["openspiel"] = lambda line=line: openspiel_search(os_game, line, depth, os_evaluate)
+        times: dict[str, list[float]] = {label: [] for label in runs}
+        cpu_times: dict[str, list[float]] = {label: [] for label in runs}
+        results: dict[str, Any] = {}
+        for _ in range(repeats):
+            for label, run in runs.items():
+                elapsed, cpu, results[label] = timed(run)
+                times[label].append(elapsed)
+                cpu_times[label].append(cpu)
+        for label in runs:
+            totals[label]["seconds"] += statistics.median(times[label])
+            totals[label]["cpu_seconds"] += statistics.median(cpu_times[label])
+        for label in searches:
+            totals[label]["nodes"] += results[label].stats.nodes
+            values[label].append(results[label].value)
+        values["openspiel"].append(results["openspiel"])
+        totals["openspiel"]["nodes"] += count_openspiel_nodes(runs["openspiel"])
+    for entry in totals.values():
+        entry["nodes_per_s"] = entry["nodes"] / entry["seconds"]
+    os_seconds, os_rate = totals["openspiel"]["seconds"], totals["openspiel"]["nodes_per_s"]
 
-    os_seconds, os_nodes, os_values = 0.0, 0, []
-    for line in lines:
-        def run(line: list[int] = line) -> float:
-            return openspiel_search(os_game, line, depth, os_evaluate)
+    def agree(label: str) -> bool:
+        return all(abs(a - b) <= 1e-9 for a, b in zip(values[label], values["openspiel"]))
 
-        elapsed, value = median_time(run, openspiel_repeats)
-        os_seconds += elapsed
-        os_values.append(value)
-        os_nodes += count_openspiel_nodes(run)
-    agree = all(abs(a - b) <= 1e-9 for a, b in zip(values, os_values))
     return {
-        "game": name, "depth": depth, "positions": len(lines), "lines": lines, "values_agree": agree,
-        "openspiel": {"seconds": os_seconds, "nodes": os_nodes, "nodes_per_s": os_nodes / os_seconds},
-        "ours_plain": ours["plain"], "ours_default": ours["default"],
-        "speedup_time_plain": os_seconds / ours["plain"]["seconds"],
-        "speedup_time_default": os_seconds / ours["default"]["seconds"],
-        "ratio_nodes_per_s_plain": ours["plain"]["nodes_per_s"] / (os_nodes / os_seconds),
-        "ratio_nodes_per_s_default": ours["default"]["nodes_per_s"] / (os_nodes / os_seconds),
+        "game": name, "depth": depth, "positions": len(lines), "lines": lines, "repeats": repeats,
+        "values_agree": agree("plain"), "default_values_agree": agree("default"),
+        "openspiel": totals["openspiel"], "ours_plain": totals["plain"], "ours_default": totals["default"],
+        "speedup_time_plain": os_seconds / totals["plain"]["seconds"],
+        "speedup_time_default": os_seconds / totals["default"]["seconds"],
+        "speedup_cpu_plain": totals["openspiel"]["cpu_seconds"] / totals["plain"]["cpu_seconds"],
+        "speedup_cpu_default": totals["openspiel"]["cpu_seconds"] / totals["default"]["cpu_seconds"],
+        "ratio_nodes_per_s_plain": totals["plain"]["nodes_per_s"] / os_rate,
+        "ratio_nodes_per_s_default": totals["default"]["nodes_per_s"] / os_rate,
     }
 
 
 # --- reporting ------------------------------------------------------------------------------------
 def markdown_table(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| game | depth | positions | search | nodes | seconds | Mnodes/s | time vs OpenSpiel | nodes/s vs OpenSpiel |",
-        "|---|---:|---:|---|---:|---:|---:|---:|---:|",
+        "| game | depth | positions | search | seconds to depth | time-to-depth ratio | CPU-time ratio | nodes "
+        "| Mnodes/s | nodes/s ratio |",
+        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
-        entries = [("OpenSpiel Python alpha-beta", r["openspiel"], None, None),
+        entries = [("OpenSpiel Python alpha-beta", r["openspiel"], None, None, None),
                    ("ours, plain (no TT, no ordering)", r["ours_plain"], r["speedup_time_plain"],
-                    r["ratio_nodes_per_s_plain"]),
+                    r["speedup_cpu_plain"], r["ratio_nodes_per_s_plain"]),
                    ("ours, default (ID, TT, killers, history)", r["ours_default"], r["speedup_time_default"],
-                    r["ratio_nodes_per_s_default"])]
-        for label, m, time_ratio, rate_ratio in entries:
+                    r["speedup_cpu_default"], r["ratio_nodes_per_s_default"])]
+        for label, m, time_ratio, cpu_ratio, rate_ratio in entries:
             lines.append(
-                f"| {r['game']} | {r['depth']} | {r['positions']} | {label} | {m['nodes']:,} | {m['seconds']:.4f} | "
-                f"{m['nodes_per_s'] / 1e6:.2f} | {'1x' if time_ratio is None else f'{time_ratio:.0f}x'} | "
-                f"{'1x' if rate_ratio is None else f'{rate_ratio:.0f}x'} |")
-    notes = [f"{r['game']}: plain root values {'agree' if r['values_agree'] else 'DISAGREE'} with OpenSpiel's"
+                f"| {r['game']} | {r['depth']} | {r['positions']} | {label} | {m['seconds']:.4f} | "
+                f"{'1x' if time_ratio is None else f'{time_ratio:.1f}x'} | "
+                f"{'1x' if cpu_ratio is None else f'{cpu_ratio:.1f}x'} | {m['nodes']:,} | "
+                f"{m['nodes_per_s'] / 1e6:.2f} | {'1x' if rate_ratio is None else f'{rate_ratio:.0f}x'} |")
+    notes = [f"{r['game']}: root values of the plain search {'agree' if r['values_agree'] else 'DISAGREE'} "
+             f"with OpenSpiel's, of the default search {'agree' if r['default_values_agree'] else 'DISAGREE'}"
              for r in rows]
     return "\n".join(lines + [""] + notes)
+
+
+def summary(runs: list[list[dict[str, Any]]]) -> str:
+    """Median and range over runs of each game's time-to-depth ratios and times."""
+    def spread(values: list[float], fmt: str) -> str:
+        return (f"median {format(statistics.median(values), fmt)}, range [{format(min(values), fmt)}, "
+                f"{format(max(values), fmt)}]")
+
+    lines = [f"over {len(runs)} runs:"]
+    for index, first in enumerate(runs[0]):
+        rows = [run[index] for run in runs]
+        lines += [
+            f"  {first['game']}, depth {first['depth']}, {first['positions']} positions:",
+            f"    OpenSpiel seconds:            {spread([r['openspiel']['seconds'] for r in rows], '.3f')}",
+            f"    ours, plain seconds:          {spread([r['ours_plain']['seconds'] for r in rows], '.4f')}",
+            f"    ours, default seconds:        {spread([r['ours_default']['seconds'] for r in rows], '.4f')}",
+            f"    time-to-depth ratio, plain:   {spread([r['speedup_time_plain'] for r in rows], '.1f')}",
+            f"    time-to-depth ratio, default: {spread([r['speedup_time_default'] for r in rows], '.1f')}",
+            f"    CPU-time ratio, plain:        {spread([r['speedup_cpu_plain'] for r in rows], '.1f')}",
+            f"    CPU-time ratio, default:      {spread([r['speedup_cpu_default'] for r in rows], '.1f')}",
+        ]
+    return "\n".join(lines)
 
 
 def machine_info() -> dict[str, Any]:
@@ -258,7 +301,7 @@ def machine_info() -> dict[str, Any]:
 
     return {
         "python": platform.python_version(), "platform": platform.platform(),
-        "processor": platform.processor() or platform.machine(), "cpu_count": os.cpu_count(),
+        "processor": cpu_model(), "cpu_count": os.cpu_count(),
         "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
         "numpy": np.__version__, "numba": numba.__version__, "open_spiel": version("open_spiel"),
     }
@@ -270,26 +313,33 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         metavar="GAME", help="games to run (default: connect_four othello)")
     parser.add_argument("--depth", type=int, default=None,
                         help=f"search depth for every game (default: {DEFAULT_DEPTHS})")
-    parser.add_argument("--positions", type=int, default=4, help="the start and N-1 random positions (default 4)")
+    parser.add_argument("--positions", type=int, default=8, help="the start and N-1 random positions (default 8)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random positions (default 0)")
-    parser.add_argument("--repeats", type=int, default=5, help="timed runs of our searches, median (default 5)")
-    parser.add_argument("--openspiel-repeats", type=int, default=1,
-                        help="timed runs of OpenSpiel's searches, median (default 1)")
+    parser.add_argument("--repeats", type=int, default=5,
+                        help="timed runs of each side's search per position, interleaved; median (default 5)")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="repeat the whole measurement; prints the median and range (default 1)")
     parser.add_argument("--json", metavar="PATH", help="also write the results to this JSON file")
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
-    rows = []
-    for name in args.games:
-        depth = args.depth or DEFAULT_DEPTHS[name]
-        rows.append(bench_game(name, depth, args.positions, args.seed, args.repeats, args.openspiel_repeats))
-        print(f"done: {name}", flush=True)
-    print()
-    print(markdown_table(rows))
+    runs = []
+    for index in range(args.runs):
+        rows = []
+        for name in args.games:
+            depth = args.depth or DEFAULT_DEPTHS[name]
+            rows.append(bench_game(name, depth, args.positions, args.seed, args.repeats))
+            print(f"done: {name}" + (f" (run {index + 1} of {args.runs})" if args.runs > 1 else ""), flush=True)
+        print()
+        print(markdown_table(rows), flush=True)
+        runs.append(rows)
+    if args.runs > 1:
+        print()
+        print(summary(runs))
     if args.json:
-        report = {"args": vars(args), "machine": machine_info(), "results": rows}
+        report = {"args": vars(args), "machine": machine_info(), "runs": runs}
         with open(args.json, "w") as f:
             json.dump(report, f, indent=2)
         print(f"\nwrote {args.json}")

@@ -6,11 +6,13 @@ Three loops play uniformly random games (chance outcomes by their probabilities)
 * the rlgames Python API loop, the same shape: ``state = state.apply(rng.choice(state.legal_actions()))``;
 * the rlgames compiled playout (`rlgames.search.playout`), many playouts per compiled call.
 
-Each is timed for ``--seconds`` after a warm-up (compilation and first calls excluded) and reported in
-plies per second (chance outcomes count as plies), as a Markdown table and optionally as JSON. The two
-Python loops alternate in ``ROUNDS`` short rounds, so that a busy or throttled machine slows both alike::
+Each is timed for ``--seconds`` (wall time) after a warm-up (compilation and first calls excluded) and
+reported in plies per second (chance outcomes count as plies), as a Markdown table and optionally as
+JSON. The three loops take turns in ``ROUNDS`` short rounds (the compiled one a batch of playouts at a
+time, sized to a tenth of a round), so that a busy or throttled machine slows all of them alike.
+``--runs N`` repeats the whole measurement and prints the median and range of every rate and ratio::
 
-    python benchmarks/bench_games.py --seconds 2 --games connect_four othello --json bench.json
+    python benchmarks/bench_games.py --seconds 2 --games connect_four --runs 5 --json bench.json
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import json
 import os
 import platform
 import random
+import statistics
 import time
 from typing import Any, Callable, Sequence
 
@@ -44,8 +47,9 @@ RLGAMES_PARAMS: dict[str, dict[str, Any]] = {"nim": {"heaps": (1, 3, 5, 7), "mis
 """rlgames parameters where the defaults differ from the OpenSpiel game's."""
 
 WARMUP_GAMES = 3
-ROUNDS = 20  # the Python loops alternate in this many rounds
-COMPILED_BATCH_SECONDS = 0.1  # compiled batches grow until one takes this long
+ROUNDS = 20  # the loops alternate in this many rounds
+COMPILED_BATCH_FRACTION = 0.1  # a compiled batch takes about this fraction of a round
+MAX_COMPILED_BATCH = 1 << 20
 
 
 def throughput(plies: int, games: int, elapsed: float) -> dict[str, float]:
@@ -86,38 +90,42 @@ def rlgames_random_game(game: rlgames.Game, rng: random.Random) -> int:
     return plies
 
 
-def time_games(loops: dict[str, Callable[[], int]], seconds: float) -> dict[str, dict[str, float]]:
-    """Calls each loop's ``play_one`` (one game, returning its plies) for ``seconds`` in all, after a
-    short warm-up; the loops take turns in `ROUNDS` rounds of ``seconds / ROUNDS``."""
-    for play_one in loops.values():
+def time_loops(loops: dict[str, Callable[[], tuple[int, int]]], seconds: float) -> dict[str, dict[str, float]]:
+    """Calls each loop's ``play`` (some games, returning their plies and their number) for ``seconds`` in
+    all, after a short warm-up; the loops take turns in `ROUNDS` rounds of ``seconds / ROUNDS``."""
+    for play in loops.values():
         for _ in range(WARMUP_GAMES):
-            play_one()
+            play()
     totals = {name: [0, 0, 0.0] for name in loops}  # plies, games, seconds
     for _ in range(ROUNDS):
-        for name, play_one in loops.items():
+        for name, play in loops.items():
             total = totals[name]
             start = time.perf_counter()
             while (elapsed := time.perf_counter() - start) < seconds / ROUNDS:
-                total[0] += play_one()
-                total[1] += 1
+                plies, games = play()
+                total[0] += plies
+                total[1] += games
             total[2] += elapsed
     return {name: throughput(plies, games, elapsed) for name, (plies, games, elapsed) in totals.items()}
 
 
-def time_compiled(game: rlgames.Game, seconds: float, seed: int) -> dict[str, float]:
-    """Runs batches of compiled playouts for ``seconds``; the first (compiling) batch is not timed."""
+def compiled_batches(game: rlgames.Game, seconds: float, seed: int) -> Callable[[], tuple[int, int]]:
+    """A ``play`` for `time_loops`: one batch of compiled playouts, sized (after a compiling call) so
+    that a batch takes about `COMPILED_BATCH_FRACTION` of a round of ``seconds / ROUNDS``."""
     rng_state = new_rng_state(seed)
-    run_random_playouts(game, WARMUP_GAMES, rng_state)
-    plies = games = 0
-    size = 16
-    start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
-        batch_start = time.perf_counter()
-        plies += int(run_random_playouts(game, size, rng_state).lengths.sum())
-        games += size
-        if time.perf_counter() - batch_start < COMPILED_BATCH_SECONDS:
-            size *= 2
-    return throughput(plies, games, elapsed)
+    run_random_playouts(game, WARMUP_GAMES, rng_state)  # compiles
+    size, target = 16, COMPILED_BATCH_FRACTION * seconds / ROUNDS
+    while True:
+        start = time.perf_counter()
+        run_random_playouts(game, size, rng_state)
+        if time.perf_counter() - start >= target or size >= MAX_COMPILED_BATCH:
+            break
+        size *= 2
+
+    def play() -> tuple[int, int]:
+        return int(run_random_playouts(game, size, rng_state).lengths.sum()), size
+
+    return play
 
 
 def bench_game(name: str, seconds: float, seed: int) -> dict[str, Any]:
@@ -125,15 +133,15 @@ def bench_game(name: str, seconds: float, seed: int) -> dict[str, Any]:
     game = rlgames.load_game(name, **RLGAMES_PARAMS.get(name, {}))
     row: dict[str, Any] = {"game": name, "rlgames_params": game.params}
     rl_rng = random.Random(seed)
-    loops = {"rlgames_python": lambda: rlgames_random_game(game, rl_rng)}
+    loops = {"rlgames_python": lambda: (rlgames_random_game(game, rl_rng), 1)}
     spiel = OPENSPIEL_GAMES.get(name)
     if spiel is not None:
         spiel_game = pyspiel.load_game(spiel[0], spiel[1])
         spiel_rng = random.Random(seed)
         row["openspiel_params"] = spiel[1]
-        loops["openspiel_python"] = lambda: openspiel_random_game(spiel_game, spiel_rng)
-    row |= time_games(loops, seconds)
-    row["rlgames_compiled"] = time_compiled(game, seconds, seed)
+        loops["openspiel_python"] = lambda: (openspiel_random_game(spiel_game, spiel_rng), 1)
+    loops["rlgames_compiled"] = compiled_batches(game, seconds, seed)
+    row |= time_loops(loops, seconds)
     if spiel is not None:
         base = row["openspiel_python"]["plies_per_s"]
         row["python_ratio"] = row["rlgames_python"]["plies_per_s"] / base
@@ -168,6 +176,40 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def summary(runs: list[list[dict[str, Any]]]) -> str:
+    """Median and range over runs of each game's rates and ratios."""
+    def spread(values: list[float], fmt: str) -> str:
+        return (f"median {format(statistics.median(values), fmt)}, range [{format(min(values), fmt)}, "
+                f"{format(max(values), fmt)}]")
+
+    lines = [f"over {len(runs)} runs:"]
+    for index, first in enumerate(runs[0]):
+        rows = [run[index] for run in runs]
+        lines.append(f"  {first['game']}:")
+        for key, label in (("openspiel_python", "OpenSpiel Python loop plies/s"),
+                           ("rlgames_python", "rlgames Python API plies/s"),
+                           ("rlgames_compiled", "rlgames compiled playouts plies/s")):
+            if key in first:
+                lines.append(f"    {label + ':':36} {spread([r[key]['plies_per_s'] for r in rows], ',.0f')}")
+        for key, label in (("python_ratio", "Python API / OpenSpiel loop"),
+                           ("compiled_ratio", "compiled / OpenSpiel loop")):
+            if key in first:
+                lines.append(f"    {label + ':':36} {spread([r[key] for r in rows], '.2f')}")
+    return "\n".join(lines)
+
+
+def cpu_model() -> str:
+    """The CPU's model name as ``lscpu`` shows it (from /proc/cpuinfo), else what `platform` knows."""
+    try:
+        with open("/proc/cpuinfo") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def machine_info() -> dict[str, Any]:
     """Enough about the machine and the libraries to compare runs."""
     from importlib.metadata import version
@@ -177,7 +219,7 @@ def machine_info() -> dict[str, Any]:
     return {
         "python": platform.python_version(),
         "platform": platform.platform(),
-        "processor": platform.processor() or platform.machine(),
+        "processor": cpu_model(),
         "cpu_count": os.cpu_count(),
         "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
         "numpy": np.__version__,
@@ -193,20 +235,28 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--games", nargs="+", default=rlgames.list_games(), choices=rlgames.list_games(),
                         metavar="GAME", help="games to run (default: all)")
     parser.add_argument("--seed", type=int, default=0, help="seed of every random stream (default 0)")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="repeat the whole measurement; prints the median and range (default 1)")
     parser.add_argument("--json", metavar="PATH", help="also write the results to this JSON file")
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
-    rows = []
-    for name in args.games:
-        rows.append(bench_game(name, args.seconds, args.seed))
-        print(f"done: {name}", flush=True)
-    print()
-    print(markdown_table(rows))
+    runs = []
+    for index in range(args.runs):
+        rows = []
+        for name in args.games:
+            rows.append(bench_game(name, args.seconds, args.seed))
+            print(f"done: {name}" + (f" (run {index + 1} of {args.runs})" if args.runs > 1 else ""), flush=True)
+        print()
+        print(markdown_table(rows), flush=True)
+        runs.append(rows)
+    if args.runs > 1:
+        print()
+        print(summary(runs))
     if args.json:
-        report = {"seconds": args.seconds, "seed": args.seed, "machine": machine_info(), "results": rows}
+        report = {"seconds": args.seconds, "seed": args.seed, "machine": machine_info(), "runs": runs}
         with open(args.json, "w") as f:
             json.dump(report, f, indent=2)
         print(f"\nwrote {args.json}")

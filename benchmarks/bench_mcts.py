@@ -3,14 +3,21 @@
 Both run UCT (``uct_c``, default 2, OpenSpiel's usual value) with one uniformly random rollout per leaf
 and the same number of simulations per move, from the start position and from mid-game positions
 reached by seeded random moves with no move ending the game (the same action sequence on both sides:
-the games share OpenSpiel's action numbering). Each side searches every position ``--repeats`` times from a fresh tree (OpenSpiel's
-``MCTSBot.step`` builds a new tree each call; rlgames' `MCTS.reset` drops the tree), after an untimed
-warm-up search that also compiles rlgames' search. Times are the searching thread's CPU time
-(``time.thread_time``), so that other work on a shared machine does not skew the ratio. The solver is
-off on both sides unless ``--solve``.
-The output is a Markdown table of simulations per second and the ratio, optionally JSON::
+the games share OpenSpiel's action numbering). Each side searches every position ``--repeats`` times from
+a fresh tree (OpenSpiel's ``MCTSBot.step`` builds a new tree each call; rlgames' `MCTS.reset` drops the
+tree), the two sides taking turns search by search, after an untimed warm-up search each that also
+compiles rlgames' search. Times are the searching thread's CPU time (``time.thread_time``), so that other
+work on a shared machine does not skew the ratio. The solver is off on both sides unless ``--solve``.
 
-    python benchmarks/bench_mcts.py --games connect_four othello --simulations 10000 --json mcts.json
+Simulations counted are those really run: rlgames' ``stats.nodes`` (the simulations its search ran;
+with ``--solve`` a proven root stops early), OpenSpiel's ``--simulations`` per step (without the solver
+its bot always runs them all; with ``--solve`` it may stop early too, so that ratio is then a lower
+bound of rlgames' advantage only if rlgames stops no later). The output is a Markdown table of
+simulations per second per position and, per game, over all its positions (total simulations over
+total time, each side), with the ratio; ``--runs N`` repeats the whole measurement and prints the
+median and range of the per-game ratios; ``--json`` also writes JSON::
+
+    python benchmarks/bench_mcts.py --games connect_four --simulations 10000 --runs 3 --json mcts.json
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -53,35 +61,33 @@ def random_line(game: rlgames.Game, plies: int, rng: random.Random) -> list[int]
             return line
 
 
-def time_openspiel(game_name: str, line: list[int], simulations: int, uct_c: float, solve: bool,
-                   repeats: int, seed: int) -> float:
-    """OpenSpiel's C++ MCTSBot: simulations per second over ``repeats`` timed steps."""
-    game = pyspiel.load_game(game_name)
-    state = game.new_initial_state()
-    for action in line:
-        state.apply_action(action)
-    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
-    bot = pyspiel.MCTSBot(game, evaluator, uct_c, simulations, MEMORY_MB, solve, seed, False)
-    bot.step(state)  # warm-up
-    start = time.thread_time()
-    for _ in range(repeats):
-        bot.step(state)
-    return repeats * simulations / (time.thread_time() - start)
-
-
-def time_rlgames(game: rlgames.Game, line: list[int], simulations: int, uct_c: float, solve: bool,
-                 repeats: int, seed: int) -> tuple[float, int]:
-    """rlgames' MCTS: ``(simulations per second, simulations actually run per search)``."""
+def bench_position(game: rlgames.Game, line: list[int], simulations: int, uct_c: float, solve: bool,
+                   repeats: int, seed: int) -> dict[str, float]:
+    """Both searches of the position after ``line``, ``repeats`` times each, taking turns: the seconds
+    (thread CPU time) and simulations of each side."""
     state = game.state_from_actions(line)
     mcts = MCTS(MCTSConfig(simulations=simulations, uct_c=uct_c, solver=solve), seed=seed)
     mcts.search(state)  # warm-up (and compilation)
-    elapsed = run = 0
+    spiel_game = pyspiel.load_game(game.name)
+    spiel_state = spiel_game.new_initial_state()
+    for action in line:
+        spiel_state.apply_action(action)
+    bot = pyspiel.MCTSBot(spiel_game, pyspiel.RandomRolloutEvaluator(1, seed), uct_c, simulations, MEMORY_MB,
+                          solve, seed, False)
+    bot.step(spiel_state)  # warm-up
+    ours = {"seconds": 0.0, "simulations": 0}
+    theirs = {"seconds": 0.0, "simulations": 0}
     for _ in range(repeats):
         mcts.reset()
         start = time.thread_time()
-        run += mcts.search(state).stats.nodes
-        elapsed += time.thread_time() - start
-    return run / elapsed, run // repeats
+        ours["simulations"] += mcts.search(state).stats.nodes
+        ours["seconds"] += time.thread_time() - start
+        start = time.thread_time()
+        bot.step(spiel_state)
+        theirs["seconds"] += time.thread_time() - start
+        theirs["simulations"] += simulations
+    return {"rlgames_seconds": ours["seconds"], "rlgames_simulations": ours["simulations"],
+            "openspiel_seconds": theirs["seconds"], "openspiel_simulations": theirs["simulations"]}
 
 
 def bench(name: str, simulations: int, uct_c: float, solve: bool, repeats: int, seed: int) -> list[dict[str, Any]]:
@@ -90,13 +96,31 @@ def bench(name: str, simulations: int, uct_c: float, solve: bool, repeats: int, 
     rows = []
     for plies in (0,) + MID_GAME_PLIES[name]:
         line = random_line(game, plies, rng)
-        ours, ran = time_rlgames(game, line, simulations, uct_c, solve, repeats, seed)
-        theirs = time_openspiel(name, line, simulations, uct_c, solve, repeats, seed)
-        rows.append({"game": name, "plies": plies, "line": line, "simulations": simulations,
-                     "rlgames_simulations_run": ran, "openspiel_sims_per_s": theirs,
-                     "rlgames_sims_per_s": ours, "ratio": ours / theirs})
+        row: dict[str, Any] = {"game": name, "plies": plies, "line": line, "simulations": simulations}
+        row |= bench_position(game, line, simulations, uct_c, solve, repeats, seed)
+        rows.append(with_rates(row))
         print(f"done: {name} after {plies} plies", flush=True)
     return rows
+
+
+def with_rates(row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with both sides' simulations per second and their ratio."""
+    row["rlgames_sims_per_s"] = row["rlgames_simulations"] / row["rlgames_seconds"]
+    row["openspiel_sims_per_s"] = row["openspiel_simulations"] / row["openspiel_seconds"]
+    row["ratio"] = row["rlgames_sims_per_s"] / row["openspiel_sims_per_s"]
+    return row
+
+
+def per_game(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per game, every position together: total simulations over total time, each side."""
+    totals: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        total = totals.setdefault(row["game"], {"game": row["game"], "plies": None, "simulations": row["simulations"],
+                                                "rlgames_seconds": 0.0, "rlgames_simulations": 0,
+                                                "openspiel_seconds": 0.0, "openspiel_simulations": 0})
+        for key in ("rlgames_seconds", "rlgames_simulations", "openspiel_seconds", "openspiel_simulations"):
+            total[key] += row[key]
+    return [with_rates(total) for total in totals.values()]
 
 
 def markdown_table(rows: list[dict[str, Any]]) -> str:
@@ -104,10 +128,30 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
         "| game | position | simulations per move | OpenSpiel C++ MCTSBot sims/s | rlgames MCTS sims/s | ratio |",
         "|---|---|---:|---:|---:|---:|",
     ]
-    for row in rows:
-        position = "start" if row["plies"] == 0 else f"after {row['plies']} random plies"
+    for row in rows + per_game(rows):
+        position = ("all positions" if row["plies"] is None else
+                    "start" if row["plies"] == 0 else f"after {row['plies']} random plies")
         lines.append(f"| {row['game']} | {position} | {row['simulations']:,} | {row['openspiel_sims_per_s']:,.0f} "
                      f"| {row['rlgames_sims_per_s']:,.0f} | {row['ratio']:.2f}x |")
+    return "\n".join(lines)
+
+
+def summary(runs: list[list[dict[str, Any]]]) -> str:
+    """Median and range over runs of each game's all-positions figures."""
+    def spread(values: list[float], fmt: str) -> str:
+        return (f"median {format(statistics.median(values), fmt)}, range [{format(min(values), fmt)}, "
+                f"{format(max(values), fmt)}]")
+
+    totals = [per_game(rows) for rows in runs]
+    lines = [f"over {len(runs)} runs, all positions of each game together:"]
+    for index, first in enumerate(totals[0]):
+        games = [run[index] for run in totals]
+        positions = [r["ratio"] for rows in runs for r in rows if r["game"] == first["game"]]
+        lines += [f"  {first['game']} ({first['simulations']:,} simulations per move):",
+                  f"    rlgames sims/s:   {spread([g['rlgames_sims_per_s'] for g in games], ',.0f')}",
+                  f"    OpenSpiel sims/s: {spread([g['openspiel_sims_per_s'] for g in games], ',.0f')}",
+                  f"    ratio:            {spread([g['ratio'] for g in games], '.2f')}",
+                  f"    per-position ratios: {min(positions):.2f} to {max(positions):.2f}"]
     return "\n".join(lines)
 
 
@@ -120,20 +164,30 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--uct-c", type=float, default=2.0, help="UCT exploration constant (default 2)")
     parser.add_argument("--solve", action="store_true", help="turn the MCTS-solver on, on both sides")
     parser.add_argument("--seed", type=int, default=0, help="seed of the positions and the searches (default 0)")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="repeat the whole measurement; prints the median and range (default 1)")
     parser.add_argument("--json", metavar="PATH", help="also write the results to this JSON file")
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
-    rows = []
-    for name in args.games:
-        rows += bench(name, args.simulations, args.uct_c, args.solve, args.repeats, args.seed)
-    print()
-    print(markdown_table(rows))
+    runs = []
+    for index in range(args.runs):
+        rows = []
+        for name in args.games:
+            rows += bench(name, args.simulations, args.uct_c, args.solve, args.repeats, args.seed)
+        print()
+        if args.runs > 1:
+            print(f"run {index + 1} of {args.runs}")
+        print(markdown_table(rows), flush=True)
+        runs.append(rows)
+    if args.runs > 1:
+        print()
+        print(summary(runs))
     if args.json:
-        settings = {key: getattr(args, key) for key in ("simulations", "repeats", "uct_c", "solve", "seed")}
-        report = {"settings": settings, "machine": machine_info(), "results": rows}
+        settings = {key: getattr(args, key) for key in ("simulations", "repeats", "uct_c", "solve", "seed", "runs")}
+        report = {"settings": settings, "machine": machine_info(), "runs": runs}
         with open(args.json, "w") as f:
             json.dump(report, f, indent=2)
         print(f"\nwrote {args.json}")

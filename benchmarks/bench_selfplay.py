@@ -14,32 +14,47 @@ Three loops use the same network (a checkpoint, by default the shipped connect f
   so the speed-up reported is conservative.
 
 All times are the thread's CPU time (``time.thread_time``; torch runs on this thread with one thread),
-so that other work on a shared machine does not skew the ratios. Reported:
+so that other work on a shared machine does not skew the ratios; the reference's games and the raw
+inference at the self-play batch are split around rlgames' iteration (half before, half after), so that
+a slow spell hits all of them alike. Reported:
 
 * ``search overhead``: self-play network evaluations per second / raw inference positions per second at
   the self-play batch (1.0 would be a search that costs nothing);
 * ``speed-up``: self-play simulations per second / the reference's.
 
-    python benchmarks/bench_selfplay.py --checkpoint checkpoints/connect_four.pt --preset connect_four_small
+Only work really done is counted. rlgames' simulations are the sum of ``stats.nodes`` over every search
+(`MultiTreeMCTS` counts the simulations it ran: a root proven by the MCTS-solver stops early, and
+the visits kept from the previous move's tree are not counted again), not ``moves * --simulations``,
+which the report shows beside it as "planned"; network evaluations are the positions sent to the network
+(cache hits excluded). The reference runs every simulation it plans (no solver). The time of rlgames'
+iteration also covers the preset's siblings (`train.selfplay.Siblings`: exact alpha-beta proofs, which
+are no simulations and call no network), so they lower both of its rates; ``--no-siblings`` turns them
+off. ``--runs N`` repeats the whole measurement and prints the median and range::
+
+    python benchmarks/bench_selfplay.py --checkpoint checkpoints/connect_four.pt --preset connect_four_small --runs 5
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import math
+import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import torch
 
 from models import NetworkEvaluator, PolicyValueNet, load_network
 from rlgames.game import Game, State
+from rlgames.search.result import SearchResult
 from train.config import SelfPlayConfig, load_config
+import train.selfplay
 from train.selfplay import play_games
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -126,14 +141,44 @@ def reference_selfplay(game: Game, network: PolicyValueNet, simulations: int, ga
 
 
 def rlgames_selfplay(game: Game, network: PolicyValueNet, config: SelfPlayConfig, seed: int) -> dict[str, float]:
-    """One iteration of rlgames self-play."""
+    """One iteration of rlgames self-play; simulations are those the searches report having run."""
     evaluator = NetworkEvaluator(network, game, batch_size=1024)
     play_games(game, evaluator, dataclasses.replace(config, games_per_iteration=2, parallel_games=2), seed)  # compiles
     evaluator.clear_cache()
-    start = time.thread_time()
-    _, stats = play_games(game, evaluator, config, seed)
-    seconds = time.thread_time() - start
-    return rates(stats.positions, stats.positions * config.simulations, stats.evaluations, seconds)
+    with counting_simulations() as ran:
+        start = time.thread_time()
+        _, stats = play_games(game, evaluator, config, seed)
+        seconds = time.thread_time() - start
+    report = rates(stats.positions, ran[0], stats.evaluations, seconds)
+    report["simulations"] = ran[0]
+    report["planned_simulations"] = stats.positions * config.simulations
+    report["siblings"] = stats.siblings
+    return report
+
+
+@contextlib.contextmanager
+def counting_simulations() -> Iterator[list[int]]:
+    """While active, every search `train.selfplay.play_games` makes adds the simulations its results
+    report (``stats.nodes``) to the yielded counter ``[total]``."""
+    original, ran = train.selfplay.make_search, [0]
+
+    def make_counting_search(*args: Any, **kwargs: Any) -> Any:
+        search = original(*args, **kwargs)
+        search_many = search.search_many
+
+        def counted(states: Sequence[State]) -> list[SearchResult]:
+            results = search_many(states)
+            ran[0] += sum(result.stats.nodes for result in results)
+            return results
+
+        search.search_many = counted  # the instance keeps its class: play_games still sees a MultiTreeMCTS
+        return search
+
+    train.selfplay.make_search = make_counting_search
+    try:
+        yield ran
+    finally:
+        train.selfplay.make_search = original
 
 
 def raw_inference(game: Game, network: PolicyValueNet, batch: int, seconds: float, rng: np.random.Generator
@@ -147,7 +192,7 @@ def raw_inference(game: Game, network: PolicyValueNet, batch: int, seconds: floa
             network(observations)
             calls += 1
     elapsed = time.thread_time() - start
-    return {"batch": batch, "positions_per_s": calls * batch / elapsed}
+    return {"batch": batch, "positions": calls * batch, "seconds": elapsed, "positions_per_s": calls * batch / elapsed}
 
 
 def random_state(game: Game, rng: np.random.Generator) -> State:
@@ -167,27 +212,47 @@ def rates(positions: int, simulations: int, evaluations: int, seconds: float) ->
             "simulations_per_s": simulations / seconds, "evaluations_per_s": evaluations / seconds}
 
 
-def run(checkpoint: str, preset: str, simulations: int, reference_games: int, seconds: float, seed: int) -> dict[str, Any]:
+def run(checkpoint: str, preset: str, simulations: int, reference_games: int, seconds: float, seed: int,
+        siblings: bool = True) -> dict[str, Any]:
     torch.set_num_threads(1)
     network, info = load_network(checkpoint)
     game = info.load_game()
     # PUCT at the same simulation count as the reference, which is an AlphaZero PUCT search
     config = dataclasses.replace(load_config(preset).selfplay, search="puct", simulations=simulations)
+    if not siblings:
+        config = dataclasses.replace(config, sibling_fraction=0.0)
     rng = np.random.default_rng(seed)
     self_play_batch = config.parallel_games * config.leaves_per_game
     report: dict[str, Any] = {"checkpoint": checkpoint, "network": info.network.describe(), "preset": preset,
                               "selfplay": dataclasses.asdict(config)}
-    report["raw"] = [raw_inference(game, network, batch, seconds, rng) for batch in (1, self_play_batch)]
+    raw = [raw_inference(game, network, 1, seconds, rng),
+           raw_inference(game, network, self_play_batch, seconds / 2, rng)]
+    parts = [reference_selfplay(game, network, config.simulations, (reference_games + 1) // 2, rng)]
     report["rlgames"] = rlgames_selfplay(game, network, config, seed)
-    report["reference"] = reference_selfplay(game, network, config.simulations, reference_games, rng)
+    if reference_games // 2:
+        parts.append(reference_selfplay(game, network, config.simulations, reference_games // 2, rng))
+    after = raw_inference(game, network, self_play_batch, seconds / 2, rng)
+    positions, elapsed = raw[1]["positions"] + after["positions"], raw[1]["seconds"] + after["seconds"]
+    raw[1] = {"batch": self_play_batch, "positions": positions, "seconds": elapsed,
+              "positions_per_s": positions / elapsed}
+    report["raw"] = raw
+    report["reference"] = combine(*parts)
     report["search_overhead"] = report["rlgames"]["evaluations_per_s"] / report["raw"][1]["positions_per_s"]
     report["speedup"] = report["rlgames"]["simulations_per_s"] / report["reference"]["simulations_per_s"]
     return report
 
 
+def combine(*parts: dict[str, float]) -> dict[str, float]:
+    """The rates of several timed parts taken together."""
+    seconds = sum(p["seconds"] for p in parts)
+    return rates(sum(p["positions"] for p in parts), round(sum(p["simulations_per_s"] * p["seconds"] for p in parts)),
+                 round(sum(p["evaluations_per_s"] * p["seconds"] for p in parts)), seconds)
+
+
 def markdown(report: dict[str, Any]) -> str:
     raw1, raw_batch = report["raw"]
     ours, ref = report["rlgames"], report["reference"]
+    ran = ours["simulations"]
     lines = [
         f"network {report['network']}, self-play preset {report['preset']} "
         f"({report['selfplay']['simulations']} simulations per move)",
@@ -201,11 +266,31 @@ def markdown(report: dict[str, Any]) -> str:
         f"| alpha-zero-general-style reference | {ref['evaluations_per_s']:,.0f} | {ref['simulations_per_s']:,.0f} "
         f"| {ref['positions_per_s']:,.1f} |",
         "",
+        f"rlgames simulations run: {ran:,.0f} of {ours['planned_simulations']:,} planned "
+        f"({ran / ours['planned_simulations']:.1%}; {ours['positions']:,} moves, {ours['siblings']:,} siblings)",
         f"search overhead: self-play evaluations/s are {report['search_overhead']:.0%} of raw inference at batch "
         f"{raw_batch['batch']}",
         f"speed-up over the reference: {report['speedup']:.1f}x simulations/s",
     ]
     return "\n".join(lines)
+
+
+def summary(reports: list[dict[str, Any]]) -> str:
+    """Median and range over runs of the headline figures."""
+    def spread(values: list[float], fmt: str) -> str:
+        return f"median {format(statistics.median(values), fmt)}, range [{format(min(values), fmt)}, " \
+               f"{format(max(values), fmt)}]"
+
+    return "\n".join([
+        f"over {len(reports)} runs:",
+        f"  rlgames self-play simulations/s: {spread([r['rlgames']['simulations_per_s'] for r in reports], ',.0f')}",
+        f"  reference simulations/s:         {spread([r['reference']['simulations_per_s'] for r in reports], ',.0f')}",
+        f"  speed-up:                        {spread([r['speedup'] for r in reports], '.2f')}",
+        f"  self-play network evals/s:       {spread([r['rlgames']['evaluations_per_s'] for r in reports], ',.0f')}",
+        f"  raw inference at batch {reports[0]['raw'][1]['batch']}:      "
+        f"{spread([r['raw'][1]['positions_per_s'] for r in reports], ',.0f')}",
+        f"  search overhead:                 {spread([r['search_overhead'] for r in reports], '.3f')}",
+    ])
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -215,20 +300,34 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                                                                       "settings to use (default connect_four_small)")
     parser.add_argument("--simulations", type=int, default=50, help="simulations per move of both searches "
                                                                       "(default 50)")
-    parser.add_argument("--reference-games", type=int, default=3, help="games of the reference loop (default 3)")
+    parser.add_argument("--reference-games", type=int, default=4, help="games of the reference loop, half before "
+                                                                       "and half after rlgames' iteration (default 4)")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per raw inference measurement")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-siblings", action="store_true",
+                        help="turn the preset's siblings off (their proofs are work besides the search)")
+    parser.add_argument("--runs", type=int, default=1, help="repeat the whole measurement; prints the median "
+                                                            "and range (default 1)")
     parser.add_argument("--json", metavar="PATH", help="also write the results to this JSON file")
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
-    report = run(args.checkpoint, args.preset, args.simulations, args.reference_games, args.seconds, args.seed)
-    print(markdown(report))
+    reports = []
+    for index in range(args.runs):
+        report = run(args.checkpoint, args.preset, args.simulations, args.reference_games, args.seconds, args.seed,
+                     siblings=not args.no_siblings)
+        if args.runs > 1:
+            print(f"run {index + 1} of {args.runs}")
+        print(markdown(report), flush=True)
+        reports.append(report)
+    if args.runs > 1:
+        print()
+        print(summary(reports))
     if args.json:
-        report["machine"] = machine_info()
-        Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
+        output = {"runs": reports, "machine": machine_info()}
+        Path(args.json).write_text(json.dumps(output, indent=2) + "\n")
 
 
 if __name__ == "__main__":

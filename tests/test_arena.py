@@ -200,3 +200,30 @@ def test_the_report_warns_when_openings_repeat() -> None:
     assert "only 9 distinct openings" in markdown_report(repeated)
     distinct = run_arena(ArenaConfig("tic_tac_toe", ("solver", "solver"), games=16, seed=0, opening_plies=1))
     assert "distinct openings" not in console_report(distinct) + markdown_report(distinct)
+
+
+def test_cli_arena_games_csv_is_the_same_with_one_or_two_workers(tmp_path):
+    """The arena's promise (README: "the same numbers on every run and with any --workers"), pinned for
+    network agents too: ``python -m rlgames arena`` with one and with two worker processes writes the
+    same games.csv, byte for byte. The two runs go side by side: most of their time is each process
+    compiling the searches."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    model = root / "checkpoints" / "tic_tac_toe.pt"
+    specs = [f"mcts(simulations=20, model={model})", f"alphabeta(depth=2, model={model})", "random"]
+    runs = {}
+    for workers in (1, 2):
+        out = tmp_path / f"workers-{workers}"
+        command = [sys.executable, "-m", "rlgames", "arena", "tic_tac_toe", *specs, "--games", "4", "--seed", "3",
+                   "--opening-plies", "1", "--workers", str(workers), "--no-progress", "--out", str(out)]
+        runs[out] = subprocess.Popen(command, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    files = []
+    for out, process in runs.items():
+        output, _ = process.communicate(timeout=300)
+        assert process.returncode == 0, output.decode()
+        files.append((out / "games.csv").read_bytes())
+    serial = list(csv.DictReader(files[0].decode().splitlines()))
+    assert len(serial) == 3 * 4 and len({row["result"] for row in serial}) > 1  # every pair, mixed results
+    assert files[0] == files[1]  # games.csv holds no wall-clock times (results.json does)

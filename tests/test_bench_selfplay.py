@@ -37,3 +37,21 @@ def test_reference_self_play_counts_its_work(network):
     assert 2 * 5 <= rates["positions"] <= 2 * 9
     assert rates["simulations_per_s"] == pytest.approx(16 * rates["positions_per_s"])
     assert 0 < rates["evaluations_per_s"] <= rates["simulations_per_s"]
+
+
+def test_rlgames_self_play_counts_the_simulations_its_searches_ran(network):
+    """Simulations are summed from the searches' own ``stats.nodes``: with the MCTS-solver a proven root
+    stops early, so fewer run than ``moves * simulations`` (what the benchmark used to count)."""
+    import dataclasses
+
+    from bench_selfplay import rlgames_selfplay
+    from train.config import load_config
+
+    config = dataclasses.replace(load_config("tic_tac_toe").selfplay, search="puct", simulations=16,
+                                 games_per_iteration=8, parallel_games=8)
+    rates = rlgames_selfplay(TTT, network, config, seed=0)
+    ran = rates["simulations"]
+    assert rates["simulations_per_s"] == pytest.approx(ran / rates["seconds"])
+    assert rates["planned_simulations"] == 16 * rates["positions"]
+    assert 0 < ran < rates["planned_simulations"]  # tic-tac-toe's solver proves many roots before 16
+    assert rates["evaluations_per_s"] <= rates["simulations_per_s"]
