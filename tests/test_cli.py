@@ -18,7 +18,7 @@ def test_agents_lists_the_spec_language_and_evaluators(capsys):
     assert main(["agents"]) == 0
     out = capsys.readouterr().out
     for form in ("alphabeta(depth: int | None = None, eval: str = 'heuristic'", "mcts(simulations: int | None = None",
-                 "expectiminimax(depth: int = 4", "policy(model: str, temperature: float = 0.0",
+                 "expectiminimax(depth: int | None = None", "policy(model: str, temperature: float = 0.0",
                  "solver(seed: int | None = None)", "random(seed: int | None = None)"):
         assert form in out
     assert "evaluators (eval=...): heuristic, learned, model, policy_rollout, rollout, zero" in out
