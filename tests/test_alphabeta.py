@@ -11,6 +11,7 @@ import pytest
 from numba import njit
 
 import rlgames
+from rlgames.agents import AgentSpecError
 from rlgames.evaluators import Evaluator, ZeroEvaluator
 from rlgames.evaluators.tic_tac_toe import OpenLinesEvaluator
 from rlgames.game import TERMINAL
@@ -315,3 +316,11 @@ def test_compiled_alphabeta_equals_plain_minimax_with_the_heuristic(name, depth,
             result = search.search(state)
             assert result.value == pytest.approx(expected, abs=1e-9)
             _check_pv(state, result)
+
+
+def test_alphabeta_refuses_games_with_chance_in_one_line():
+    pig = rlgames.load_game("pig")
+    with pytest.raises(ValueError, match="pig has chance nodes: alpha-beta searches deterministic games"):
+        AlphaBeta(ZeroEvaluator(), AlphaBetaConfig(depth=2)).search(pig.new_initial_state())
+    with pytest.raises(AgentSpecError, match="use expectiminimax"):
+        rlgames.load_agent("alphabeta(depth=2)", pig)

@@ -23,6 +23,9 @@ class AlphaBetaAgent:
                  nodes: int | None = None, time: float | None = None, tt_mb: float = 16.0) -> None:
         from rlgames.evaluators import load_evaluator
 
+        if game.has_chance:
+            raise ValueError(f"{game.name} has chance nodes: alpha-beta searches deterministic games; "
+                             f"use expectiminimax(depth=4)")
         if depth is None and nodes is None and time is None:
             depth = DEFAULT_DEPTH
         self.game = game

@@ -31,7 +31,7 @@ The search, per node (negamax, fail-soft):
 * **Nodes** (``SearchStats.nodes``): the root, every interior position and every position evaluated at
   the horizon; a terminal child is scored by its parent and not counted.
 
-Chance nodes are not supported (games with chance use expectiminimax).
+Games with chance nodes are refused (they use expectiminimax).
 
 Speed (what made the recursion about 2-3x faster than a straightforward version; see
 ``benchmarks/bench_alphabeta.py``): the recursion runs without numba's reference counting (``_nrt=False``,
@@ -504,8 +504,11 @@ class AlphaBeta:
     def search(self, state: State, *, root_prior: np.ndarray | None = None) -> SearchResult:
         """Searches ``state`` (a player to move); ``root_prior`` (float[num_actions], e.g. a policy)
         orders the root's moves after the TT move and killers."""
-        if state.is_terminal() or state.is_chance_node():
-            raise ValueError("alpha-beta needs a root where a player is to move (not terminal, not chance)")
+        if state.game.has_chance:
+            raise ValueError(f"{state.game.name} has chance nodes: alpha-beta searches deterministic games "
+                             f"(use expectiminimax)")
+        if state.is_terminal():
+            raise ValueError("alpha-beta needs a root where a player is to move; the game is over")
         kernel = self.evaluator.kernel
         if kernel is None:  # a network: sibling leaves are evaluated together, one batch per parent
             config = self.config
