@@ -49,8 +49,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import random
 import statistics
 import sys
@@ -59,7 +57,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pyspiel
 from numba import njit
 from open_spiel.python.algorithms import minimax
@@ -70,7 +67,7 @@ from rlgames.games import othello
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_games import cpu_model  # noqa: E402
+from common import machine_info, spread  # noqa: E402
 
 DEFAULT_DEPTHS = {"connect_four": 8, "othello": 6}
 """Depths at which OpenSpiel's search takes a second or so per position on a laptop core."""
@@ -274,10 +271,6 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
 
 def summary(runs: list[list[dict[str, Any]]]) -> str:
     """Median and range over runs of each game's time-to-depth ratios and times."""
-    def spread(values: list[float], fmt: str) -> str:
-        return (f"median {format(statistics.median(values), fmt)}, range [{format(min(values), fmt)}, "
-                f"{format(max(values), fmt)}]")
-
     lines = [f"over {len(runs)} runs:"]
     for index, first in enumerate(runs[0]):
         rows = [run[index] for run in runs]
@@ -292,19 +285,6 @@ def summary(runs: list[list[dict[str, Any]]]) -> str:
             f"    CPU-time ratio, default:      {spread([r['speedup_cpu_default'] for r in rows], '.1f')}",
         ]
     return "\n".join(lines)
-
-
-def machine_info() -> dict[str, Any]:
-    from importlib.metadata import version
-
-    import numba
-
-    return {
-        "python": platform.python_version(), "platform": platform.platform(),
-        "processor": cpu_model(), "cpu_count": os.cpu_count(),
-        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
-        "numpy": np.__version__, "numba": numba.__version__, "open_spiel": version("open_spiel"),
-    }
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:

@@ -19,19 +19,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import random
-import statistics
+import sys
 import time
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
-import numpy as np
 import pyspiel
 
 import rlgames
 from rlgames.search.playout import run_random_playouts
 from rlgames.search.rng import new_rng_state
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import machine_info, spread  # noqa: E402
 
 OPENSPIEL_GAMES: dict[str, tuple[str, dict[str, Any]] | None] = {
     "tic_tac_toe": ("tic_tac_toe", {}),
@@ -178,10 +179,6 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
 
 def summary(runs: list[list[dict[str, Any]]]) -> str:
     """Median and range over runs of each game's rates and ratios."""
-    def spread(values: list[float], fmt: str) -> str:
-        return (f"median {format(statistics.median(values), fmt)}, range [{format(min(values), fmt)}, "
-                f"{format(max(values), fmt)}]")
-
     lines = [f"over {len(runs)} runs:"]
     for index, first in enumerate(runs[0]):
         rows = [run[index] for run in runs]
@@ -196,37 +193,6 @@ def summary(runs: list[list[dict[str, Any]]]) -> str:
             if key in first:
                 lines.append(f"    {label + ':':36} {spread([r[key] for r in rows], '.2f')}")
     return "\n".join(lines)
-
-
-def cpu_model() -> str:
-    """The CPU's model name as ``lscpu`` shows it (from /proc/cpuinfo), else what `platform` knows."""
-    try:
-        with open("/proc/cpuinfo") as handle:
-            for line in handle:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def machine_info() -> dict[str, Any]:
-    """Enough about the machine and the libraries to compare runs."""
-    from importlib.metadata import version
-
-    import numba
-
-    return {
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "processor": cpu_model(),
-        "cpu_count": os.cpu_count(),
-        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
-        "numpy": np.__version__,
-        "numba": numba.__version__,
-        "open_spiel": version("open_spiel"),
-        "rlgames": rlgames.__version__,
-    }
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:

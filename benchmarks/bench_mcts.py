@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -37,7 +36,7 @@ import rlgames
 from rlgames.search.mcts import MCTS, MCTSConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_games import machine_info
+from common import machine_info, spread
 
 GAMES = ("connect_four", "tic_tac_toe", "othello")
 MID_GAME_PLIES: dict[str, tuple[int, ...]] = {
@@ -138,10 +137,6 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
 
 def summary(runs: list[list[dict[str, Any]]]) -> str:
     """Median and range over runs of each game's all-positions figures."""
-    def spread(values: list[float], fmt: str) -> str:
-        return (f"median {format(statistics.median(values), fmt)}, range [{format(min(values), fmt)}, "
-                f"{format(max(values), fmt)}]")
-
     totals = [per_game(rows) for rows in runs]
     lines = [f"over {len(runs)} runs, all positions of each game together:"]
     for index, first in enumerate(totals[0]):

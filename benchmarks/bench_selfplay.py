@@ -41,7 +41,6 @@ import contextlib
 import dataclasses
 import json
 import math
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -58,7 +57,7 @@ import train.selfplay
 from train.selfplay import play_games
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_games import machine_info
+from common import machine_info, spread
 
 EPS = 1e-8  # alpha-zero-general's constant under the square root of an unvisited node
 
@@ -277,10 +276,6 @@ def markdown(report: dict[str, Any]) -> str:
 
 def summary(reports: list[dict[str, Any]]) -> str:
     """Median and range over runs of the headline figures."""
-    def spread(values: list[float], fmt: str) -> str:
-        return f"median {format(statistics.median(values), fmt)}, range [{format(min(values), fmt)}, " \
-               f"{format(max(values), fmt)}]"
-
     return "\n".join([
         f"over {len(reports)} runs:",
         f"  rlgames self-play simulations/s: {spread([r['rlgames']['simulations_per_s'] for r in reports], ',.0f')}",

@@ -40,7 +40,7 @@ from rlgames.datasets import PONS_SETS, pons_data_dir, read_pons_file
 from rlgames.solvers.connect_four import ConnectFourSolver, solve_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_games import machine_info  # noqa: E402
+from common import machine_info, spread  # noqa: E402
 
 REFERENCE_FILE = "pons_solver_reference.json"
 
@@ -117,9 +117,6 @@ def markdown(rows: list[dict[str, Any]]) -> str:
 
 
 def summary(runs: list[list[dict[str, Any]]]) -> str:
-    def spread(values: list[float], fmt: Any) -> str:
-        return f"median {fmt(statistics.median(values))}, range [{fmt(min(values))}, {fmt(max(values))}]"
-
     lines = [f"over {len(runs)} runs:"]
     for index, first in enumerate(runs[0]):
         rows = [run[index] for run in runs]

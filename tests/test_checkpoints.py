@@ -20,6 +20,8 @@ from rlgames.solvers import solve
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "checkpoints"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from eval_win_in_one import positions_where_the_mover_wins_next  # noqa: E402  (the manifest's figure)
 MANIFEST = json.loads((FOLDER / "manifest.json").read_text())
 
 
@@ -99,22 +101,6 @@ def test_the_othello_model_beats_the_hand_crafted_evaluation_inside_alpha_beta()
     assert pair.score >= 0.7, pair
 
 
-def _positions_where_the_mover_wins_next(game, count, rng):
-    """``count`` positions after random play where the side to move has a winning move."""
-    found = []
-    while len(found) < count:
-        state = game.new_initial_state()
-        for _ in range(int(rng.integers(6, 30))):
-            child = state.apply(int(rng.choice(state.legal_actions())))
-            if child.is_terminal():
-                break
-            state = child
-        if any(state.apply(a).is_terminal() and state.apply(a).returns()[state.current_player()] == 1
-               for a in state.legal_actions()):
-            found.append(state)
-    return found
-
-
 def test_the_connect_four_model_knows_a_win_on_the_next_move_and_plays_good_moves():
     """The tactics that siblings taught it (train.selfplay.Siblings): the value head sees a win on the
     next move (the network shipped before, trained without siblings, valued 19% of these below 0.5),
@@ -122,7 +108,7 @@ def test_the_connect_four_model_knows_a_win_on_the_next_move_and_plays_good_move
     92.2% of all 1000)."""
     game = rlgames.load_game("connect_four")
     evaluator = NetworkEvaluator.from_checkpoint(FOLDER / "connect_four.pt", game)
-    values, _ = evaluator.evaluate_batch(_positions_where_the_mover_wins_next(game, 200, np.random.default_rng(0)))
+    values, _ = evaluator.evaluate_batch(positions_where_the_mover_wins_next(game, 200, np.random.default_rng(0)))
     assert (values > 0.5).mean() >= 0.95
     policy = rlgames.load_agent(f"policy(model={FOLDER / 'connect_four.pt'})", game)
     positions = load_pons_set("Test_L2_R1")[:200]

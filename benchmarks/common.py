@@ -1,0 +1,49 @@
+"""What every benchmark reports beside its numbers: the machine, and the median and range over runs."""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+from typing import Any, Callable
+
+import numpy as np
+
+import rlgames
+
+
+def cpu_model() -> str:
+    """The CPU's model name as ``lscpu`` shows it (from /proc/cpuinfo), else what `platform` knows."""
+    try:
+        with open("/proc/cpuinfo") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def machine_info() -> dict[str, Any]:
+    """Enough about the machine and the libraries to compare runs."""
+    from importlib.metadata import version
+
+    import numba
+
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "processor": cpu_model(),
+        "cpu_count": os.cpu_count(),
+        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "open_spiel": version("open_spiel"),
+        "rlgames": rlgames.__version__,
+    }
+
+
+def spread(values: list[float], fmt: str | Callable[[float], str]) -> str:
+    """``median M, range [LOW, HIGH]`` of ``values``, each written with the format spec or function ``fmt``."""
+    show = fmt if callable(fmt) else (lambda x: format(x, fmt))
+    return f"median {show(statistics.median(values))}, range [{show(min(values))}, {show(max(values))}]"
