@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import inspect
 import math
 import os
 import signal
@@ -29,7 +28,7 @@ import sys
 import typing
 from typing import TYPE_CHECKING, Any, Sequence
 
-from rlgames.registry import game_class, list_games, load_game
+from rlgames.registry import game_class, game_parameters, list_games, load_game
 
 if TYPE_CHECKING:
     from rlgames.arena.positions import PositionLine
@@ -74,13 +73,13 @@ def one_line(text: str) -> str:
 
 def cmd_games(args: argparse.Namespace) -> int:
     for name in list_games():
-        cls = game_class(name)
-        params = inspect.signature(cls.__init__).parameters.values()
-        defaults = ", ".join(f"{p.name}={p.default!r}" for p in params if p.name != "self")
-        game = cls()
-        chance = ", chance nodes" if game.has_chance else ""
-        print(f"{name}({defaults}): {game.num_actions} actions, observation {game.observation_shape}, "
-              f"at most {game.max_game_length} plies{chance}")
+        defaults = ", ".join(f"{key}={value!r}" for key, value in game_parameters(name).items())
+        info = game_class(name).describe()  # declared: nothing is compiled
+        low, high = info.utility
+        extras = [f"returns in [{low:g}, {high:g}]"] + ["chance nodes"] * info.has_chance
+        extras += ["history-dependent rules"] * info.history_dependent
+        print(f"{name}({defaults}): {info.num_actions} actions, observation {info.observation_shape}, "
+              f"at most {info.max_game_length} plies, {', '.join(extras)}")
     return 0
 
 

@@ -54,6 +54,29 @@ class IllegalActionError(ValueError):
     """An action that is not legal in the state it was applied to."""
 
 
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, declared without compiling anything (OpenSpiel's ``GameType`` and ``GameInfo``
+    in one): `rlgames games` lists it, and `Game` takes its sizes from it.
+
+    * ``num_actions`` -- actions are ints in ``[0, num_actions)`` (chance outcomes included);
+    * ``observation_shape`` -- the float32 planes of `State.observation`;
+    * ``max_game_length`` -- an upper bound on the actions of one game (chance outcomes included);
+    * ``has_chance`` -- whether the game has chance nodes;
+    * ``utility`` -- ``(min, max)`` of a player's return (zero-sum: player 1's is minus player 0's);
+    * ``history_dependent`` -- whether the rules look at earlier positions (repetition draws, superko),
+      so that a position alone does not decide its legal moves or outcome.
+    """
+
+    name: str
+    num_actions: int
+    observation_shape: tuple[int, ...]
+    max_game_length: int
+    has_chance: bool = False
+    utility: tuple[float, float] = (-1.0, 1.0)
+    history_dependent: bool = False
+
+
 class GameKernels(NamedTuple):
     """The compiled face of a game: numba functions over its compact state ``s`` (a UniTuple of int64).
 
@@ -134,9 +157,11 @@ def compiled_entry(kernel: Callable, *example_args: object) -> Callable:
 class Game(abc.ABC):
     """The rules of a game. Create games with `rlgames.load_game`.
 
-    Subclasses set the class attributes ``name`` and ``state_class`` and, in ``__init__``, the instance
-    attributes documented below, then call ``super().__init__(**params)``, which compiles (or loads
-    from numba's cache) the ``apply`` kernel for the facade, `fast_apply`.
+    Subclasses set the class attributes ``name``, ``state_class`` and ``info`` (a `GameInfo`; a game
+    with parameters overrides `describe` instead), and ``kernels`` (in ``__init__`` when they depend on
+    the parameters), then call ``super().__init__(**params)``, which copies the sizes from
+    ``describe(**params)`` and compiles (or loads from numba's cache) the ``apply`` kernel for the
+    facade, `fast_apply`.
     """
 
     name: ClassVar[str]
@@ -144,12 +169,14 @@ class Game(abc.ABC):
     version: ClassVar[int] = 1
     """Bumped whenever the rules, the action numbering or the observation change (checkpoints record it)."""
     state_class: ClassVar[type["State"]]
+    info: GameInfo
+    """The game's `GameInfo`: a class attribute for a game without parameters, else set per instance."""
 
     num_actions: int
     observation_shape: tuple[int, ...]
     max_game_length: int
     """An upper bound on the number of actions (chance outcomes included) in one game."""
-    has_chance: bool = False
+    has_chance: bool
     kernels: GameKernels
     fast_apply: Callable[[CompactState, int], CompactState]
     """``kernels.apply`` called through its compiled entry point, for the Python facade: it skips numba's
@@ -158,10 +185,21 @@ class Game(abc.ABC):
 
     def __init__(self, **params: Any) -> None:
         self.params: dict[str, Any] = dict(params)
+        self.info = info = type(self).describe(**params)
+        # Plain attributes, not properties: the search and the facade read them often.
+        self.num_actions, self.observation_shape = info.num_actions, info.observation_shape
+        self.max_game_length, self.has_chance = info.max_game_length, info.has_chance
         # Set here, not as cached properties: a descriptor of the same name on the class keeps CPython
         # from specializing the attribute load, which costs ~30 ns in every `State.apply`.
         self._initial_compact = self.initial_compact_state()
         self.fast_apply = compiled_entry(self.kernels.apply, self._initial_compact, 0)
+
+    @classmethod
+    def describe(cls) -> GameInfo:
+        """The `GameInfo` of the game, computed without compiling anything. A game with parameters
+        overrides it, taking the parameters of its ``__init__`` (checked: a bad value raises
+        `ValueError`); its signature is the game's parameter list."""
+        return cls.info
 
     # --- states ------------------------------------------------------------------------------
     @abc.abstractmethod

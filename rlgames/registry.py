@@ -1,4 +1,4 @@
-"""The registry of games: `load_game` and `list_games`.
+"""The registry of games: `load_game`, `describe_game` and `list_games`.
 
 Games are imported lazily, by module path, so that importing rlgames compiles nothing.
 """
@@ -9,7 +9,7 @@ import importlib
 import inspect
 from typing import Any
 
-from rlgames.game import Game
+from rlgames.game import Game, GameInfo
 
 _GAMES: dict[str, str] = {
     "tic_tac_toe": "rlgames.games.tic_tac_toe:TicTacToe",
@@ -35,17 +35,33 @@ def game_class(name: str) -> type[Game]:
     return getattr(importlib.import_module(module_name), class_name)
 
 
+def describe_game(name: str, **params: Any) -> GameInfo:
+    """The `GameInfo` of game ``name`` with ``params``, without compiling anything."""
+    cls = game_class(name)
+    _check_params(cls, name, params)
+    return cls.describe(**params)
+
+
+def game_parameters(name: str) -> dict[str, Any]:
+    """The parameters of game ``name`` and their defaults (from its `Game.describe`)."""
+    return {p.name: p.default for p in inspect.signature(game_class(name).describe).parameters.values()}
+
+
+def _check_params(cls: type[Game], name: str, params: dict[str, Any]) -> None:
+    accepted = list(game_parameters(name))
+    unknown = [key for key in params if key not in accepted]
+    if unknown:
+        takes = f"its parameters: {', '.join(accepted)}" if accepted else "it takes none"
+        raise ValueError(f"{name} has no parameter {', '.join(map(repr, unknown))}; {takes}")
+
+
 def load_game(name: str, **params: Any) -> Game:
     """Creates the game ``name`` with its parameters, e.g. ``load_game("nim", heaps=(1, 3, 5, 7))``.
 
     Raises `ValueError` naming the problem for an unknown game, an unknown parameter, or a value the
     game refuses."""
     cls = game_class(name)
-    accepted = [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
-    unknown = [key for key in params if key not in accepted]
-    if unknown:
-        takes = f"its parameters: {', '.join(accepted)}" if accepted else "it takes none"
-        raise ValueError(f"{name} has no parameter {', '.join(map(repr, unknown))}; {takes}")
+    _check_params(cls, name, params)
     try:
         return cls(**params)
     except TypeError as error:  # a value of the wrong type met inside the constructor

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import rlgames
 from rlgames.cli import main
 
 
@@ -42,3 +43,48 @@ def test_bench_runs_a_benchmark_script(capsys):
 def test_unknown_arguments_are_refused_outside_handovers():
     with pytest.raises(SystemExit):
         main(["games", "--bogus"])
+
+
+def test_games_are_listed_from_their_declarations_without_compiling_anything():
+    import subprocess
+    import sys
+
+    code = """
+import sys
+from numba.core.registry import CPUDispatcher
+import rlgames
+from rlgames.cli import main
+from rlgames.registry import game_class, list_games
+main(["games"])
+compiled = [f"{game_class(name).__module__}.{attr}" for name in list_games()
+            for attr, value in vars(sys.modules[game_class(name).__module__]).items()
+            if isinstance(value, CPUDispatcher) and value.signatures]
+assert not compiled, compiled
+"""
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr
+    assert "pig(winscore=100, diceoutcomes=6, horizon=1000): 2 actions" in completed.stdout
+
+
+@pytest.mark.parametrize("name, params", [("tic_tac_toe", {}), ("connect_four", {}), ("othello", {}),
+                                          ("nim", {"heaps": (2, 3), "misere": True}), ("halving", {"n": 9}),
+                                          ("pig", {"winscore": 20, "diceoutcomes": 4, "horizon": 30})])
+def test_a_games_sizes_come_from_its_declared_info(name, params):
+    from rlgames.registry import describe_game
+
+    info = describe_game(name, **params)
+    game = rlgames.load_game(name, **params)
+    assert game.info == info and info.name == name == game.name
+    assert (game.num_actions, game.observation_shape, game.max_game_length, game.has_chance) == (
+        info.num_actions, info.observation_shape, info.max_game_length, info.has_chance)
+    assert game.new_initial_state().observation().shape == info.observation_shape
+    assert info.utility == (-1.0, 1.0) and not info.history_dependent
+
+
+def test_describe_checks_the_parameters_as_the_game_does():
+    from rlgames.registry import describe_game
+
+    with pytest.raises(ValueError, match="nim: every heap size must be an int"):
+        describe_game("nim", heaps=(0, 3))
+    with pytest.raises(ValueError, match="connect_four has no parameter 'rows'"):
+        describe_game("connect_four", rows=5)

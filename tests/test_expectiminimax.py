@@ -12,7 +12,7 @@ from numba import njit
 import rlgames
 from rlgames.evaluators import Evaluator, ZeroEvaluator
 from rlgames.evaluators.tic_tac_toe import OpenLinesEvaluator
-from rlgames.game import CHANCE, TERMINAL, Game, GameKernels, State
+from rlgames.game import CHANCE, TERMINAL, Game, GameInfo, GameKernels, State
 from rlgames.games.pig import DECISIONS_LEFT, SCORE0, SCORE1, TURN_PLAYER, TURN_TOTAL
 from rlgames.search.expectiminimax import (
     Expectiminimax,
@@ -366,10 +366,7 @@ def _tree_leaf(s) -> float:
 class TreeGame(Game):
     name = "random_tree"
     state_class = State
-    has_chance = True
-    num_actions = 4
-    observation_shape = (1,)
-    max_game_length = 2 * TREE_DEPTH
+    info = GameInfo(name, num_actions=4, observation_shape=(1,), max_game_length=2 * TREE_DEPTH, has_chance=True)
     kernels = GameKernels(_tree_legal, _tree_apply, _tree_outcomes, _tree_key, _tree_observation, max_actions=4)
 
     def initial_compact_state(self) -> tuple:

@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from rlgames.game import (
+    GameInfo,
     ILLEGAL,
     PLAYER,
     TERMINAL,
@@ -196,13 +197,8 @@ class ConnectFour(Game):
 
     name = "connect_four"
     state_class = ConnectFourState
-
-    def __init__(self) -> None:
-        self.num_actions = WIDTH
-        self.observation_shape = (2, HEIGHT, WIDTH)
-        self.max_game_length = NUM_CELLS
-        self.kernels = KERNELS
-        super().__init__()
+    info = GameInfo(name, num_actions=WIDTH, observation_shape=(2, HEIGHT, WIDTH), max_game_length=NUM_CELLS)
+    kernels = KERNELS
 
     def initial_compact_state(self) -> tuple:
         return (0, 0, 0, 0, 0)

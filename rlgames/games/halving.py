@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rlgames.game import ILLEGAL, TERMINAL, Game, GameKernels, State
+from rlgames.game import ILLEGAL, TERMINAL, Game, GameInfo, GameKernels, State
 
 N = 2  # compact-state slot of the number
 HALVE, SUBTRACT = 0, 1
@@ -98,21 +98,28 @@ class HalvingState(State):
         return f"n = {n}, player {player} to move"
 
 
+def _check_n(n: int) -> int:
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or not 1 <= n <= MAX_N:
+        raise ValueError(f"halving: n must be an int from 1 to {MAX_N}, got {n!r}")
+    return int(n)
+
+
 class Halving(Game):
     """The halving game from ``n``: replace ``n`` by ``n // 2`` or ``n - 1``; whoever is left with 0 wins."""
 
     name = "halving"
     state_class = HalvingState
 
+    kernels = KERNELS
+
     def __init__(self, n: int = 5) -> None:
-        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or not 1 <= n <= MAX_N:
-            raise ValueError(f"halving: n must be an int from 1 to {MAX_N}, got {n!r}")
-        self.n = int(n)
-        self.num_actions = 2
-        self.observation_shape = (self.n.bit_length(),)
-        self.max_game_length = self.n
-        self.kernels = KERNELS
+        self.n = _check_n(n)
         super().__init__(n=self.n)
+
+    @classmethod
+    def describe(cls, n: int = 5) -> GameInfo:
+        n = _check_n(n)
+        return GameInfo(cls.name, num_actions=2, observation_shape=(n.bit_length(),), max_game_length=n)
 
     def initial_compact_state(self) -> tuple:
         return (0, 0, self.n)

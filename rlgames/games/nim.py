@@ -26,7 +26,7 @@ from numba.cpython.unsafe.tuple import (
     tuple_setitem,  # numba's unchecked tuple copy-with-one-slot-replaced
 )
 
-from rlgames.game import ILLEGAL, TERMINAL, Game, GameKernels, State
+from rlgames.game import ILLEGAL, TERMINAL, Game, GameInfo, GameKernels, State
 
 HEAPS = 2  # first heap slot of the compact state
 MAX_HEAPS = 20
@@ -172,20 +172,26 @@ class Nim(Game):
     state_class = NimState
 
     def __init__(self, heaps: Sequence[int] = (1, 3, 5, 7), misere: bool = False) -> None:
-        self.heaps = _check_heaps(heaps)
-        if not isinstance(misere, (bool, np.bool_)):
-            raise ValueError(f"nim: misere must be True or False, got {misere!r}")
-        self.misere = bool(misere)
+        self.heaps, self.misere = _check_heaps(heaps), _check_misere(misere)
         self.max_heap = max(self.heaps)
-        self.num_actions = len(self.heaps) * self.max_heap + 1
-        self.observation_shape = (len(self.heaps), max(self.heaps))
-        self.max_game_length = sum(self.heaps)
-        self.kernels = make_kernels(self.misere, self.num_actions)
+        self.kernels = make_kernels(self.misere, len(self.heaps) * self.max_heap + 1)
         self.legal_cache: dict[tuple, list[int]] = {}  # compact state -> legal actions, for the facade
         super().__init__(heaps=self.heaps, misere=self.misere)
 
+    @classmethod
+    def describe(cls, heaps: Sequence[int] = (1, 3, 5, 7), misere: bool = False) -> GameInfo:
+        heaps, _ = _check_heaps(heaps), _check_misere(misere)
+        return GameInfo(cls.name, num_actions=len(heaps) * max(heaps) + 1, observation_shape=(len(heaps), max(heaps)),
+                        max_game_length=sum(heaps))
+
     def initial_compact_state(self) -> tuple:
         return (0, 0, *self.heaps)
+
+
+def _check_misere(misere: bool) -> bool:
+    if not isinstance(misere, (bool, np.bool_)):
+        raise ValueError(f"nim: misere must be True or False, got {misere!r}")
+    return bool(misere)
 
 
 def _check_heaps(heaps: Sequence[int]) -> tuple[int, ...]:

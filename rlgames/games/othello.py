@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from rlgames.game import (
+    GameInfo,
     ILLEGAL,
     TERMINAL,
     Game,
@@ -266,13 +267,9 @@ class Othello(Game):
 
     name = "othello"
     state_class = OthelloState
-
-    def __init__(self) -> None:
-        self.num_actions = NUM_CELLS + 1
-        self.observation_shape = (2, SIZE, SIZE)
-        self.max_game_length = 128  # as OpenSpiel's; 60 discs, each pass followed by a disc
-        self.kernels = KERNELS
-        super().__init__()
+    # max_game_length as OpenSpiel's: 60 discs, each pass followed by a disc
+    info = GameInfo(name, num_actions=NUM_CELLS + 1, observation_shape=(2, SIZE, SIZE), max_game_length=128)
+    kernels = KERNELS
 
     def initial_compact_state(self) -> tuple:
         return (0, 0, _START_BLACK, _START_WHITE, _START_MOVES)

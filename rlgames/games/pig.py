@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rlgames.game import CHANCE, ILLEGAL, TERMINAL, Game, GameKernels, State, _new_object
+from rlgames.game import CHANCE, ILLEGAL, TERMINAL, Game, GameInfo, GameKernels, State, _new_object
 
 SCORE0, SCORE1, TURN_TOTAL, TURN_PLAYER, DECISIONS_LEFT, RULES = range(2, 8)  # compact slots
 ROLL, STOP = 0, 1
@@ -247,20 +247,25 @@ class Pig(Game):
 
     name = "pig"
     state_class = PigState
-    has_chance = True
 
     def __init__(self, winscore: int = 100, diceoutcomes: int = 6, horizon: int = 1000) -> None:
         self.winscore = _check_int("winscore", winscore, 1, MAX_WINSCORE)
         self.diceoutcomes = _check_int("diceoutcomes", diceoutcomes, 2, MAX_DICE)
         self.horizon = _check_int("horizon", horizon, 1, MAX_HORIZON)
-        self.num_actions = 2
         self.die_outcomes = tuple((face, 1.0 / self.diceoutcomes) for face in range(self.diceoutcomes))
-        self.observation_shape = (4, self.winscore + 1)
-        self.max_game_length = 2 * self.horizon  # at most one chance outcome per decision
         self.kernels = GameKernels(
             legal_actions, apply, chance_outcomes, hash_key, observation, max_actions=max(2, self.diceoutcomes)
         )
         super().__init__(winscore=self.winscore, diceoutcomes=self.diceoutcomes, horizon=self.horizon)
+
+    @classmethod
+    def describe(cls, winscore: int = 100, diceoutcomes: int = 6, horizon: int = 1000) -> GameInfo:
+        winscore = _check_int("winscore", winscore, 1, MAX_WINSCORE)
+        _check_int("diceoutcomes", diceoutcomes, 2, MAX_DICE)
+        horizon = _check_int("horizon", horizon, 1, MAX_HORIZON)
+        return GameInfo(cls.name, num_actions=2, observation_shape=(4, winscore + 1),
+                        max_game_length=2 * horizon,  # at most one chance outcome per decision
+                        has_chance=True)
 
     def initial_compact_state(self) -> tuple:
         return (0, 0, 0, 0, 0, 0, self.horizon, pack_rules(self.winscore, self.diceoutcomes))

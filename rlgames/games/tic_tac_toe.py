@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from rlgames.game import (
+    GameInfo,
     ILLEGAL,
     TERMINAL,
     Game,
@@ -130,13 +131,8 @@ class TicTacToe(Game):
 
     name = "tic_tac_toe"
     state_class = TicTacToeState
-
-    def __init__(self) -> None:
-        self.num_actions = 9
-        self.observation_shape = (2, 3, 3)
-        self.max_game_length = 9
-        self.kernels = KERNELS
-        super().__init__()
+    info = GameInfo(name, num_actions=9, observation_shape=(2, 3, 3), max_game_length=9)
+    kernels = KERNELS
 
     def initial_compact_state(self) -> tuple:
         return (0, 0, 0, 0)
