@@ -171,6 +171,14 @@ class Game(abc.ABC):
     state_class: ClassVar[type["State"]]
     info: GameInfo
     """The game's `GameInfo`: a class attribute for a game without parameters, else set per instance."""
+    heuristic: ClassVar[str | None] = None
+    """``"module:Class"`` of the game's hand-crafted evaluator (`rlgames.evaluators`'s ``heuristic``),
+    imported only when one is asked for; None: the game has none."""
+    solver: ClassVar[str | None] = None
+    """``"module:function"`` of an exact solver made for the game, ``solve(state, *, time_limit)``;
+    None: `rlgames.solvers` uses its generic exhaustive solver."""
+    move_separator: ClassVar[str] = " "
+    """What separates the moves of a line written in the game's notation (position and opening files)."""
 
     num_actions: int
     observation_shape: tuple[int, ...]
@@ -228,6 +236,21 @@ class Game(abc.ABC):
         for move in moves:
             state = state.apply(state.string_to_action(move))
         return state
+
+    def parse_position_line(self, text: str) -> tuple[tuple[int, ...], int | None]:
+        """The actions of a position written as a line of moves from the start, and its label (None:
+        unlabelled). This default reads moves separated by spaces or commas, with no label; raises
+        `ValueError` naming a bad move."""
+        state, actions = self.new_initial_state(), []
+        for move in text.replace(",", " ").split():
+            action = state.string_to_action(move)
+            state = state.apply(action)
+            actions.append(action)
+        return tuple(actions), None
+
+    def benchmark_positions(self, sets: Sequence[str]) -> list["State"]:
+        """The positions of the game's published benchmark sets named ``sets`` (none by default)."""
+        return []
 
     # --- symmetries ---------------------------------------------------------------------------
     def symmetries(self) -> tuple[Symmetry, ...]:

@@ -37,3 +37,31 @@ def test_the_core_imports_without_torch_or_gymnasium():
 @pytest.mark.parametrize("package, forbidden", [("envs", {"models", "train", "torch"}), ("models", {"train", "envs"})])
 def test_dependencies_flow_one_way(package, forbidden):
     assert not imported_after([package]) & forbidden
+
+
+GENERIC = ["rlgames/search", "rlgames/arena", "rlgames/agents", "rlgames/evaluators/__init__.py",
+           "rlgames/evaluators/base.py", "rlgames/evaluators/rollout.py", "rlgames/solvers/__init__.py",
+           "rlgames/solvers/exhaustive.py", "rlgames/analysis.py", "train/evaluate.py", "train/selfplay.py",
+           "train/trainer.py", "train/learner.py", "train/replay.py", "envs/base.py", "envs/game_env.py",
+           "envs/self_play_env.py", "models/evaluator.py", "models/networks.py"]
+"""Code that must work for any game: it finds what a game provides through the game, never by its name."""
+
+
+def test_generic_code_never_names_a_game():
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    names = set(rlgames.list_games())
+    files = [f for entry in GENERIC for f in sorted((root / entry).rglob("*.py") if (root / entry).is_dir()
+                                                   else [root / entry])]
+    found = []
+    for path in files:
+        tree = ast.parse(path.read_text())
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                      and node.body and isinstance(node.body[0], ast.Expr)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and node.value in names and id(node) not in docstrings:
+                found.append(f"{path.relative_to(root)}:{node.lineno}: {node.value!r}")
+    assert len(files) > 20 and not found, found

@@ -24,7 +24,6 @@ import numpy as np
 
 from models import NetworkEvaluator, PolicyValueNet
 from rlgames.agents.spec import load_agent, parse_spec
-from rlgames.datasets import load_pons_set
 from rlgames.game import Game, State
 from rlgames.search.mcts import MCTS, MCTSConfig, MultiTreeMCTS
 from rlgames.solvers import solve
@@ -77,12 +76,13 @@ class SolverBenchmark:
 
 
 def benchmark_states(game: Game, config: EvalConfig, rng: np.random.Generator) -> list[State]:
-    """Connect four: a sample of Pons' sets; a small deterministic game: its reachable positions (a
-    sample of ``solver_positions`` when positive); other games: none."""
-    if game.name == "connect_four":
-        lines = [p.moves for name in config.pons_sets for p in load_pons_set(name)]
-        count = min(config.solver_positions or len(lines), len(lines))
-        return [game.state_from_moves(list(lines[i])) for i in rng.choice(len(lines), size=count, replace=False)]
+    """A sample of the game's benchmark sets (connect four: Pons' ``config.pons_sets``); else, for a small
+    deterministic game, its reachable positions (a sample of ``solver_positions`` when positive); other
+    games: none."""
+    published = game.benchmark_positions(config.pons_sets)
+    if published:
+        count = min(config.solver_positions or len(published), len(published))
+        return [published[i] for i in rng.choice(len(published), size=count, replace=False)]
     if game.has_chance:
         return []
     states = reachable_states(game, REACHABLE_LIMIT)

@@ -37,19 +37,6 @@ from rlgames.game import Game
 __all__ = ["Evaluator", "LinearEvaluator", "ZeroEvaluator", "list_evaluators", "load_evaluator",
            "read_weights_file", "uniform_policy"]
 
-_HEURISTICS: dict[str, str] = {
-    "tic_tac_toe": "rlgames.evaluators.tic_tac_toe:OpenLinesEvaluator",
-    "connect_four": "rlgames.evaluators.connect_four:ConnectFourEvaluator",
-    "othello": "rlgames.evaluators.othello:OthelloEvaluator",
-    "nim": "rlgames.evaluators.nim:NimEvaluator",
-    "halving": "rlgames.evaluators.halving:HalvingEvaluator",
-    "pig": "rlgames.evaluators.pig:PigEvaluator",
-}
-"""Game name -> ``module:Class`` of its hand-crafted evaluator, imported on demand. A class whose
-evaluation depends on game parameters that the compact state lacks (nim's misere flag) defines a
-classmethod ``for_game(game, **params)``; the others are built as ``Class(**params)``."""
-
-
 def _import(target: str) -> Any:
     module_name, attribute = target.split(":")
     return getattr(importlib.import_module(module_name), attribute)
@@ -60,12 +47,12 @@ WEIGHTS_FORMAT = "rlgames.linear_weights/1"
 
 
 def _hand_crafted(game: Game, **params: Any) -> Evaluator:
-    try:
-        target = _HEURISTICS[game.name]
-    except KeyError:
-        known = ", ".join(sorted(_HEURISTICS))
-        raise ValueError(f"no heuristic evaluator for {game.name!r}; games with one: {known}") from None
-    cls = _import(target)
+    """The game's hand-crafted evaluator, named by its `Game.heuristic`. A class whose evaluation
+    depends on game parameters that the compact state lacks (nim's misere flag) defines a classmethod
+    ``for_game(game, **params)``; the others are built as ``Class(**params)``."""
+    if game.heuristic is None:
+        raise ValueError(f"{game.name} has no heuristic evaluator")
+    cls = _import(game.heuristic)
     for_game = getattr(cls, "for_game", None)
     return for_game(game, **params) if for_game is not None else cls(**params)
 

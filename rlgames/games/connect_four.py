@@ -199,6 +199,9 @@ class ConnectFour(Game):
     state_class = ConnectFourState
     info = GameInfo(name, num_actions=WIDTH, observation_shape=(2, HEIGHT, WIDTH), max_game_length=NUM_CELLS)
     kernels = KERNELS
+    heuristic = "rlgames.evaluators.connect_four:ConnectFourEvaluator"
+    solver = "rlgames.solvers.connect_four:solve"
+    move_separator = ""  # Pons' notation: 4453
 
     def initial_compact_state(self) -> tuple:
         return (0, 0, 0, 0, 0)
@@ -227,6 +230,21 @@ class ConnectFour(Game):
                 raise IllegalActionError(f"connect_four: {where} is played in a full column")
             state = state.apply(action)
         return state
+
+    def parse_position_line(self, text: str) -> tuple[tuple[int, ...], int | None]:
+        """A line of Pons' benchmark files: moves in his notation (``4453``), possibly followed by the
+        position's score, the label."""
+        fields = text.split()
+        if len(fields) not in (1, 2) or (len(fields) == 2 and not fields[1].lstrip("+-").isdigit()):
+            raise ValueError(f"{self.name}: expected '<moves> [score]' in Pons' notation, got {text!r}")
+        self.state_from_pons(fields[0])  # checks every move
+        return tuple(int(digit) - 1 for digit in fields[0]), int(fields[1]) if len(fields) == 2 else None
+
+    def benchmark_positions(self, sets: Sequence[str]) -> list[State]:
+        """The positions of Pascal Pons' test sets named ``sets`` (`rlgames.datasets.PONS_SETS`)."""
+        from rlgames.datasets import load_pons_set
+
+        return [self.state_from_pons(p.moves) for name in sets for p in load_pons_set(name)]
 
     def symmetries(self) -> tuple[Symmetry, ...]:
         identity = np.arange(WIDTH, dtype=np.int64)

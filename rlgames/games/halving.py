@@ -109,6 +109,7 @@ class Halving(Game):
 
     name = "halving"
     state_class = HalvingState
+    heuristic = "rlgames.evaluators.halving:HalvingEvaluator"
 
     kernels = KERNELS
 

@@ -170,6 +170,7 @@ class Nim(Game):
 
     name = "nim"
     state_class = NimState
+    heuristic = "rlgames.evaluators.nim:NimEvaluator"
 
     def __init__(self, heaps: Sequence[int] = (1, 3, 5, 7), misere: bool = False) -> None:
         self.heaps, self.misere = _check_heaps(heaps), _check_misere(misere)

@@ -267,6 +267,7 @@ class Othello(Game):
 
     name = "othello"
     state_class = OthelloState
+    heuristic = "rlgames.evaluators.othello:OthelloEvaluator"
     # max_game_length as OpenSpiel's: 60 discs, each pass followed by a disc
     info = GameInfo(name, num_actions=NUM_CELLS + 1, observation_shape=(2, SIZE, SIZE), max_game_length=128)
     kernels = KERNELS

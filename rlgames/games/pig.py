@@ -247,6 +247,7 @@ class Pig(Game):
 
     name = "pig"
     state_class = PigState
+    heuristic = "rlgames.evaluators.pig:PigEvaluator"
 
     def __init__(self, winscore: int = 100, diceoutcomes: int = 6, horizon: int = 1000) -> None:
         self.winscore = _check_int("winscore", winscore, 1, MAX_WINSCORE)

@@ -131,6 +131,7 @@ class TicTacToe(Game):
 
     name = "tic_tac_toe"
     state_class = TicTacToeState
+    heuristic = "rlgames.evaluators.tic_tac_toe:OpenLinesEvaluator"
     info = GameInfo(name, num_actions=9, observation_shape=(2, 3, 3), max_game_length=9)
     kernels = KERNELS
 

@@ -1,6 +1,6 @@
 """Exact solvers: the game-theoretic value of a position, with the plies to the end and the best moves.
 
-`solve` picks the solver: a game-specific one where there is one (connect four: Pons' alpha-beta,
+`solve` picks the solver: the one a game names (`Game.solver`; connect four: Pons' alpha-beta,
 `rlgames.solvers.connect_four`), otherwise the generic `rlgames.solvers.exhaustive` solver, which visits
 every position reachable from the root and so suits small games only. Games with chance nodes are
 refused. Specialised solvers are imported lazily, by module path, so that generic code never imports a
@@ -18,10 +18,6 @@ from rlgames.solvers.result import SolveBudgetError, SolveResult
 
 __all__ = ["ExhaustiveSolver", "SolveBudgetError", "SolveResult", "exhaustive_solver", "solve"]
 
-_SPECIALISED: dict[str, str] = {"connect_four": "rlgames.solvers.connect_four:solve"}
-"""Game name -> ``module:function`` of its specialised ``solve(state, *, time_limit) -> SolveResult``."""
-
-
 def solve(state: State, *, time_limit: float | None = None) -> SolveResult:
     """Solves ``state`` exactly. Raises `ValueError` for a terminal state, a chance node, or a game with
     chance nodes, and `SolveBudgetError` when the solver runs out of ``time_limit`` seconds (None: no
@@ -35,7 +31,7 @@ def solve(state: State, *, time_limit: float | None = None) -> SolveResult:
         raise ValueError(f"{state.game.name} has chance nodes: the exact solvers handle deterministic games only")
     if state.is_terminal():
         raise ValueError("solve needs a position where a player is to move; the game is over")
-    target = _SPECIALISED.get(state.game.name)
+    target = state.game.solver
     if target is None:
         return exhaustive_solver(state.game).solve(state, time_limit=time_limit)
     module_name, function_name = target.split(":")
