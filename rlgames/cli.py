@@ -232,8 +232,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = _game_from_args(args)
     spec = args.agent or ("expectiminimax(depth=4)" if game.has_chance else "alphabeta(depth=6)")
     agent = load_agent(spec, game)
-    if hasattr(agent, "seed"):
-        agent.seed(args.seed)
+    agent.seed(args.seed)
     rng = np.random.default_rng(args.seed)
     seat = int(rng.integers(2)) if args.seat == "random" else int(args.seat)
     print(f"{game.name} against {spec}")
@@ -289,8 +288,7 @@ def _agent_and_positions(args: argparse.Namespace) -> tuple[Game, Any, list[Posi
 
     game = _game_from_args(args)
     agent = load_agent(args.agent, game)
-    if hasattr(agent, "seed"):
-        agent.seed(args.seed)
+    agent.seed(args.seed)
     positions = read_position_file(args.positions, game)
     return game, agent, positions[:args.limit] if args.limit is not None else positions
 

@@ -141,3 +141,21 @@ def test_a_checkpoint_plays_inside_alphabeta_and_mcts(tmp_path):
         assert result.action in state.legal_actions() and -1.0 <= result.value <= 1.0
     with pytest.raises(CheckpointError, match="connect_four, not tic_tac_toe"):
         rlgames.load_agent(f"mcts(model={path})", TTT)
+
+
+def test_every_agent_follows_the_protocol_seed_included():
+    from pathlib import Path
+
+    from rlgames.agents import Agent, list_agents
+
+    model = Path(__file__).resolve().parents[1] / "checkpoints" / "tic_tac_toe.pt"
+    specs = {"random": "random", "alphabeta": "alphabeta(depth=1)", "mcts": "mcts(simulations=4)",
+             "policy": f"policy(model={model})", "solver": "solver", "expectiminimax": "expectiminimax(depth=1)"}
+    assert set(specs) == set(list_agents())
+    for name, spec in specs.items():
+        game = rlgames.load_game("pig", winscore=10) if name == "expectiminimax" else TTT
+        agent = rlgames.load_agent(spec, game)
+        assert isinstance(agent, Agent), name
+        agent.seed(3)
+        state = game.new_initial_state()
+        assert agent.act(state) in state.legal_actions()

@@ -572,6 +572,9 @@ class GreedyPolicy:
     def search(self, state: rlgames.State) -> SimpleNamespace:
         return SimpleNamespace(action=int(np.argmax(self.evaluator.policy(state))))
 
+    def seed(self, seed: int) -> None:
+        """Deterministic: nothing to seed."""
+
 
 def test_the_tic_tac_toe_preset_learns_to_play(tmp_path: Path) -> None:
     """The full preset (30 iterations, ~7 s after compilation): a near-optimal raw policy, and that

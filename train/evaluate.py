@@ -23,6 +23,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from models import NetworkEvaluator, PolicyValueNet
+from rlgames.agents.base import Agent
 from rlgames.agents.spec import load_agent, parse_spec
 from rlgames.game import Game, State
 from rlgames.search.mcts import MCTS, MCTSConfig, MultiTreeMCTS
@@ -163,14 +164,15 @@ def play(game: Game, agents: Sequence[Any], opening: Sequence[int], rng: np.rand
     return state.returns()[0]
 
 
-def match(game: Game, player: Any, opponent: Any, config: EvalConfig, rng: np.random.Generator) -> dict[str, float]:
-    """``config.games`` games of ``player`` against ``opponent``, each opening with both colours."""
+def match(game: Game, player: Agent, opponent: Agent, config: EvalConfig, rng: np.random.Generator
+          ) -> dict[str, float]:
+    """``config.games`` games of ``player`` against ``opponent`` (anything with ``search`` and ``seed``:
+    an agent, or an `MCTS`), each opening with both colours."""
     results = []
     for opening in random_openings(game, config.games // 2, config.opening_plies, rng):
         for seat in (0, 1):
             for agent in (player, opponent):
-                if hasattr(agent, "seed"):
-                    agent.seed(int(rng.integers(2**31)))
+                agent.seed(int(rng.integers(2**31)))
             agents = (player, opponent) if seat == 0 else (opponent, player)
             result = play(game, agents, opening, rng)
             results.append(result if seat == 0 else -result)

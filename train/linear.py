@@ -106,8 +106,7 @@ def generate(game: Game, num_games: int, *, player: str | None = None, seed: int
     n = len(evaluator.feature_names)
     rng = np.random.default_rng(seed)
     agent = rlgames.load_agent(player or default_player(game), game)
-    if hasattr(agent, "seed"):
-        agent.seed(int(rng.integers(2**31)))
+    agent.seed(int(rng.integers(2**31)))
     rows: list[np.ndarray] = []
     outcomes: list[float] = []
     game_ids: list[int] = []

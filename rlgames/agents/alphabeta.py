@@ -42,6 +42,9 @@ class AlphaBetaAgent:
     def act(self, state: State) -> int:
         return self.search(state).action
 
+    def seed(self, seed: int) -> None:
+        """Nothing to seed: the search is deterministic."""
+
     def __repr__(self) -> str:
         config = self.search_algorithm.config
         return f"alphabeta(depth={config.depth}, eval={self.evaluator!r})"

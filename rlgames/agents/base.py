@@ -1,9 +1,9 @@
 """The agent protocol, and the uniformly random agent.
 
 An agent chooses moves: ``agent.search(state)`` returns a `SearchResult` record (action, value from the
-side to move, policy, principal variation, statistics) and ``agent.act(state)`` just the action. Agents
-that use randomness take a seed and can be re-seeded with ``agent.seed(n)`` (environments do this on
-``reset(seed=...)``, so episodes are reproducible).
+side to move, policy, principal variation, statistics) and ``agent.act(state)`` just the action.
+``agent.seed(n)`` restarts its randomness (the arena and environments call it before every game, so
+games are reproducible); a deterministic agent accepts it and does nothing.
 """
 
 from __future__ import annotations
@@ -18,11 +18,13 @@ from rlgames.search.result import SearchResult, SearchStats
 
 @runtime_checkable
 class Agent(Protocol):
-    """Anything with ``search`` and ``act``; built from a spec string by `rlgames.load_agent`."""
+    """Anything with ``search``, ``act`` and ``seed``; built from a spec string by `rlgames.load_agent`."""
 
     def search(self, state: State) -> SearchResult: ...
 
     def act(self, state: State) -> int: ...
+
+    def seed(self, seed: int) -> None: ...
 
 
 class RandomAgent:

@@ -39,5 +39,8 @@ class ExpectiminimaxAgent:
     def act(self, state: State) -> int:
         return self.search(state).action
 
+    def seed(self, seed: int) -> None:
+        """Nothing to seed: the search is deterministic."""
+
     def __repr__(self) -> str:
         return f"expectiminimax(depth={self.search_algorithm.config.depth}, eval={self.evaluator!r})"

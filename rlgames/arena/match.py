@@ -2,7 +2,7 @@
 
 A game's randomness comes from ``SeedSequence(seed, spawn_key=(GAMES_KEY, index))``: the first three
 numbers it generates re-seed the first player's agent, the second player's agent (through
-``agent.seed(n)``, for agents that have it) and the generator that samples chance outcomes. A game so
+``agent.seed(n)``) and the generator that samples chance outcomes. A game so
 depends only on the tournament's seed and its own index, not on which process plays it or what it
 played before; agents with a time budget remain non-deterministic.
 """
@@ -71,8 +71,7 @@ def play_game(game: Game, agents: Sequence[Any], scheduled: ScheduledGame) -> Ga
     seats = (agents[scheduled.first], agents[scheduled.second])
     first_seed, second_seed, chance_seed = game_seeds(scheduled)
     for agent, seed in zip(seats, (first_seed, second_seed)):
-        if hasattr(agent, "seed"):
-            agent.seed(seed)
+        agent.seed(seed)
     chance = np.random.default_rng(chance_seed)
     state = game.state_from_actions(scheduled.opening)
     plies = len(scheduled.opening)
