@@ -81,3 +81,16 @@ def test_train_refuses_to_resume_another_games_run(tmp_path):
     Trainer(rlgames.load_game("tic_tac_toe"), load_config("smoke"), run_dir)  # sets up a tic-tac-toe run
     completed = run("-m", "train", "connect_four", "--resume", "--run-dir", str(run_dir))
     assert_one_line_error(completed, "holds a run of tic_tac_toe", "not of connect_four")
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
+    """``rlgames analyse ... | head -1``: the closed pipe ends the command with SIGPIPE's status and
+    nothing on stderr (it is no bad input)."""
+    positions = tmp_path / "positions.txt"
+    positions.write_text("b2\n" * 3000)  # 3000 JSON lines of analysis: more than a pipe holds
+    process = subprocess.Popen([sys.executable, "-m", "rlgames", "analyse", "tic_tac_toe", "--agent", "random",
+                                "--positions", str(positions)], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    assert process.stdout.readline().startswith(b"{")
+    process.stdout.close()
+    assert process.wait(timeout=120) == 141 and process.stderr.read() == b""

@@ -52,7 +52,6 @@ def test_games_are_listed_from_their_declarations_without_compiling_anything():
     code = """
 import sys
 from numba.core.registry import CPUDispatcher
-import rlgames
 from rlgames.cli import main
 from rlgames.registry import game_class, list_games
 main(["games"])

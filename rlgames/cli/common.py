@@ -1,0 +1,111 @@
+"""What every verb shares: the one-line error parser, the game argument and its parameters, agent
+specs' help, and the small argument types."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import typing
+from typing import Sequence
+
+from rlgames.registry import list_games, load_game
+
+
+def parse_game_param(text: str) -> tuple[str, object]:
+    """``key=value`` with the value read as a Python literal when it is one (``heaps=1,3,5``)."""
+    import ast
+
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected key=value, got {text!r}")
+    try:
+        return key, ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        return key, value
+
+
+def game_from_args(args: argparse.Namespace):
+    return load_game(args.game, **dict(args.param))
+
+
+def game_name(text: str) -> str:
+    """A registered game's name (argparse type): an unknown one is refused with the list of games."""
+    if text not in list_games():
+        raise argparse.ArgumentTypeError(f"unknown game {text!r}; games: {', '.join(list_games())}")
+    return text
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, ``rlgames VERB: problem``, and exit status 2."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        self.exit(2, f"{self.prog}: {one_line(message)} (see {self.prog} --help)\n")
+
+
+def one_line(text: str) -> str:
+    """``text`` with its lines joined: an error is reported on a single line."""
+    return " ".join(str(text).split())
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
+def existing_file(text: str) -> str:
+    if not os.path.isfile(text):
+        raise argparse.ArgumentTypeError(f"no such file: {text!r}")
+    return text
+
+
+SPEC_LANGUAGE = """\
+Agents are given by spec strings: NAME or NAME(key=value, ...), e.g. random, random(seed=3), solver,
+alphabeta(depth=4, eval=heuristic), alphabeta(nodes=10000), alphabeta(time=0.1); quote them in the
+shell. Budgets (depth, nodes, time per move) are matched through the specs."""
+
+
+class SpecHelpAction(argparse.Action):
+    """``-h``/``--help`` that also lists every agent with its parameters (imported only when asked)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show this help, with every agent and its parameters, and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from rlgames.agents.spec import accepted_forms
+
+        parser.print_help()
+        print(f"\n{accepted_forms()}")
+        parser.exit()
+
+
+def verb_with_agents(verbs: argparse._SubParsersAction, name: str, summary: str,
+                      description: str) -> argparse.ArgumentParser:
+    parser = verbs.add_parser(name, help=summary, add_help=False, description=f"{description}\n\n{SPEC_LANGUAGE}",
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("-h", "--help", action=SpecHelpAction)
+    add_game(parser)
+    return parser
+
+
+def add_game(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", type=game_name, metavar="GAME", help=f"one of: {', '.join(list_games())}")
+    parser.add_argument("--param", "-p", action="append", type=parse_game_param, default=[],
+                        metavar="KEY=VALUE", help="a game parameter, e.g. -p heaps=(1,3,5)")
+
+
+def add_progress_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="a progress bar on stderr (default: when stderr is a terminal)")
+
+
+def progress_wanted(args: argparse.Namespace) -> bool:
+    return sys.stderr.isatty() if args.progress is None else args.progress
