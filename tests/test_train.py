@@ -39,7 +39,6 @@ from train.selfplay import (
     Siblings,
     _collect,
     _Game,
-    choose_move,
     make_search,
     play_games,
     search_config,
@@ -171,14 +170,22 @@ def test_the_search_defaults_to_gumbel_on_the_cpu_and_puct_on_cuda(tmp_path: Pat
     Trainer(TTT, auto, tmp_path, resume=True, **QUIET)  # and resumes with it
 
 
+def test_both_self_play_searches_are_multi_tree_searches() -> None:
+    from rlgames.search.protocol import MultiTreeSearch
+
+    evaluator = NetworkEvaluator(build_network(TTT, "mlp", hidden=16, layers=1, seed=0), TTT)
+    for kind in ("gumbel", "puct"):
+        assert isinstance(make_search(SelfPlayConfig(search=kind, simulations=8), evaluator, 0), MultiTreeSearch)
+
+
 def test_gumbel_self_play_samples_the_opening_from_the_visits_then_plays_the_improved_policy() -> None:
     evaluator = NetworkEvaluator(build_network(TTT, "mlp", hidden=16, layers=1, seed=0), TTT)
     search = make_search(SelfPlayConfig(search="gumbel", simulations=16), evaluator, 0)
     result = search.search_many([TTT.new_initial_state()])[0]
     visited = set(np.flatnonzero(search.root_visit_counts(0)).tolist())
     rng = np.random.default_rng(0)
-    assert {choose_move(search, 0, result, True, rng) for _ in range(300)} == visited and len(visited) > 2
-    assert choose_move(search, 0, result, False, rng) == int(np.argmax(result.policy))
+    assert {search.play_action(0, result, True, rng) for _ in range(300)} == visited and len(visited) > 2
+    assert search.play_action(0, result, False, rng) == int(np.argmax(result.policy))
 
 
 def test_gumbel_self_play_games_differ() -> None:

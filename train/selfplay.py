@@ -5,7 +5,8 @@ game's position at once (``leaves_per_game`` leaves per tree and batch, all tree
 `NetworkEvaluator.evaluate_batch` call), records one training position per game and plays a move:
 with PUCT, drawn from the visit distribution for the first ``temperature_moves`` moves and the search's
 best move after that; with the Gumbel search, drawn from the root's visit counts for the first
-``temperature_moves`` moves and the improved policy's most likely move after that (see `choose_move`);
+``temperature_moves`` moves and the improved policy's most likely move after that (each search's
+`play_action`);
 chance outcomes are drawn by their probabilities. With ``random_move_fraction`` > 0, that fraction of the
 games plays one uniformly random move at a ply drawn uniformly below ``random_move_plies`` (AlphaGo's
 value-network data, Silver et al. 2016: the positions after a random move, often a blunder, labelled by
@@ -36,6 +37,7 @@ from rlgames.game import Game, State
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
 from rlgames.search.gumbel import GumbelConfig, MultiTreeGumbel
 from rlgames.search.mcts import MCTSConfig, MultiTreeMCTS
+from rlgames.search.protocol import MultiTreeSearch
 from rlgames.search.result import SearchResult
 from train.config import SelfPlayConfig
 
@@ -140,7 +142,7 @@ class Siblings:
             policy_weights=np.array([float(won)], dtype=np.float32)))
 
 
-def make_search(config: SelfPlayConfig, evaluator: NetworkEvaluator, seed: int) -> MultiTreeMCTS | MultiTreeGumbel:
+def make_search(config: SelfPlayConfig, evaluator: NetworkEvaluator, seed: int) -> MultiTreeSearch:
     """The search that makes the training targets: Gumbel AlphaZero (its improved policy is the target
     and Sequential Halving picks the move) or PUCT with Dirichlet noise (visit counts are the target).
     ``config.search`` must be settled (`train.config.settle_for_device`), not "auto"."""
@@ -199,7 +201,7 @@ def _new_game(game: Game, config: SelfPlayConfig, rng: np.random.Generator) -> _
     return _Game(game.new_initial_state())
 
 
-def _play_move(search: MultiTreeMCTS | MultiTreeGumbel, index: int, played: _Game, result: SearchResult, temperature_moves: int,
+def _play_move(search: MultiTreeSearch, index: int, played: _Game, result: SearchResult, temperature_moves: int,
                rng: np.random.Generator) -> bool:
     """Records the position of game ``played`` (tree ``index``), plays its move and the chance outcomes
     after it, and moves the tree along; returns whether the game goes on."""
@@ -208,16 +210,15 @@ def _play_move(search: MultiTreeMCTS | MultiTreeGumbel, index: int, played: _Gam
         actions = played.state.legal_actions()
         moves = [actions[int(rng.integers(len(actions)))]]
     else:
-        moves = [choose_move(search, index, result, len(played.players) <= temperature_moves, rng)]
+        moves = [search.play_action(index, result, len(played.players) <= temperature_moves, rng)]
     played.state = played.state.apply(moves[0])
     while played.state.is_chance_node():
         moves.append(played.state.sample_chance_outcome(rng))
         played.state = played.state.apply(moves[-1])
     if played.state.is_terminal():
         return False
-    if isinstance(search, MultiTreeMCTS):  # keep the subtree (the Gumbel search starts afresh)
-        for move in moves:
-            search.advance(index, move)
+    for move in moves:  # MCTS keeps the subtree; the Gumbel search starts afresh anyway
+        search.advance(index, move)
     return True
 
 
@@ -233,26 +234,6 @@ def _record(played: _Game, result: SearchResult) -> None:
     played.policies.append(policy.astype(np.float32))
     played.players.append(state.current_player())
     played.search_values.append(result.value)
-
-
-def choose_move(search: MultiTreeMCTS | MultiTreeGumbel, index: int, result: SearchResult, opening: bool,
-            rng: np.random.Generator) -> int:
-    """The move to play after ``result``, the search of tree ``index``.
-
-    PUCT: in the ``opening`` a move drawn from the visit distribution (AlphaZero's temperature 1) unless
-    the search proved the result, afterwards the most-visited move. Gumbel: in the ``opening`` a move
-    drawn from the root's visit counts, afterwards the improved policy's most likely move. Not the
-    Sequential Halving choice, whose noise barely matters once ``sigma(completed Q)`` (about 50 logits
-    between best and worst) dominates: on tic-tac-toe, playing it in the opening made every self-play game the
-    same draw within 30 iterations, whereas Sequential Halving's visits are spread over the considered actions."""
-    if isinstance(search, MultiTreeGumbel):
-        if not opening:
-            return int(np.argmax(result.policy))
-        visits = search.root_visit_counts(index).astype(np.float64)
-        return int(rng.choice(len(visits), p=visits / visits.sum()))
-    if opening and result.plies_to_end is None:
-        return int(rng.choice(len(result.policy), p=result.policy))
-    return result.action
 
 
 def _collect(games: list[_Game], search_value_weight: float) -> Positions:

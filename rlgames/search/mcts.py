@@ -287,6 +287,13 @@ class MultiTreeMCTS:
         """int64[num_actions]: the visits of each root action of tree ``index`` (0 if unexpanded)."""
         return root_visit_counts(self._tree, index, self._game.num_actions)
 
+    def play_action(self, index: int, result: SearchResult, explore: bool, rng: np.random.Generator) -> int:
+        """AlphaZero's self-play move: drawn from the visit distribution (temperature 1) when ``explore``
+        and the search proved nothing, else the search's most-visited move."""
+        if explore and result.plies_to_end is None:
+            return int(rng.choice(len(result.policy), p=result.policy))
+        return result.action
+
     # --- setting up ---------------------------------------------------------------------------------
     def _prepare(self, states: Sequence[State]) -> None:
         game = check_roots(states, "MCTS")
