@@ -50,16 +50,15 @@ import time
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
-import numba
 import numpy as np
-from llvmlite import ir as llvm_ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import TERMINAL, GameKernels, State
 from rlgames.search.batched_alphabeta import batched_alphabeta
+from rlgames.search.budget import NO_DEADLINE, TIME_CHECK_MASK, out_of_time
 from rlgames.search.result import SearchResult, SearchStats
+from rlgames.search.tt import EMPTY, EXACT, LOWER, UPPER, bits_float, float_bits, table_slots, tt_slot
 
 WIN = 1000.0
 """Internal score of a win on the last ply; a win ``p`` plies from the root scores ``WIN - p``."""
@@ -69,11 +68,8 @@ PROVEN = WIN - MAX_PLY
 """Scores at least this large in absolute value are proven wins or losses."""
 INF = 1e9
 
-EMPTY, EXACT, LOWER, UPPER = 0, 1, 2, 3  # TT bound flags
-TIME_CHECK_MASK = 4095
 TT_MOVE_KEY, KILLER_KEY = 4e30, 2e30  # move-ordering keys above any history or prior score
 PRIOR_KEY = 1e20
-NO_DEADLINE = np.iinfo(np.int64).max
 
 # Slots of `Workspace.control`: counters first, then settings.
 NODES, CUTOFFS, TT_HITS, EVALS, QUIESCENCE_NODES, ABORTED = range(6)
@@ -124,38 +120,6 @@ def always_quiet(s) -> bool:
     return True
 
 
-@intrinsic
-def float_bits(typingctx, x):
-    """The bits of float64 ``x`` as an int64 (a reinterpretation, not a conversion)."""
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], llvm_ir.IntType(64))
-    return types.int64(types.float64), codegen
-
-
-@intrinsic
-def bits_float(typingctx, x):
-    """The float64 whose bits are int64 ``x`` (the inverse of `float_bits`)."""
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], llvm_ir.DoubleType())
-    return types.float64(types.int64), codegen
-
-
-if numba.config.DISABLE_JIT:  # plain Python: an intrinsic cannot run there
-
-    def float_bits(x: float) -> int:
-        return int(np.float64(x).view(np.int64))
-
-    def bits_float(x: int) -> float:
-        return float(np.int64(x).view(np.float64))
-
-
-@njit(cache=True, inline="always")
-def tt_slot(key: int, mask: int) -> int:
-    """The TT slot of a key: a multiplicative (Fibonacci) mix, so that raw bitboard keys spread."""
-    mixed = key * -7046029254386353131  # 0x9E3779B97F4A7C15, wrapping
-    return (mixed ^ (mixed >> 29)) & mask
-
-
 @njit(cache=True, inline="always")
 def tt_depth(info: int) -> int:
     return (info >> 32) - DEPTH_BIAS
@@ -199,19 +163,12 @@ def terminal_score(s2, mover: int, ply: int) -> float:
     return (WIN - ply) if ret > 0 else -(WIN - ply)
 
 
-@njit(_nrt=True)  # objmode needs numba's runtime; the recursion that calls it runs without
-def _out_of_time(deadline_ns: int) -> bool:
-    with numba.objmode(now="int64"):
-        now = time.perf_counter_ns()
-    return now > deadline_ns
-
-
 @njit(inline="always")
 def out_of_budget(control) -> bool:
     """Counts a node; whether a budget has run out (then ``control[ABORTED]`` is set)."""
     control[NODES] += 1
     nodes = control[NODES]
-    if nodes >= control[NODE_LIMIT] or (nodes & TIME_CHECK_MASK == 0 and _out_of_time(control[DEADLINE])):
+    if nodes >= control[NODE_LIMIT] or (nodes & TIME_CHECK_MASK == 0 and out_of_time(control[DEADLINE])):
         control[ABORTED] = 1
     return control[ABORTED] != 0
 
@@ -558,7 +515,7 @@ class AlphaBeta:
         control[KILLER_COL], control[PV_LEN_COL], control[PV_COL] = actions, actions + 2, actions + 3
         ply_rows = np.zeros((plies + 1, actions + 3 + plies + 1), dtype=np.int64)
         ply_rows[:, actions : actions + 2] = -1  # no killers yet
-        slots = _tt_slots(config.tt_size_mb)
+        slots = table_slots(config.tt_size_mb, TT_ENTRY_BYTES)
         return Workspace(plies=ply_rows, scores=scores, tt=np.zeros((slots, 3), dtype=np.int64), control=control)
 
     def _result(self, state: State, score: float, line: tuple[int, ...], depth: int, ws: Workspace,
@@ -575,9 +532,3 @@ class AlphaBeta:
         plies_to_end = int(WIN - abs(score)) if abs(score) >= PROVEN else None
         return SearchResult(action=line[0], value=value, policy=policy, principal_variation=line, stats=stats,
                             plies_to_end=plies_to_end)
-
-
-def _tt_slots(megabytes: float) -> int:
-    """The largest power of two of entries that fits in ``megabytes`` (0 when it is 0)."""
-    entries = int(megabytes * 2**20) // TT_ENTRY_BYTES
-    return 0 if entries < 1 else 1 << (entries.bit_length() - 1)

@@ -51,8 +51,9 @@ from numba import njit
 
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import CHANCE, RETURN, TERMINAL, GameKernels, State
-from rlgames.search.alphabeta import NO_DEADLINE, TIME_CHECK_MASK, _out_of_time, _tt_slots, tt_slot
+from rlgames.search.budget import NO_DEADLINE, TIME_CHECK_MASK, out_of_time
 from rlgames.search.result import SearchResult, SearchStats
+from rlgames.search.tt import EMPTY, EXACT, LOWER, UPPER, table_slots, tt_slot
 
 LOW, HIGH = -1.0, 1.0
 """The bounds of every value, which Star1 relies on."""
@@ -66,10 +67,10 @@ VIEW_MIX = -7046029254386353131  # 0x9E3779B97F4A7C15: mixes the point of view i
 # Slots of `Workspace.control`.
 NODES, CUTOFFS, CHANCE_CUTOFFS, EVALS, TT_HITS, OVERFLOW, PRUNING, NODE_LIMIT, DEADLINE, ABORTED = range(10)
 CONTROL_SIZE = 10
-EMPTY, EXACT, LOWER, UPPER = 0, 1, 2, 3  # TT bound flags
 PRUNING_LEVELS = {"none": 0, "alphabeta": 1, "star1": 2}
 ALPHABETA, STAR1 = PRUNING_LEVELS["alphabeta"], PRUNING_LEVELS["star1"]
 TT_KEY, TT_INFO = 0, 1  # columns of `Workspace.tt`; info = depth << 2 | flag
+TT_ENTRY_BYTES = 8 + 8 + 8  # key, depth and flag (`Workspace.tt`), value (`Workspace.tt_values`)
 
 
 class Workspace(NamedTuple):
@@ -135,7 +136,7 @@ def out_of_budget(control) -> bool:
     (then ``control[ABORTED]`` is set)."""
     control[NODES] += 1
     nodes = control[NODES]
-    if nodes >= control[NODE_LIMIT] or (nodes & TIME_CHECK_MASK == 0 and _out_of_time(control[DEADLINE])):
+    if nodes >= control[NODE_LIMIT] or (nodes & TIME_CHECK_MASK == 0 and out_of_time(control[DEADLINE])):
         control[ABORTED] = 1
     return control[ABORTED] != 0
 
@@ -351,7 +352,7 @@ class Expectiminimax:
         control = np.zeros(CONTROL_SIZE, dtype=np.int64)
         control[PRUNING] = PRUNING_LEVELS[config.pruning]
         control[NODE_LIMIT], control[DEADLINE] = np.iinfo(np.int64).max, NO_DEADLINE
-        slots = _tt_slots(config.tt_size_mb)
+        slots = table_slots(config.tt_size_mb, TT_ENTRY_BYTES)
         return Workspace(plies=np.zeros((plies, actions + 1 + plies), dtype=np.int64),
                          probs=np.zeros((plies, actions)), tt=np.zeros((slots, 2), dtype=np.int64),
                          tt_values=np.zeros(slots), control=control)

@@ -38,6 +38,7 @@ from numba import njit
 from numba.cpython.unsafe.tuple import tuple_setitem
 
 from rlgames.game import PLAYER, RETURN, TERMINAL, Game, State
+from rlgames.search.tt import tt_slot
 from rlgames.solvers.result import SolveBudgetError, SolveResult
 
 EMPTY = -1
@@ -87,13 +88,6 @@ def new_stack(levels: int, state_length: int, max_actions: int) -> Stack:
 
 
 @njit(cache=True)
-def slot_of(key: int, mask: int) -> int:
-    """A multiplicative (Fibonacci) mix of the key, so that raw bitboard keys spread over the table."""
-    mixed = key * -7046029254386353131  # 0x9E3779B97F4A7C15, wrapping
-    return (mixed ^ (mixed >> 29)) & mask
-
-
-@njit(cache=True)
 def same_state(row, s) -> bool:
     for i in range(len(s)):
         if row[i] != s[i]:
@@ -111,7 +105,7 @@ def store_state(row, s) -> None:
 def find(memo: Memo, s, key: int) -> int:
     """The slot holding ``s``, or the empty slot where it belongs."""
     mask = len(memo.keys) - 1
-    slot = slot_of(key, mask)
+    slot = tt_slot(key, mask)
     while memo.plies[slot] != EMPTY and not (memo.keys[slot] == key and same_state(memo.states[slot], s)):
         slot = (slot + 1) & mask
     return slot
@@ -139,7 +133,7 @@ def rehash(old: Memo, new: Memo) -> None:
     for i in range(len(old.keys)):
         if old.plies[i] == EMPTY:
             continue
-        slot = slot_of(old.keys[i], mask)
+        slot = tt_slot(old.keys[i], mask)
         while new.plies[slot] != EMPTY:
             slot = (slot + 1) & mask
         new.keys[slot] = old.keys[i]
