@@ -188,7 +188,7 @@ class Game(abc.ABC):
     kernels: GameKernels
     fast_apply: Callable[[CompactState, int], CompactState]
     """``kernels.apply`` called through its compiled entry point, for the Python facade: it skips numba's
-    type dispatch (about half the ~340 ns of a call from Python), so it must only be given this game's
+    type dispatch (a large part of a call from Python), so it must only be given this game's
     compact states and int actions."""
 
     def __init__(self, **params: Any) -> None:
@@ -198,7 +198,7 @@ class Game(abc.ABC):
         self.num_actions, self.observation_shape = info.num_actions, info.observation_shape
         self.max_game_length, self.has_chance = info.max_game_length, info.has_chance
         # Set here, not as cached properties: a descriptor of the same name on the class keeps CPython
-        # from specializing the attribute load, which costs ~30 ns in every `State.apply`.
+        # from specializing the attribute load, a cost paid in every `State.apply`.
         self._initial_compact = self.initial_compact_state()
         self.fast_apply = compiled_entry(self.kernels.apply, self._initial_compact, 0)
 

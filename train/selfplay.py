@@ -106,8 +106,8 @@ class Siblings:
     def __init__(self, game: Game, fraction: float, proof_depth: int, per_position: int = 1) -> None:
         self.fraction = 0.0 if game.has_chance else fraction
         self.per_position = per_position
-        # fixed depth and no transposition table: nothing is allocated per call (about 0.1 ms at 6 plies
-        # on connect four, most of it the Python call)
+        # fixed depth and no transposition table: nothing is allocated per call, so a shallow proof costs
+        # little more than the Python call
         self.prover = AlphaBeta(load_evaluator("zero", game),
                                 AlphaBetaConfig(depth=proof_depth, tt_size_mb=0.0, iterative_deepening=False))
 

@@ -17,8 +17,8 @@ Compact state: ``(player, return0, score0, score1, turn_total, turn_player, deci
 ``decisions_left`` counts down from ``horizon`` to 0, and the other parameters ride packed in the last
 slot (``winscore | diceoutcomes << 16``), so that the kernels are the same for every parameter set and
 the tuple stays short (each slot costs time in every call from Python). Every slot stays below 2**30,
-one CPython digit: a wider int takes a slow path to box and unbox, which costs the Python API tens of
-ns a ply. `Pig.state_at` builds a position.
+one CPython digit: a wider int takes a slow path to box and unbox, which would slow every ply of the
+Python API. `Pig.state_at` builds a position.
 
 Observation: float32[4, winscore + 1], from the point of view of the turn player (the side to move,
 or at a chance node the player who rolled): one-hot rows of the turn total, the turn player's score

@@ -25,17 +25,18 @@ The search, per node (negamax, fail-soft):
 * **Quiescence hook:** at depth 0 a position with ``is_quiet(s) == False`` is searched further (all its
   moves) until it is quiet or ``quiescence_depth`` extra plies are used; then it is evaluated.
 * **Budgets:** the search aborts once the node counter reaches the node limit (checked at every node)
-  or, every 4096 nodes, once ``time.perf_counter_ns()`` (read through ``numba.objmode``, about 3 us)
-  passes the deadline. The driver discards an aborted iteration and returns the deepest completed one.
+  or, every 4096 nodes, once ``time.perf_counter_ns()`` (read through ``numba.objmode``, far dearer
+  than a node) passes the deadline. The driver discards an aborted iteration and returns the deepest
+  completed one.
 * **Principal variation** from a triangular PV table, extended past TT cut-offs with TT moves.
 * **Nodes** (``SearchStats.nodes``): the root, every interior position and every position evaluated at
   the horizon; a terminal child is scored by its parent and not counted.
 
 Games with chance nodes are refused (they use expectiminimax).
 
-Speed (what made the recursion about 2-3x faster than a straightforward version; see
-``benchmarks/bench_alphabeta.py``): the recursion runs without numba's reference counting (``_nrt=False``,
-see `make_alphabeta`); the workspace is four arrays, as every array argument costs 7-9 machine words per
+Speed (what sets the recursion apart from a straightforward version; ``benchmarks/bench_alphabeta.py``
+measures it): the recursion runs without numba's reference counting (``_nrt=False``, see
+`make_alphabeta`); the workspace is four arrays, as every array argument costs 7-9 machine words per
 call; a leaf is evaluated by its parent, without a call; the move-ordering keys are checked once per
 node, and the moves are taken as generated when the keys would not reorder them (with the ordering
 heuristics off, always); a TT entry (key, packed info, score bits) fills 24 contiguous bytes, one cache
@@ -282,7 +283,7 @@ def principal_variation(ws: Workspace) -> tuple[int, ...]:
 def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
                    is_quiet: Callable[..., bool] = always_quiet) -> CompiledAlphaBeta:
     """The compiled alpha-beta for one game and one evaluator kernel (``(s) -> value`` from the side
-    to move), compiled on first call (a few seconds) and kept for the process (numba does not cache
+    to move), compiled on first call and kept for the process (numba does not cache
     closures on disk)."""
     legal_actions = with_nrt(kernels.legal_actions)
     apply = with_nrt(kernels.apply)
@@ -307,7 +308,7 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
 
     # No reference counting in the recursion (`_nrt=False`): it only reads and writes the arrays
     # the caller holds, so counting references to them (an atomic add and subtract per array per
-    # call) bought nothing and cost half the time. It also means the recursion cannot allocate:
+    # call) bought nothing and cost much of the time. It also means the recursion cannot allocate:
     # numba refuses to compile an allocation here ("NRT required but not enabled").
     @njit(_nrt=False)
     def negamax(s, depth: int, ply: int, alpha: float, beta: float, ws: Workspace) -> float:

@@ -1,6 +1,6 @@
 """The clock of the compiled searches: a deadline is a `time.perf_counter_ns` reading, read from
-compiled code through ``numba.objmode`` (about 3 us), so searches read it every `TIME_CHECK_MASK` + 1
-nodes."""
+compiled code through ``numba.objmode`` (a round trip through the interpreter, far dearer than a node),
+so searches read it every `TIME_CHECK_MASK` + 1 nodes."""
 
 from __future__ import annotations
 

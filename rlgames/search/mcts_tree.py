@@ -186,7 +186,7 @@ def make_tree_ops(kernels: GameKernels, state_size: int) -> TreeOps:
 
     The operations called once or more per simulation are inlined (``inline="always"``): a call that
     passes the `Tree` costs an atomic reference-count increment and decrement for each of its arrays,
-    and inlining them made simulations about 1.5x faster (tic-tac-toe, connect four)."""
+    which inlining avoids (``benchmarks/bench_mcts.py`` measures the simulation rate)."""
     legal_actions = kernels.legal_actions
     apply = kernels.apply
     chance_outcomes = kernels.chance_outcomes

@@ -23,7 +23,7 @@ def solve(state: State, *, time_limit: float | None = None) -> SolveResult:
     chance nodes, and `SolveBudgetError` when the solver runs out of ``time_limit`` seconds (None: no
     limit) or, for the exhaustive solver, of its memo's memory.
 
-    The first solve of a game compiles its search (a second or two). Solvers are kept for the process:
+    The first solve of a game also compiles its search. Solvers are kept for the process:
     the connect-four one holds a 42 MB transposition table, the exhaustive ones a memo of every
     position solved so far.
     """

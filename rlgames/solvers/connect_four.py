@@ -278,7 +278,7 @@ class ConnectFourSolver:
 
     def solve(self, state: State, *, time_limit: float | None = None) -> ConnectFourSolveResult:
         """Solves ``state``; raises `SolveBudgetError` past ``time_limit`` seconds (None: no limit; the
-        empty board takes minutes)."""
+        empty board needs far longer than a mid-game position)."""
         if not isinstance(state.game, ConnectFour):
             raise ValueError(f"the connect-four solver cannot solve {state.game.name}")
         if state.is_terminal():
