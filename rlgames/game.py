@@ -77,10 +77,17 @@ class GameInfo:
     history_dependent: bool = False
 
 
+@numba.njit(cache=True)
+def no_chance_outcomes(s, actions, probs) -> int:
+    """The chance kernel of a game without chance nodes: no outcomes."""
+    return 0
+
+
 class GameKernels(NamedTuple):
     """The compiled face of a game: numba functions over its compact state ``s`` (a UniTuple of int64).
 
-    All of them are pure: none mutates its arguments except the ``out`` buffers.
+    All of them are pure: none mutates its arguments except the ``out`` buffers. Games build it by
+    keyword; optional kernels have defaults, so adding one edits only the games that provide it.
 
     * ``legal_actions(s, out: int64[:]) -> int`` writes the legal actions (the outcomes at a chance
       node) in increasing order into ``out[:n]`` and returns ``n``; ``out`` holds ``max_actions``.
@@ -88,7 +95,7 @@ class GameKernels(NamedTuple):
       action of a terminal state, any int64 out of range), a state whose player code is `ILLEGAL`.
       The check is a few bit operations, and it makes the kernel the one judge of legality.
     * ``chance_outcomes(s, actions: int64[:], probs: float64[:]) -> int`` lists the outcomes of a
-      chance node with their probabilities (returns 0 for games without chance).
+      chance node with their probabilities (optional: games without chance keep the default, none).
     * ``hash_key(s) -> int64`` is a stable key (the same in every process) for transposition tables.
     * ``observation(s, player, out: float32[*observation_shape])`` fills the planes seen by ``player``
       (0 or 1); search and self-play pass the side to move.
@@ -96,10 +103,10 @@ class GameKernels(NamedTuple):
 
     legal_actions: Callable[..., int]
     apply: Callable[..., CompactState]
-    chance_outcomes: Callable[..., int]
     hash_key: Callable[..., int]
     observation: Callable[..., None]
     max_actions: int
+    chance_outcomes: Callable[..., int] = no_chance_outcomes
 
 
 @dataclass(frozen=True)

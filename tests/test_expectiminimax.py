@@ -367,7 +367,8 @@ class TreeGame(Game):
     name = "random_tree"
     state_class = State
     info = GameInfo(name, num_actions=4, observation_shape=(1,), max_game_length=2 * TREE_DEPTH, has_chance=True)
-    kernels = GameKernels(_tree_legal, _tree_apply, _tree_outcomes, _tree_key, _tree_observation, max_actions=4)
+    kernels = GameKernels(legal_actions=_tree_legal, apply=_tree_apply, hash_key=_tree_key, observation=_tree_observation,
+                          max_actions=4, chance_outcomes=_tree_outcomes)
 
     def initial_compact_state(self) -> tuple:
         return (int(KIND[ROOTS[0]]), 0, int(ROOTS[0]))

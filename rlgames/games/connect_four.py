@@ -117,11 +117,6 @@ def apply(s, action):
 
 
 @njit(cache=True)
-def chance_outcomes(s, actions, probs) -> int:
-    return 0
-
-
-@njit(cache=True)
 def hash_key(s) -> int:
     """``current + mask + BOTTOM``: per column, a 1 bit right above the top stone and, below it, the
     side to move's stones. Unique per board (the side to move follows from the stone count); < 2**49."""
@@ -141,7 +136,8 @@ def observation(s, player, out) -> None:
             out[1, HEIGHT - 1 - row, col] = theirs >> bit & 1
 
 
-KERNELS = GameKernels(legal_actions, apply, chance_outcomes, hash_key, observation, max_actions=WIDTH)
+KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
+                      max_actions=WIDTH)
 
 
 _TOP_BITS = tuple(1 << 7 * col + HEIGHT - 1 for col in range(WIDTH))

@@ -48,11 +48,6 @@ def apply(s, action: int):
 
 
 @njit(cache=True)
-def chance_outcomes(s, actions, probs) -> int:
-    return 0
-
-
-@njit(cache=True)
 def hash_key(s) -> int:
     """``n`` and a code for the player to move (0, 1) or, once terminal, for the winner (2: player 1,
     3: player 0): an exact key."""
@@ -68,7 +63,8 @@ def observation(s, player, out) -> None:
         out[i] = s[N] >> i & 1
 
 
-KERNELS = GameKernels(legal_actions, apply, chance_outcomes, hash_key, observation, max_actions=2)
+KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
+                      max_actions=2)
 
 
 class HalvingState(State):

@@ -81,11 +81,6 @@ def apply_misere(s, action: int):
 
 
 @njit(cache=True)
-def chance_outcomes(s, actions, probs) -> int:
-    return 0
-
-
-@njit(cache=True)
 def hash_key(s) -> int:
     """FNV-1a over every slot (int64 arithmetic wraps around)."""
     h = -3750763034362895579  # the FNV-1a 64-bit offset basis, as a signed int64
@@ -107,7 +102,8 @@ def observation(s, player, out) -> None:
 def make_kernels(misere: bool, num_actions: int) -> GameKernels:
     """The kernels of normal-play (or misere) nim whose actions number ``num_actions``."""
     apply = apply_misere if misere else apply_normal
-    return GameKernels(legal_actions, apply, chance_outcomes, hash_key, observation, max_actions=num_actions)
+    return GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
+                       max_actions=num_actions)
 
 
 LEGAL_CACHE_SIZE = 1 << 16  # compact states whose legal actions a game keeps for the Python facade

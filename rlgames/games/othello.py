@@ -161,11 +161,6 @@ def apply(s, action):
 
 
 @njit(cache=True)
-def chance_outcomes(s, actions, probs) -> int:
-    return 0
-
-
-@njit(cache=True)
 def _mix(z: np.uint64) -> np.uint64:
     """The splitmix64 finaliser: a bijection of 64-bit words that spreads every bit over all others."""
     z = (z ^ (z >> np.uint64(30))) * _MIX1
@@ -192,7 +187,8 @@ def observation(s, player, out) -> None:
         out[1, square // SIZE, square % SIZE] = (theirs_u >> np.uint64(square)) & np.uint64(1)
 
 
-KERNELS = GameKernels(legal_actions, apply, chance_outcomes, hash_key, observation, max_actions=PASS + 1)
+KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
+                      max_actions=PASS + 1)
 
 # The squares of each byte of a bitboard: _SQUARES_BY_BYTE[k][b] lists the set bits of byte value b
 # placed in byte k, so that the facade turns a move bitboard into actions without a kernel call.

@@ -254,9 +254,9 @@ class Pig(Game):
         self.diceoutcomes = _check_int("diceoutcomes", diceoutcomes, 2, MAX_DICE)
         self.horizon = _check_int("horizon", horizon, 1, MAX_HORIZON)
         self.die_outcomes = tuple((face, 1.0 / self.diceoutcomes) for face in range(self.diceoutcomes))
-        self.kernels = GameKernels(
-            legal_actions, apply, chance_outcomes, hash_key, observation, max_actions=max(2, self.diceoutcomes)
-        )
+        self.kernels = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key,
+                                   observation=observation, max_actions=max(2, self.diceoutcomes),
+                                   chance_outcomes=chance_outcomes)
         super().__init__(winscore=self.winscore, diceoutcomes=self.diceoutcomes, horizon=self.horizon)
 
     @classmethod

@@ -71,11 +71,6 @@ def apply(s, action):
 
 
 @njit(cache=True)
-def chance_outcomes(s, actions, probs) -> int:
-    return 0
-
-
-@njit(cache=True)
 def hash_key(s) -> int:
     return (s[X] << 9 | s[O]) << 1 | (1 if s[0] == 1 else 0)
 
@@ -89,7 +84,8 @@ def observation(s, player, out) -> None:
         out[1, cell // 3, cell % 3] = theirs >> cell & 1
 
 
-KERNELS = GameKernels(legal_actions, apply, chance_outcomes, hash_key, observation, max_actions=9)
+KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
+                      max_actions=9)
 
 # Legal actions by occupied-cell pattern: the facade answers without calling a kernel.
 _LEGAL_BY_OCCUPIED = tuple(tuple(c for c in range(9) if not occupied >> c & 1) for occupied in range(512))
