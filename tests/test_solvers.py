@@ -254,3 +254,8 @@ def test_budgets_stop_the_solvers_and_leave_them_exact():
         solve(c4.new_initial_state(), time_limit=0.2)
     for moves, score in pons_positions("Test_L2_R1", 20):  # the table the stopped search wrote is still exact
         assert solve(c4.state_from_moves(moves), time_limit=60).score == score
+
+
+def test_every_solve_result_has_a_score():
+    assert solve(rlgames.load_game("tic_tac_toe").new_initial_state()).score is None
+    assert solve(rlgames.load_game("connect_four").state_from_moves("44455554221")).score == -15

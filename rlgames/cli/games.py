@@ -55,7 +55,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     print(f"to move: player {state.current_player()}")
     print(f"value: {outcome} ({result.value:+d}) for the side to move")
     print(f"plies to the end: {result.plies_to_end}")
-    if hasattr(result, "score"):
+    if result.score is not None:
         print(f"score (Pons): {result.score:+d}")
     print(f"best moves: {', '.join(state.action_to_string(a) for a in result.best_actions)}")
     print(f"value-preserving moves: {', '.join(state.action_to_string(a) for a in result.value_preserving_actions)}")

@@ -48,5 +48,10 @@ class SolveResult:
         return self.find_value_preserving_actions()
 
     @property
+    def score(self) -> int | None:
+        """The game's own score of the position, where it has one (connect four: Pons' score); else None."""
+        return None
+
+    @property
     def nodes_per_second(self) -> float:
         return self.nodes / self.time_s if self.time_s > 0 else 0.0
