@@ -67,7 +67,7 @@ from rlgames.games import othello
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import machine_info, spread  # noqa: E402
+from common import each, machine_info, repeat_runs, spread  # noqa: E402
 
 DEFAULT_DEPTHS = {"connect_four": 8, "othello": 6}
 """Depths at which OpenSpiel's search takes a second or so per position on a laptop core."""
@@ -305,19 +305,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
-    runs = []
-    for index in range(args.runs):
-        rows = []
-        for name in args.games:
-            depth = args.depth or DEFAULT_DEPTHS[name]
-            rows.append(bench_game(name, depth, args.positions, args.seed, args.repeats))
-            print(f"done: {name}" + (f" (run {index + 1} of {args.runs})" if args.runs > 1 else ""), flush=True)
-        print()
-        print(markdown_table(rows), flush=True)
-        runs.append(rows)
-    if args.runs > 1:
-        print()
-        print(summary(runs))
+    def measure(name: str) -> dict[str, Any]:
+        return bench_game(name, args.depth or DEFAULT_DEPTHS[name], args.positions, args.seed, args.repeats)
+
+    runs = repeat_runs(args.runs, lambda index: each(args.games, measure, index, args.runs), markdown_table, summary)
     if args.json:
         report = {"args": vars(args), "machine": machine_info(), "runs": runs}
         with open(args.json, "w") as f:

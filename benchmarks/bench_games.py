@@ -32,7 +32,7 @@ from rlgames.search.playout import run_random_playouts
 from rlgames.search.rng import new_rng_state
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import machine_info, spread  # noqa: E402
+from common import each, machine_info, repeat_runs, spread  # noqa: E402
 
 OPENSPIEL_GAMES: dict[str, tuple[str, dict[str, Any]] | None] = {
     "tic_tac_toe": ("tic_tac_toe", {}),
@@ -209,18 +209,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
-    runs = []
-    for index in range(args.runs):
-        rows = []
-        for name in args.games:
-            rows.append(bench_game(name, args.seconds, args.seed))
-            print(f"done: {name}" + (f" (run {index + 1} of {args.runs})" if args.runs > 1 else ""), flush=True)
-        print()
-        print(markdown_table(rows), flush=True)
-        runs.append(rows)
-    if args.runs > 1:
-        print()
-        print(summary(runs))
+    def measure(name: str) -> dict[str, Any]:
+        return bench_game(name, args.seconds, args.seed)
+
+    runs = repeat_runs(args.runs, lambda index: each(args.games, measure, index, args.runs), markdown_table, summary)
     if args.json:
         report = {"seconds": args.seconds, "seed": args.seed, "machine": machine_info(), "runs": runs}
         with open(args.json, "w") as f:

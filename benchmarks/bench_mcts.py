@@ -36,7 +36,7 @@ import rlgames
 from rlgames.search.mcts import MCTS, MCTSConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import machine_info, spread
+from common import machine_info, repeat_runs, spread
 
 GAMES = ("connect_four", "tic_tac_toe", "othello")
 MID_GAME_PLIES: dict[str, tuple[int, ...]] = {
@@ -167,19 +167,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
-    runs = []
-    for index in range(args.runs):
-        rows = []
-        for name in args.games:
-            rows += bench(name, args.simulations, args.uct_c, args.solve, args.repeats, args.seed)
-        print()
-        if args.runs > 1:
-            print(f"run {index + 1} of {args.runs}")
-        print(markdown_table(rows), flush=True)
-        runs.append(rows)
-    if args.runs > 1:
-        print()
-        print(summary(runs))
+    def measure(index: int) -> list[dict[str, Any]]:
+        return [row for name in args.games
+                for row in bench(name, args.simulations, args.uct_c, args.solve, args.repeats, args.seed)]
+
+    runs = repeat_runs(args.runs, measure, markdown_table, summary)
     if args.json:
         settings = {key: getattr(args, key) for key in ("simulations", "repeats", "uct_c", "solve", "seed", "runs")}
         report = {"settings": settings, "machine": machine_info(), "runs": runs}

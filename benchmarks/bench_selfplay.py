@@ -57,7 +57,7 @@ import train.selfplay
 from train.selfplay import play_games
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import machine_info, spread
+from common import machine_info, repeat_runs, spread
 
 EPS = 1e-8  # alpha-zero-general's constant under the square root of an unvisited node
 
@@ -309,17 +309,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
-    reports = []
-    for index in range(args.runs):
-        report = run(args.checkpoint, args.preset, args.simulations, args.reference_games, args.seconds, args.seed,
-                     siblings=not args.no_siblings)
-        if args.runs > 1:
-            print(f"run {index + 1} of {args.runs}")
-        print(markdown(report), flush=True)
-        reports.append(report)
-    if args.runs > 1:
-        print()
-        print(summary(reports))
+    def measure(index: int) -> dict[str, Any]:
+        return run(args.checkpoint, args.preset, args.simulations, args.reference_games, args.seconds, args.seed,
+                   siblings=not args.no_siblings)
+
+    reports = repeat_runs(args.runs, measure, markdown, summary)
     if args.json:
         output = {"runs": reports, "machine": machine_info()}
         Path(args.json).write_text(json.dumps(output, indent=2) + "\n")

@@ -40,7 +40,7 @@ from rlgames.datasets import PONS_SETS, pons_data_dir, read_pons_file
 from rlgames.solvers.connect_four import ConnectFourSolver, solve_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import machine_info, spread  # noqa: E402
+from common import each, machine_info, repeat_runs, spread  # noqa: E402
 
 REFERENCE_FILE = "pons_solver_reference.json"
 
@@ -159,18 +159,10 @@ def main(argv: list[str] | None = None) -> int:
     reference = json.loads((folder / REFERENCE_FILE).read_text())
     solver = ConnectFourSolver()
     solver.solve(rlgames.load_game("connect_four").state_from_moves("4455"))  # compiles (or loads the cache)
-    runs = []
-    for index in range(args.runs):
-        rows = []
-        for name in args.files:
-            rows.append(bench_file(solver, folder / name, limits[name], args.keep_table, reference))
-            print(f"done: {name}" + (f" (run {index + 1} of {args.runs})" if args.runs > 1 else ""), flush=True)
-        print()
-        print(markdown(rows), flush=True)
-        runs.append(rows)
-    if args.runs > 1:
-        print()
-        print(summary(runs))
+    def measure(name: str) -> dict[str, Any]:
+        return bench_file(solver, folder / name, limits[name], args.keep_table, reference)
+
+    runs = repeat_runs(args.runs, lambda index: each(args.files, measure, index, args.runs), markdown, summary)
     wrong = [line for rows in runs for r in rows for line in r["wrong"]]
     for line in wrong[:10]:
         print(f"WRONG {line}", file=sys.stderr)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import os
 import platform
 import statistics
-from typing import Any, Callable
+from typing import Any, Callable, Sequence, TypeVar
 
 import numpy as np
 
 import rlgames
+
+T = TypeVar("T")
 
 
 def cpu_model() -> str:
@@ -47,3 +49,27 @@ def spread(values: list[float], fmt: str | Callable[[float], str]) -> str:
     """``median M, range [LOW, HIGH]`` of ``values``, each written with the format spec or function ``fmt``."""
     show = fmt if callable(fmt) else (lambda x: format(x, fmt))
     return f"median {show(statistics.median(values))}, range [{show(min(values))}, {show(max(values))}]"
+
+
+def repeat_runs(runs: int, measure: Callable[[int], T], table: Callable[[T], str],
+                summary: Callable[[list[T]], str]) -> list[T]:
+    """``measure(index)`` run ``runs`` times, each run's ``table`` printed after it and, with several
+    runs, the ``summary`` of them all at the end; returns the runs."""
+    results = []
+    for index in range(runs):
+        results.append(measure(index))
+        print(f"\nrun {index + 1} of {runs}" if runs > 1 else "")
+        print(table(results[-1]), flush=True)
+    if runs > 1:
+        print()
+        print(summary(results))
+    return results
+
+
+def each(names: Sequence[str], measure: Callable[[str], T], index: int, runs: int) -> list[T]:
+    """``measure(name)`` for every name, saying when each is done (and which run it belongs to)."""
+    rows = []
+    for name in names:
+        rows.append(measure(name))
+        print(f"done: {name}" + (f" (run {index + 1} of {runs})" if runs > 1 else ""), flush=True)
+    return rows

@@ -161,6 +161,14 @@ def compiled_entry(kernel: Callable, *example_args: object) -> Callable:
     return overloads[tuple(numba.typeof(arg) for arg in example_args)].entry_point
 
 
+def precompile(function: Callable, *example_args: object) -> None:
+    """Compiles the njit ``function`` for the types of ``example_args`` now, without calling it (so
+    that a timed call later excludes the compilation); nothing to do with ``NUMBA_DISABLE_JIT=1``."""
+    compile_now = getattr(function, "compile", None)
+    if compile_now is not None:
+        compile_now(tuple(numba.typeof(arg) for arg in example_args))
+
+
 class Game(abc.ABC):
     """The rules of a game. Create games with `rlgames.load_game`.
 

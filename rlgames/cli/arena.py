@@ -7,7 +7,14 @@ import contextlib
 import sys
 from typing import TYPE_CHECKING, Any
 
-from rlgames.cli.common import add_progress_flag, existing_file, game_from_args, progress_wanted, verb_with_agents
+from rlgames.cli.common import (
+    add_progress_flag,
+    existing_file,
+    game_from_args,
+    progress_wanted,
+    seeded_agent,
+    verb_with_agents,
+)
 
 if TYPE_CHECKING:
     from rlgames.arena.positions import PositionLine
@@ -89,12 +96,10 @@ def add_arena_verb(verbs: argparse._SubParsersAction) -> None:
 
 
 def _agent_and_positions(args: argparse.Namespace) -> tuple[Game, Any, list[PositionLine]]:
-    from rlgames.agents import load_agent
     from rlgames.arena.positions import read_position_file
 
     game = game_from_args(args)
-    agent = load_agent(args.agent, game)
-    agent.seed(args.seed)
+    agent = seeded_agent(args.agent, game, args.seed)
     positions = read_position_file(args.positions, game)
     return game, agent, positions[:args.limit] if args.limit is not None else positions
 

@@ -8,8 +8,9 @@ import math
 import os
 import sys
 import typing
-from typing import Sequence
+from typing import Any, Sequence
 
+from rlgames.game import Game
 from rlgames.registry import list_games, load_game
 
 
@@ -109,3 +110,12 @@ def add_progress_flag(parser: argparse.ArgumentParser) -> None:
 
 def progress_wanted(args: argparse.Namespace) -> bool:
     return sys.stderr.isatty() if args.progress is None else args.progress
+
+
+def seeded_agent(spec: str, game: Game, seed: int) -> Any:
+    """The agent ``spec`` for ``game``, seeded (an `AgentSpecError` for a bad spec)."""
+    from rlgames.agents import load_agent
+
+    agent = load_agent(spec, game)
+    agent.seed(seed)
+    return agent

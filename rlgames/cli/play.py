@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import argparse
 
-from rlgames.cli.common import game_from_args, verb_with_agents
+from rlgames.cli.common import game_from_args, seeded_agent, verb_with_agents
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from rlgames.agents.spec import load_agent
     from rlgames.play import PlaySession
 
     game = game_from_args(args)
     spec = args.agent or ("expectiminimax(depth=4)" if game.has_chance else "alphabeta(depth=6)")
-    agent = load_agent(spec, game)
-    agent.seed(args.seed)
+    agent = seeded_agent(spec, game, args.seed)
     rng = np.random.default_rng(args.seed)
     seat = int(rng.integers(2)) if args.seat == "random" else int(args.seat)
     print(f"{game.name} against {spec}")

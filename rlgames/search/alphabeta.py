@@ -57,7 +57,7 @@ from numba import njit
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import TERMINAL, GameKernels, State
 from rlgames.search.batched_alphabeta import batched_alphabeta
-from rlgames.search.budget import NO_DEADLINE, TIME_CHECK_MASK, out_of_time
+from rlgames.search.budget import NO_DEADLINE, over_budget
 from rlgames.search.result import SearchResult, SearchStats
 from rlgames.search.tt import EMPTY, EXACT, LOWER, UPPER, bits_float, float_bits, table_slots, tt_slot
 
@@ -168,8 +168,7 @@ def terminal_score(s2, mover: int, ply: int) -> float:
 def out_of_budget(control) -> bool:
     """Counts a node; whether a budget has run out (then ``control[ABORTED]`` is set)."""
     control[NODES] += 1
-    nodes = control[NODES]
-    if nodes >= control[NODE_LIMIT] or (nodes & TIME_CHECK_MASK == 0 and out_of_time(control[DEADLINE])):
+    if over_budget(control[NODES], control[NODE_LIMIT], control[DEADLINE]):
         control[ABORTED] = 1
     return control[ABORTED] != 0
 

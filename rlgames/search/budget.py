@@ -15,6 +15,13 @@ TIME_CHECK_MASK = 4095
 NO_DEADLINE = np.iinfo(np.int64).max
 
 
+@njit(inline="always")
+def over_budget(nodes: int, node_limit: int, deadline_ns: int) -> bool:
+    """Whether a search that has just counted its ``nodes``-th node must stop: the node limit is
+    reached or, read every `TIME_CHECK_MASK` + 1 nodes, the deadline has passed."""
+    return nodes >= node_limit or (nodes & TIME_CHECK_MASK == 0 and out_of_time(deadline_ns))
+
+
 @njit(_nrt=True)  # objmode needs numba's runtime; a recursion that calls it may run without
 def out_of_time(deadline_ns: int) -> bool:
     """Whether `time.perf_counter_ns` has passed ``deadline_ns``."""

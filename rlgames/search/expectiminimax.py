@@ -51,7 +51,7 @@ from numba import njit
 
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import CHANCE, RETURN, TERMINAL, GameKernels, State
-from rlgames.search.budget import NO_DEADLINE, TIME_CHECK_MASK, out_of_time
+from rlgames.search.budget import NO_DEADLINE, over_budget
 from rlgames.search.result import SearchResult, SearchStats
 from rlgames.search.tt import EMPTY, EXACT, LOWER, UPPER, table_slots, tt_slot
 
@@ -135,8 +135,7 @@ def out_of_budget(control) -> bool:
     """Counts a node; whether the node limit or, read every 4096 nodes, the deadline has been passed
     (then ``control[ABORTED]`` is set)."""
     control[NODES] += 1
-    nodes = control[NODES]
-    if nodes >= control[NODE_LIMIT] or (nodes & TIME_CHECK_MASK == 0 and out_of_time(control[DEADLINE])):
+    if over_budget(control[NODES], control[NODE_LIMIT], control[DEADLINE]):
         control[ABORTED] = 1
     return control[ABORTED] != 0
 

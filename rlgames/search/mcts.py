@@ -37,12 +37,11 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Literal, Sequence
 
-import numba
 import numpy as np
 from numba import njit
 
 from rlgames.evaluators.base import Evaluator
-from rlgames.game import CHANCE, TERMINAL, Game, State
+from rlgames.game import CHANCE, TERMINAL, Game, State, precompile
 from rlgames.search.mcts_tree import (
     ACTION,
     COUNT,
@@ -173,14 +172,6 @@ def visit_policy(visits: np.ndarray, temperature: float) -> np.ndarray:
         return policy
     weights = (visits / most) ** (1.0 / temperature)  # scaled first: no overflow for small T
     return weights / weights.sum()
-
-
-def precompile(function: Callable, *args: object) -> None:
-    """Compiles the njit ``function`` for the types of ``args`` without calling it (nothing to do
-    when numba's JIT is disabled)."""
-    compile_now = getattr(function, "compile", None)
-    if compile_now is not None:
-        compile_now(tuple(numba.typeof(arg) for arg in args))
 
 
 @functools.cache

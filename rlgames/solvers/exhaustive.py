@@ -32,12 +32,11 @@ import math
 import time
 from typing import Callable, NamedTuple
 
-import numba
 import numpy as np
 from numba import njit
 from numba.cpython.unsafe.tuple import tuple_setitem
 
-from rlgames.game import PLAYER, RETURN, TERMINAL, Game, State
+from rlgames.game import PLAYER, RETURN, TERMINAL, Game, State, precompile
 from rlgames.search.tt import tt_slot
 from rlgames.solvers.result import SolveBudgetError, SolveResult
 
@@ -257,10 +256,8 @@ class ExhaustiveSolver:
         length = len(game.initial_compact_state())
         self._memo = new_memo(initial_slots, length)
         self._stack = new_stack(game.max_game_length + 1, length, kernels.max_actions)
-        args = (game.initial_compact_state(), self._memo, self._stack, np.zeros(4, dtype=np.int64))
-        compile_now = getattr(self._search, "compile", None)  # absent when NUMBA_DISABLE_JIT is set
-        if compile_now is not None:  # compile now, so that solve times exclude it
-            compile_now(tuple(numba.typeof(arg) for arg in args))
+        # compiled now, so that solve times exclude it
+        precompile(self._search, game.initial_compact_state(), self._memo, self._stack, np.zeros(4, dtype=np.int64))
 
     @property
     def memo_size(self) -> int:
