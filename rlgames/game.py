@@ -13,14 +13,20 @@ Conventions (shared by every game, search and evaluator in rlgames):
 * Players are 0 and 1. `State.current_player` may also be `CHANCE` or `TERMINAL`, as in OpenSpiel.
 * Actions are ints in ``[0, num_actions)``; a legal mask has 1 for a legal action. At a chance node the
   legal actions are the chance outcomes.
-* Returns are zero-sum, one value per player, each in {-1, 0, 1}.
+* Returns are zero-sum, one value per player, in the game's utility range ``GameInfo.utility``
+  (``(-1, 1)`` for most games; backgammon's gammons make it ``(-3, 3)``). Values -- of evaluators,
+  searches and networks -- are always in [-1, 1] from the side to move: a return becomes a value
+  divided by the utility's maximum (`GameInfo.value`, and `GameKernels.max_return` in compiled code).
+* A game whose rules look at earlier positions (``GameInfo.history_dependent``: repetition draws,
+  superko) gives a ``repetition`` kernel; its states (`HistoryState`) keep the keys of the positions
+  before them, and the searches keep the keys along their path.
 * Observations are float32 planes with values in [0, 1], **from the point of view of the side to move**
   by default (see `State.observation`).
 
 Compact-state slots fixed for every game, so that the facade and the search read them directly:
 
 * ``s[0]`` -- the player code: 0, 1, `CHANCE` or `TERMINAL`;
-* ``s[1]`` -- player 0's return once the state is terminal (0 before);
+* ``s[1]`` -- player 0's return once the state is terminal (0 before), an int in the utility range;
 * ``s[2:]`` -- the game's own fields.
 """
 
@@ -44,6 +50,11 @@ PLAYER = 0
 """Slot of the player code in a compact state."""
 RETURN = 1
 """Slot of player 0's final return in a compact state."""
+
+NO_REPETITION, REPETITION_DRAW, REPETITION_ILLEGAL = 0, 1, 2
+"""What a game's ``repetition`` kernel says of a position given the positions before it: nothing, the
+game is drawn there (threefold repetition, a repeated position in search), or the move that reached
+it is illegal (superko)."""
 
 CompactState = tuple  # tuple[int, ...]: a fixed-length tuple of int64 values
 
@@ -73,14 +84,48 @@ class GameInfo:
     observation_shape: tuple[int, ...]
     max_game_length: int
     has_chance: bool = False
-    utility: tuple[float, float] = (-1.0, 1.0)
+    utility: tuple[int, int] = (-1, 1)
     history_dependent: bool = False
+
+    def __post_init__(self) -> None:
+        low, high = self.utility
+        if not (isinstance(high, int) and high >= 1 and low == -high):
+            raise ValueError(f"{self.name}: utility must be (-m, m) for an int m >= 1 (zero-sum), got {self.utility}")
+
+    def value(self, ret: float) -> float:
+        """A return scaled into a value in [-1, 1]: the one place where returns meet values (search
+        scores, network targets)."""
+        return ret / self.utility[1]
 
 
 @numba.njit(cache=True)
 def no_chance_outcomes(s, actions, probs) -> int:
     """The chance kernel of a game without chance nodes: no outcomes."""
     return 0
+
+
+@numba.njit(cache=True)
+def no_tactical_actions(s, out) -> int:
+    """The default: no move is tactical (quiescence search then searches every move)."""
+    return 0
+
+
+@numba.njit(cache=True)
+def no_repetition(s, keys, n) -> int:
+    """The default: earlier positions never matter."""
+    return NO_REPETITION
+
+
+@numba.njit(cache=True)
+def no_null_move(s):
+    """The default: the game has no null move (the search never tries one)."""
+    return s
+
+
+@numba.njit(cache=True)
+def no_move_score(s, action) -> float:
+    """The default: no move is ordered before the others by the game."""
+    return 0.0
 
 
 class GameKernels(NamedTuple):
@@ -99,6 +144,21 @@ class GameKernels(NamedTuple):
     * ``hash_key(s) -> int64`` is a stable key (the same in every process) for transposition tables.
     * ``observation(s, player, out: float32[*observation_shape])`` fills the planes seen by ``player``
       (0 or 1); search and self-play pass the side to move.
+
+    Optional, for the searches (a game that leaves one out gets the default, and `provides` tells):
+
+    * ``tactical_actions(s, out: int64[:]) -> int`` writes the moves that quiescence search follows
+      past the horizon (captures, promotions) into ``out[:n]``; quiescence then lets the side to move
+      stand pat. Default: none, and quiescence (when asked for) searches every move.
+    * ``repetition(s, keys: int64[:], n) -> int`` judges ``s`` given the keys (`hash_key`) of the
+      positions before it, oldest first, in ``keys[:n]`` (the game's history, then the search's path):
+      `NO_REPETITION`, `REPETITION_DRAW` or `REPETITION_ILLEGAL`. The game sets the rule (twofold or
+      threefold, reset by an irreversible move): FIDE's and OpenSpiel's are both expressible.
+    * ``null_move(s) -> s2`` passes the turn (for null-move pruning, where the game allows it).
+    * ``move_score(s, action) -> float`` orders moves, larger first, before killers and history when
+      positive (MVV-LVA for captures); 0 leaves a move to the generic heuristics.
+    * ``max_return`` is the largest return (``GameInfo.utility[1]``, filled in by `Game`), by which
+      compiled code scales returns into values.
     """
 
     legal_actions: Callable[..., int]
@@ -107,6 +167,36 @@ class GameKernels(NamedTuple):
     observation: Callable[..., None]
     max_actions: int
     chance_outcomes: Callable[..., int] = no_chance_outcomes
+    tactical_actions: Callable[..., int] = no_tactical_actions
+    repetition: Callable[..., int] = no_repetition
+    null_move: Callable[..., CompactState] = no_null_move
+    move_score: Callable[..., float] = no_move_score
+    max_return: int = 1
+
+    def provides(self, kernel: str) -> bool:
+        """Whether the game gives its own optional ``kernel`` (not the default)."""
+        return getattr(self, kernel) is not GameKernels._field_defaults[kernel]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: ``winner`` (0, 1, or None for a draw), ``returns`` (player 0's, player 1's),
+    and ``termination`` (``"normal"``, ``"repetition"``, or the game's own word: ``"checkmate"``...),
+    as python-chess's ``Outcome``; `result` writes it for PGN, SGF or a table."""
+
+    winner: int | None
+    returns: tuple[float, float]
+    termination: str = "normal"
+
+    @property
+    def result(self) -> str:
+        """``"1-0"``, ``"0-1"`` or ``"1/2-1/2"`` (PGN's), followed by the points where a win is worth more
+        than one (``"1-0 (2 points)"``)."""
+        if self.winner is None:
+            return "1/2-1/2"
+        text = "1-0" if self.winner == 0 else "0-1"
+        points = abs(self.returns[0])
+        return text if points == 1 else f"{text} ({points:g} points)"
 
 
 @dataclass(frozen=True)
@@ -214,6 +304,8 @@ class Game(abc.ABC):
         self.max_game_length, self.has_chance = info.max_game_length, info.has_chance
         # Set here, not as cached properties: a descriptor of the same name on the class keeps CPython
         # from specializing the attribute load, a cost paid in every `State.apply`.
+        if self.kernels.max_return != info.utility[1]:  # stated once, in the GameInfo
+            self.kernels = self.kernels._replace(max_return=info.utility[1])
         self._initial_compact = self.initial_compact_state()
         self.fast_apply = compiled_entry(self.kernels.apply, self._initial_compact, 0)
 
@@ -311,9 +403,22 @@ class State:
         return self.compact[PLAYER] == CHANCE
 
     def returns(self) -> list[float]:
-        """Final returns ``[player 0, player 1]``, zero-sum; both 0 while the game is not over."""
+        """Final returns ``[player 0, player 1]``, zero-sum, in the game's utility range; both 0 while
+        the game is not over."""
         r = float(self.compact[RETURN])
         return [r, -r] if r else [0.0, 0.0]
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (None while it is not over)."""
+        if not self.is_terminal():
+            return None
+        r = self.compact[RETURN]
+        winner = None if r == 0 else 0 if r > 0 else 1
+        return Outcome(winner, (float(r), float(-r)), self.termination())
+
+    def termination(self) -> str:
+        """Why the (terminal) game ended; games with several endings override it."""
+        return "normal"
 
     # --- moves --------------------------------------------------------------------------------
     def legal_actions(self) -> list[int]:
@@ -414,6 +519,11 @@ class State:
         """A stable 64-bit key of the position (equal positions, equal keys, in every process)."""
         return int(self.game.kernels.hash_key(self.compact))
 
+    def history(self) -> tuple[int, ...]:
+        """The keys of the positions before this one, oldest first, where the rules look at them
+        (`HistoryState`); empty otherwise."""
+        return ()
+
     def action_to_string(self, action: int) -> str:
         """The action in the game's usual notation."""
         return str(action)
@@ -447,3 +557,57 @@ class State:
     def __repr__(self) -> str:
         return f"<{self.game.name} state {self.compact}>"
 
+
+
+class HistoryState(State):
+    """A state of a game whose rules look at earlier positions (``GameInfo.history_dependent``).
+
+    It keeps the keys of the positions before it, and its game's ``repetition`` kernel judges every
+    move against them: a move into a position the rules forbid to repeat is illegal (and missing from
+    `legal_actions`); one into a repetition the rules draw ends the game, with `termination`
+    ``"repetition"``. Two states are equal when their positions and histories are.
+    """
+
+    __slots__ = ("_history", "_repeated")
+
+    def history(self) -> tuple[int, ...]:
+        return getattr(self, "_history", ())
+
+    def _judge(self, child: CompactState) -> int:
+        """The repetition kernel's verdict on ``child``, reached from this state (none on a terminal)."""
+        if child[PLAYER] == TERMINAL:
+            return NO_REPETITION
+        keys = np.array((*self.history(), self.hash_key()), dtype=np.int64)
+        return int(self.game.kernels.repetition(child, keys, len(keys)))
+
+    def apply(self, action: int) -> "HistoryState":
+        child = super().apply(action)
+        child._history = (*self.history(), self.hash_key())
+        verdict = self._judge(child.compact)
+        if verdict == REPETITION_ILLEGAL:
+            raise IllegalActionError(f"{self.game.name}: {self._describe(action)} repeats an earlier "
+                                     f"position, which the rules forbid")
+        if verdict == REPETITION_DRAW:
+            child.compact = (TERMINAL, 0, *child.compact[2:])
+            child._repeated = True
+        return child
+
+    def legal_actions(self) -> list[int]:
+        actions = super().legal_actions()
+        if not actions or self.is_chance_node():
+            return actions
+        apply = self.game.fast_apply
+        return [a for a in actions if self._judge(apply(self.compact, a)) != REPETITION_ILLEGAL]
+
+    def is_legal(self, action: int) -> bool:
+        return super().is_legal(action) and (
+            self.is_chance_node() or self._judge(self.game.fast_apply(self.compact, action)) != REPETITION_ILLEGAL)
+
+    def termination(self) -> str:
+        return "repetition" if getattr(self, "_repeated", False) else super().termination()
+
+    def __eq__(self, other: object) -> bool:
+        return super().__eq__(other) and other.history() == self.history()  # type: ignore[union-attr]
+
+    def __hash__(self) -> int:
+        return hash((self.compact, self.history()))
