@@ -33,8 +33,9 @@ Compact-state slots fixed for every game, so that the facade and the search read
 from __future__ import annotations
 
 import abc
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, NamedTuple, Sequence
+from typing import Any, ClassVar, NamedTuple
 
 import numba
 import numpy as np
@@ -106,7 +107,7 @@ def no_chance_outcomes(s, actions, probs) -> int:
 
 @numba.njit(cache=True)
 def no_tactical_actions(s, out) -> int:
-    """The default: no move is tactical (quiescence search then searches every move)."""
+    """The default: the game names no tactical moves."""
     return 0
 
 
@@ -148,13 +149,15 @@ class GameKernels(NamedTuple):
     Optional, for the searches (a game that leaves one out gets the default, and `provides` tells):
 
     * ``tactical_actions(s, out: int64[:]) -> int`` writes the moves that quiescence search follows
-      past the horizon (captures, promotions) into ``out[:n]``; quiescence then lets the side to move
-      stand pat. Default: none, and quiescence (when asked for) searches every move.
+      past the horizon (captures, promotions; legal moves only) into ``out[:n]``; quiescence then lets the side to move
+      stand pat. Default: none; quiescence then follows every move of a position the search's
+      ``is_quiet`` test rejects (by default, none).
     * ``repetition(s, keys: int64[:], n) -> int`` judges ``s`` given the keys (`hash_key`) of the
       positions before it, oldest first, in ``keys[:n]`` (the game's history, then the search's path):
       `NO_REPETITION`, `REPETITION_DRAW` or `REPETITION_ILLEGAL`. The game sets the rule (twofold or
       threefold, reset by an irreversible move): FIDE's and OpenSpiel's are both expressible.
-    * ``null_move(s) -> s2`` passes the turn (for null-move pruning, where the game allows it).
+    * ``null_move(s) -> s2`` passes the turn (for null-move pruning); a state whose player code is
+      `ILLEGAL` where the game allows no null move (in check, or in a likely zugzwang).
     * ``move_score(s, action) -> float`` orders moves, larger first, before killers and history when
       positive (MVV-LVA for captures); 0 leaves a move to the generic heuristics.
     * ``max_return`` is the largest return (``GameInfo.utility[1]``, filled in by `Game`), by which
@@ -273,7 +276,7 @@ class Game(abc.ABC):
     """Registry name, e.g. ``"connect_four"``."""
     version: ClassVar[int] = 1
     """Bumped whenever the rules, the action numbering or the observation change (checkpoints record it)."""
-    state_class: ClassVar[type["State"]]
+    state_class: ClassVar[type[State]]
     info: GameInfo
     """The game's `GameInfo`: a class attribute for a game without parameters, else set per instance."""
     heuristic: ClassVar[str | None] = None
@@ -321,20 +324,20 @@ class Game(abc.ABC):
     def initial_compact_state(self) -> CompactState:
         """The compact state of the start position."""
 
-    def new_initial_state(self) -> "State":
+    def new_initial_state(self) -> State:
         state = _new_object(self.state_class)  # as in `State.apply`: this starts every playout
         state.game = self
         state.compact = self._initial_compact
         return state
 
-    def state_from_actions(self, actions: Sequence[int]) -> "State":
+    def state_from_actions(self, actions: Sequence[int]) -> State:
         """The state reached by playing ``actions`` from the start; raises on an illegal one."""
         state = self.new_initial_state()
         for action in actions:
             state = state.apply(action)
         return state
 
-    def state_from_moves(self, moves: str | Sequence[str]) -> "State":
+    def state_from_moves(self, moves: str | Sequence[str]) -> State:
         """The state reached by a sequence of moves in the game's notation (a list, or a string
         separated by spaces or commas)."""
         if isinstance(moves, str):
@@ -355,7 +358,7 @@ class Game(abc.ABC):
             actions.append(action)
         return tuple(actions), None
 
-    def benchmark_positions(self, sets: Sequence[str]) -> list["State"]:
+    def benchmark_positions(self, sets: Sequence[str]) -> list[State]:
         """The positions of the game's published benchmark sets named ``sets`` (none by default)."""
         return []
 
@@ -384,7 +387,7 @@ class State:
     (tests then hold the two equal to the kernels, which the search keeps using).
     """
 
-    __slots__ = ("game", "compact")
+    __slots__ = ("compact", "game")
 
     def __init__(self, game: Game, compact: CompactState) -> None:
         self.game = game
@@ -428,6 +431,14 @@ class State:
         n = kernels.legal_actions(self.compact, buffer)
         return buffer[:n].tolist()
 
+    def tactical_actions(self) -> list[int]:
+        """The legal moves quiescence search follows past the horizon (the game's ``tactical_actions``
+        kernel: captures, promotions), in the kernel's order; none by default."""
+        kernels = self.game.kernels
+        buffer = np.empty(kernels.max_actions, dtype=np.int64)
+        n = kernels.tactical_actions(self.compact, buffer)
+        return buffer[:n].tolist()
+
     def legal_action_mask(self) -> np.ndarray:
         """int8[num_actions], 1 where the action is legal."""
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
@@ -450,7 +461,7 @@ class State:
         outcomes, probs = zip(*self.chance_outcomes())
         return int(outcomes[rng.choice(len(outcomes), p=probs)])
 
-    def apply(self, action: int) -> "State":
+    def apply(self, action: int) -> State:
         """The successor after ``action``; the receiver is unchanged. Raises `IllegalActionError`."""
         if type(action) is not int:  # the compiled entry point would coerce 3.7 or "3" to 3
             action = self._as_int(action)
@@ -513,7 +524,7 @@ class State:
         """Whose point of view `observation` takes by default: the side to move; at a chance node the
         game says (pig: the player whose turn it is); player 0 once the game is over."""
         player = self.compact[PLAYER]
-        return player if player >= 0 else 0
+        return max(player, 0)
 
     def hash_key(self) -> int:
         """A stable 64-bit key of the position (equal positions, equal keys, in every process)."""
@@ -580,7 +591,7 @@ class HistoryState(State):
         keys = np.array((*self.history(), self.hash_key()), dtype=np.int64)
         return int(self.game.kernels.repetition(child, keys, len(keys)))
 
-    def apply(self, action: int) -> "HistoryState":
+    def apply(self, action: int) -> HistoryState:
         child = super().apply(action)
         child._history = (*self.history(), self.hash_key())
         verdict = self._judge(child.compact)
@@ -598,6 +609,9 @@ class HistoryState(State):
             return actions
         apply = self.game.fast_apply
         return [a for a in actions if self._judge(apply(self.compact, a)) != REPETITION_ILLEGAL]
+
+    def tactical_actions(self) -> list[int]:
+        return [a for a in super().tactical_actions() if self.is_legal(a)]
 
     def is_legal(self, action: int) -> bool:
         return super().is_legal(action) and (

@@ -10,7 +10,7 @@ import pytest
 import rlgames
 from rlgames.evaluators import ZeroEvaluator
 from rlgames.evaluators.tic_tac_toe import OpenLinesEvaluator
-from rlgames.game import TERMINAL
+from rlgames.game import TERMINAL, GameInfo
 from rlgames.search.minimax import alphabeta, minimax
 
 UNSEEN = 99  # leaves that alpha-beta must prune
@@ -18,6 +18,7 @@ UNSEEN = 99  # leaves that alpha-beta must prune
 
 class _TreeGame:
     num_actions = 3
+    info = GameInfo("tree", num_actions=3, observation_shape=(1,), max_game_length=10)  # value(r) == r
 
 
 class TreeState:

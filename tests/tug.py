@@ -12,7 +12,8 @@ repeat, and ``rule`` says what a repetition does:
 * ``"threefold"`` -- its third occurrence is a draw (FIDE's and OpenSpiel's chess rule);
 * ``"superko"`` -- a move into a position seen before is illegal (go's positional superko).
 
-Cashing in is the tactical move: quiescence search follows it past the horizon. `TugEvaluator` values
+Cashing in is the tactical move: quiescence search follows it past the horizon. Passing is the null
+move (``extras=True``), never legal as a move. `TugEvaluator` values
 a position by the marker's place, from the side to move.
 """
 
@@ -94,8 +95,19 @@ def repetition(s, keys, n) -> int:
     return REPETITION_DRAW if seen >= 1 + s[RULE] else NO_REPETITION
 
 
+@njit(cache=True)
+def null_move(s):
+    return tuple_setitem(s, 0, 1 - s[0]) if s[0] >= 0 else tuple_setitem(s, 0, ILLEGAL)
+
+
+@njit(cache=True)
+def move_score(s, action) -> float:
+    return 1.0 if action == CASH else 0.0
+
+
 KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
                       max_actions=3, tactical_actions=tactical_actions, repetition=repetition)
+EXTRA_KERNELS = KERNELS._replace(null_move=null_move, move_score=move_score)
 
 
 class TugState(HistoryState):
@@ -106,16 +118,19 @@ class TugState(HistoryState):
 
 
 class Tug(Game):
+    """Tug on cells ``-size .. size`` under a repetition ``rule``; ``extras``: with a null move (a pass)
+    and a move-ordering score (cashing in first), for the searches' optional hooks."""
+
     name = "tug"
     state_class = TugState
-    kernels = KERNELS
 
-    def __init__(self, size: int = 2, rule: str = "twofold") -> None:
+    def __init__(self, size: int = 2, rule: str = "twofold", extras: bool = False) -> None:
         self.size, self.rule = size, rule
-        super().__init__(size=size, rule=rule)
+        self.kernels = EXTRA_KERNELS if extras else KERNELS
+        super().__init__(size=size, rule=rule, extras=extras)
 
     @classmethod
-    def describe(cls, size: int = 2, rule: str = "twofold") -> GameInfo:
+    def describe(cls, size: int = 2, rule: str = "twofold", extras: bool = False) -> GameInfo:
         if rule not in RULES:
             raise ValueError(f"tug: rule must be one of {RULES}, got {rule!r}")
         positions = 2 * (2 * size + 1)

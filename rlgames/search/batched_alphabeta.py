@@ -12,8 +12,8 @@ A depth-limited fail-soft negamax alpha-beta (numpy only) that calls the evaluat
   cut-off need no priors for their children, whose leaves are all evaluated anyway. The root's prior
   (at depth >= 2) is ``root_prior`` or, when None, one evaluation of the root. An evaluator whose
   ``evaluate_batch`` returns no priors (None) is asked again only at the cut-off.
-* **Scores** as in `rlgames.search.alphabeta`: the evaluator's value clipped to [-1, 1] at the cut-off,
-  0 for a draw and ``±(WIN - p)`` for a win or loss ``p`` plies from the root, so that the result's
+* **Scores** as in `rlgames.search.negamax`: the evaluator's value clipped to [-1, 1] at the cut-off,
+  a terminal's scaled return, and ``±(WIN - p)`` for the largest win or loss ``p`` plies from the root, so that the result's
   value (the score clipped to [-1, 1]) equals `rlgames.search.minimax.alphabeta`'s with the same
   evaluator, and a proven result reports ``plies_to_end``.
 * **Budgets** (``max_nodes``, ``time_limit``) as in the compiled search: iterative deepening from depth
@@ -37,12 +37,9 @@ import numpy as np
 
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import State
+from rlgames.search.minimax import terminal_value
+from rlgames.search.negamax import MAX_PLY, WIN
 from rlgames.search.result import SearchResult, SearchStats
-
-WIN = 1000.0
-"""A win ``p`` plies from the root scores ``WIN - p`` (the scale of `rlgames.search.alphabeta.WIN`)."""
-MAX_DEPTH = 500
-"""The deepest search; proven scores stay at least ``WIN - MAX_DEPTH``, far outside [-1, 1]."""
 
 
 class OutOfBudget(Exception):
@@ -95,7 +92,9 @@ class _Search:
         for action, child in zip(actions, children):
             if child.is_terminal():
                 self.nodes += 1
-                score, rest = child.returns()[player] * (WIN - ply - 1), ()
+                score, rest = terminal_value(child, player), ()
+                if abs(score) == 1.0:  # the game's largest win or loss: proven, as in the compiled search
+                    score = math.copysign(WIN - ply - 1, score)
             else:
                 below = pv[1:] if pv and action == pv[0] else ()
                 score, rest = self._child(child, player, depth, ply, alpha, beta, values, priors, k, below)
@@ -136,7 +135,7 @@ def _ordered(actions: list[int], prior: np.ndarray | None, first: int | None = N
 
 def batched_alphabeta(state: State, *, depth: int | None, evaluator: Evaluator, root_prior: np.ndarray | None = None,
                       max_nodes: int | None = None, time_limit: float | None = None) -> SearchResult:
-    """Searches ``state`` to ``depth`` plies (None: to the end of the game, at most `MAX_DEPTH`), by
+    """Searches ``state`` to ``depth`` plies (None: to the end of the game, at most `MAX_PLY`), by
     iterative deepening when ``max_nodes`` or ``time_limit`` (seconds) bounds the search.
 
     The result's policy is one-hot on the action; ``stats.depth`` is the deepest completed iteration;
@@ -147,9 +146,9 @@ def batched_alphabeta(state: State, *, depth: int | None, evaluator: Evaluator, 
     if state.is_terminal() or state.is_chance_node() or game.has_chance:
         raise ValueError(f"batched alpha-beta needs a root where a player is to move in a game without chance; "
                          f"got {state!r}")
-    depth = min(game.max_game_length, MAX_DEPTH) if depth is None else depth
-    if not 1 <= depth <= MAX_DEPTH:
-        raise ValueError(f"depth must be in [1, {MAX_DEPTH}], got {depth}")
+    depth = min(game.max_game_length, MAX_PLY) if depth is None else depth
+    if not 1 <= depth <= MAX_PLY:
+        raise ValueError(f"depth must be in [1, {MAX_PLY}], got {depth}")
     prior = _root_prior(game.num_actions, root_prior)
     search = _Search(evaluator)
     start = time.perf_counter()

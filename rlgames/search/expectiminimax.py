@@ -23,18 +23,23 @@ Conventions:
   ``S + R L >= beta`` (returning that lower bound). The next outcome, of probability ``p``, is
   searched with the window ``(max(L, (alpha - S - (R - p) U) / p), min(U, (beta - S - (R - p) L) / p))``,
   outside which it would cause one of these cut-offs.
-* **Transposition table** (optional): key, depth, bound flag and value, replacement by depth. The key
-  mixes `GameKernels.hash_key` with the point of view (which a chance node's state need not
-  determine). An entry answers a probe when it was searched at least as deep and its bound (exact,
-  lower, upper) decides the window, so depth-limited values may differ from a search without it
-  (they come from deeper searches); full-depth values are exact either way.
+* **Terminal states** are worth their return scaled into a value (``return / max_return``).
+* **Transposition table** (optional; `rlgames.search.tt`): the key mixes `GameKernels.hash_key` with
+  the point of view (which a chance node's state need not determine). An entry answers a probe when
+  it was searched at least as deep and its bound decides the window, so depth-limited values may
+  differ from a search without it (they come from deeper searches); full-depth values are exact
+  either way. A game with a repetition rule is searched without it (its values depend on the path).
+* **Repetition** (a game with a ``repetition`` kernel): the search keeps the key stack (the root's
+  history, then the path) and asks the kernel about every child: a drawn repetition is worth 0, a
+  forbidden one is skipped.
 * **Principal variation**: the expected line from the root, replayable with `State.apply`: the best
   decision at a decision node and, at a chance node, its most likely outcome (the first of equally
   likely ones), each followed by the line below it. Below a pruned node or a table hit the line is
   cut short, and with pruning the line under a chance node comes from windowed searches.
 
 `make_expectiminimax` builds the compiled recursion for one game and one evaluator kernel;
-`Expectiminimax` is the driver; `expectiminimax` is the readable Python reference (no pruning).
+`Expectiminimax` is the driver; `expectiminimax` (`rlgames.search.expectiminimax_reference`) is the
+readable Python reference (no pruning).
 """
 
 from __future__ import annotations
@@ -50,45 +55,79 @@ import numpy as np
 from numba import njit
 
 from rlgames.evaluators.base import Evaluator
-from rlgames.game import CHANCE, RETURN, TERMINAL, GameKernels, State
-from rlgames.search.budget import NO_DEADLINE, over_budget
+from rlgames.game import (
+    CHANCE,
+    REPETITION_DRAW,
+    REPETITION_ILLEGAL,
+    RETURN,
+    TERMINAL,
+    GameKernels,
+    State,
+)
+from rlgames.search.budget import (
+    ABORTED,
+    CUTOFFS,
+    DEADLINE,
+    EVALS,
+    NO_DEADLINE,
+    NODE_LIMIT,
+    NODES,
+    SHARED_SLOTS,
+    TT_HITS,
+    out_of_budget,
+)
+from rlgames.search.expectiminimax_reference import (
+    OutOfBudget,
+    _Budget,
+    _check_root,
+    expectiminimax,
+)
+from rlgames.search.negamax import MAX_PLY
 from rlgames.search.result import SearchResult, SearchStats
-from rlgames.search.tt import EMPTY, EXACT, LOWER, UPPER, table_slots, tt_slot
+from rlgames.search.tt import (
+    EMPTY,
+    bound_flag,
+    decides,
+    entry_depth,
+    entry_flag,
+    new_table,
+    tt_lookup,
+    tt_store,
+    tt_value,
+)
+
+__all__ = ["Expectiminimax", "ExpectiminimaxConfig", "expectiminimax", "make_expectiminimax"]
 
 LOW, HIGH = -1.0, 1.0
-"""The bounds of every value, which Star1 relies on."""
 INF = math.inf
-MAX_DEPTH = 500
 LAYERS_PER_DECISION = 2
 """Plies reserved per decision: the decision and one chance layer (deeper chains of chance nodes
 between two decisions overflow the workspace, and `Expectiminimax.search` raises)."""
 VIEW_MIX = -7046029254386353131  # 0x9E3779B97F4A7C15: mixes the point of view into TT keys
 
-# Slots of `Workspace.control`.
-NODES, CUTOFFS, CHANCE_CUTOFFS, EVALS, TT_HITS, OVERFLOW, PRUNING, NODE_LIMIT, DEADLINE, ABORTED = range(10)
-CONTROL_SIZE = 10
+# Slots of `Workspace.control` after the shared ones (`rlgames.search.budget`).
+CHANCE_CUTOFFS, OVERFLOW, PRUNING, HISTORY_LEN = range(SHARED_SLOTS, SHARED_SLOTS + 4)
+CONTROL_SIZE = SHARED_SLOTS + 4
 PRUNING_LEVELS = {"none": 0, "alphabeta": 1, "star1": 2}
 ALPHABETA, STAR1 = PRUNING_LEVELS["alphabeta"], PRUNING_LEVELS["star1"]
-TT_KEY, TT_INFO = 0, 1  # columns of `Workspace.tt`; info = depth << 2 | flag
-TT_ENTRY_BYTES = 8 + 8 + 8  # key, depth and flag (`Workspace.tt`), value (`Workspace.tt_values`)
 
 
 class Workspace(NamedTuple):
-    """The preallocated arrays of one search: ``P`` plies, ``A = max_actions``, ``N`` TT slots.
+    """The preallocated arrays of one search: ``P`` plies, ``A = max_actions``, ``H`` history keys.
 
-    * ``plies`` int64[P, A + 1 + P], one row per ply: the node's actions or outcomes (columns
-      ``[0, A)``), the end of the ply's line (column ``A``) and the triangular PV table's row (the line
-      from ply p in columns ``A + 1 + p .. A + 1 + end``);
+    * ``plies`` int64[P + 1, max(A + 1 + P, H + P)], one row per ply: the node's actions or outcomes
+      (columns ``[0, A)``), the end of the ply's line (column ``A``) and the triangular PV table's row
+      (the line from ply p in columns ``A + 1 + p .. A + 1 + end``); the last row is the key stack of
+      a game with a repetition rule (the history's keys, then the key of the position at each ply);
     * ``probs`` float64[P, A]: the outcomes' probabilities of the chance node at each ply;
-    * ``tt`` int64[N, 2] (key, ``depth << 2 | flag``) and ``tt_values`` float64[N];
-    * ``control`` int64[10]: counters, the overflow flag, the pruning level and the budgets: a node
-      limit, a ``time.perf_counter_ns()`` deadline and the flag set when either runs out (slots named above).
+    * ``tt`` int64[N, 3], the transposition table (`rlgames.search.tt`'s layout);
+    * ``control`` int64[CONTROL_SIZE]: counters, the overflow flag, the pruning level and the budgets
+      (slots named above and in `rlgames.search.budget`).
     """
 
     plies: np.ndarray
     probs: np.ndarray
     tt: np.ndarray
-    tt_values: np.ndarray
     control: np.ndarray
 
 
@@ -104,42 +143,6 @@ def update_pv(a: int, ply: int, ws: Workspace) -> None:
     row[end_col] = max(end, ply + 1)
 
 
-@njit(cache=True, inline="always")
-def tt_probe(key: int, depth: int, alpha: float, beta: float, ws: Workspace) -> float:
-    """The stored value when an entry of ``key`` at least ``depth`` deep decides the window; else NaN."""
-    slot = tt_slot(key, len(ws.tt) - 1)
-    info = ws.tt[slot, TT_INFO]
-    flag = info & 3
-    if flag == EMPTY or ws.tt[slot, TT_KEY] != key or info >> 2 < depth:
-        return np.nan
-    value = ws.tt_values[slot]
-    if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
-        return value
-    return np.nan
-
-
-@njit(cache=True, inline="always")
-def tt_store(key: int, depth: int, value: float, flag: int, ws: Workspace) -> None:
-    """Stores an entry unless its slot holds another position searched deeper."""
-    slot = tt_slot(key, len(ws.tt) - 1)
-    info = ws.tt[slot, TT_INFO]
-    if info & 3 != EMPTY and ws.tt[slot, TT_KEY] != key and info >> 2 > depth:
-        return
-    ws.tt[slot, TT_KEY] = key
-    ws.tt[slot, TT_INFO] = depth << 2 | flag
-    ws.tt_values[slot] = value
-
-
-@njit(inline="always")
-def out_of_budget(control) -> bool:
-    """Counts a node; whether the node limit or, read every 4096 nodes, the deadline has been passed
-    (then ``control[ABORTED]`` is set)."""
-    control[NODES] += 1
-    if over_budget(control[NODES], control[NODE_LIMIT], control[DEADLINE]):
-        control[ABORTED] = 1
-    return control[ABORTED] != 0
-
-
 def principal_variation(ws: Workspace) -> tuple[int, ...]:
     """The line from the root of the last search."""
     end_col = ws.probs.shape[1]
@@ -153,12 +156,13 @@ def make_expectiminimax(kernels: GameKernels, evaluate_kernel: Callable[..., flo
     ``(alpha, beta)``, a bound outside. Compiled on first call, kept for the process and shared by
     every parameter set of the game (it does not depend on ``max_actions``)."""
     return _compile(kernels.legal_actions, kernels.apply, kernels.chance_outcomes, kernels.hash_key,
-                    evaluate_kernel)
+                    evaluate_kernel, kernels.repetition, kernels.provides("repetition"), kernels.max_return)
 
 
 @functools.cache
 def _compile(legal_actions: Callable[..., int], apply: Callable[..., tuple], chance_outcomes: Callable[..., int],
-             hash_key: Callable[..., int], evaluate: Callable[..., float]) -> Callable[..., float]:
+             hash_key: Callable[..., int], evaluate: Callable[..., float], repetition: Callable[..., int],
+             repeats: bool, max_return: int) -> Callable[..., float]:
 
     @njit
     def value(s, player: int, depth: int, ply: int, alpha: float, beta: float, ws: Workspace) -> float:
@@ -169,21 +173,26 @@ def _compile(legal_actions: Callable[..., int], apply: Callable[..., tuple], cha
         actions[len(probs)] = ply  # the line from here is empty so far
         code = s[0]
         if code == TERMINAL:
-            return float(s[RETURN] if player == 0 else -s[RETURN])
+            return (s[RETURN] if player == 0 else -s[RETURN]) / max_return
         chance = code == CHANCE
         if not chance and depth <= 0:
             control[EVALS] += 1
             return min(HIGH, max(LOW, evaluate(s)))
-        if ply + 1 >= len(ws.plies):
+        if ply + 1 >= len(ws.plies) - 1:
             control[OVERFLOW] = 1
             return 0.0
-        use_tt = len(ws.tt) > 0
+        keys, history = ws.plies[-1], control[HISTORY_LEN]
+        if repeats:
+            keys[history + ply] = hash_key(s)
+        use_tt = len(ws.tt) > 0 and not repeats
         key = hash_key(s) ^ (player + 1) * VIEW_MIX if use_tt else 0
         if use_tt:
-            stored = tt_probe(key, depth, alpha, beta, ws)
-            if not np.isnan(stored):
-                control[TT_HITS] += 1
-                return stored
+            info = tt_lookup(ws.tt, key)
+            if entry_flag(info) != EMPTY and entry_depth(info) >= depth:
+                stored = tt_value(ws.tt, key)
+                if decides(entry_flag(info), stored, alpha, beta):
+                    control[TT_HITS] += 1
+                    return stored
         prune = control[PRUNING] >= ALPHABETA
         star1 = control[PRUNING] >= STAR1
         if chance:
@@ -216,7 +225,13 @@ def _compile(legal_actions: Callable[..., int], apply: Callable[..., tuple], cha
             a = actions[i]
             s2 = apply(s, a)
             mover = s2[0]
-            if mover == player or mover == TERMINAL or mover == CHANCE:
+            verdict = repetition(s2, keys, history + ply + 1) if repeats and mover != TERMINAL else 0
+            if verdict == REPETITION_ILLEGAL:
+                continue
+            if verdict == REPETITION_DRAW:
+                ws.plies[ply + 1, len(probs)] = ply + 1
+                v = 0.0
+            elif mover == player or mover == TERMINAL or mover == CHANCE:
                 v = value(s2, player, next_depth, ply + 1, lo, hi, ws)
             else:
                 v = -value(s2, mover, next_depth, ply + 1, -hi, -lo, ws)
@@ -236,8 +251,7 @@ def _compile(legal_actions: Callable[..., int], apply: Callable[..., tuple], cha
                     control[CUTOFFS] += 1
                     break
         if use_tt:
-            flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-            tt_store(key, depth, best, flag, ws)
+            tt_store(ws.tt, key, best, depth, bound_flag(best, original_alpha, beta), -1)
         return best
 
     return value
@@ -265,8 +279,8 @@ class ExpectiminimaxConfig:
     tt_size_mb: float = 0.0
 
     def __post_init__(self) -> None:
-        if self.depth is not None and not 1 <= self.depth <= MAX_DEPTH:
-            raise ValueError(f"depth must be in [1, {MAX_DEPTH}], got {self.depth}")
+        if self.depth is not None and not 1 <= self.depth <= MAX_PLY:
+            raise ValueError(f"depth must be in [1, {MAX_PLY}], got {self.depth}")
         if self.max_nodes is not None and self.max_nodes < 1:
             raise ValueError(f"max_nodes must be positive, got {self.max_nodes}")
         if self.time_limit is not None and self.time_limit <= 0:
@@ -300,7 +314,7 @@ class Expectiminimax:
         the budgets allow."""
         _check_root(state)
         config = self.config
-        max_depth = min(config.depth or state.game.max_game_length, MAX_DEPTH)
+        max_depth = min(config.depth or state.game.max_game_length, MAX_PLY)
         depths = range(1, max_depth + 1) if config.budgeted else [max_depth]
         if self.evaluator.kernel is None:
             return self._search_reference(state, depths)
@@ -347,14 +361,15 @@ class Expectiminimax:
     def _workspace(self, state: State, max_depth: int) -> Workspace:
         config = self.config
         plies = min(state.game.max_game_length, LAYERS_PER_DECISION * max_depth) + 1
-        actions = state.game.kernels.max_actions
+        actions, history = state.game.kernels.max_actions, state.history()
         control = np.zeros(CONTROL_SIZE, dtype=np.int64)
         control[PRUNING] = PRUNING_LEVELS[config.pruning]
         control[NODE_LIMIT], control[DEADLINE] = np.iinfo(np.int64).max, NO_DEADLINE
-        slots = table_slots(config.tt_size_mb, TT_ENTRY_BYTES)
-        return Workspace(plies=np.zeros((plies, actions + 1 + plies), dtype=np.int64),
-                         probs=np.zeros((plies, actions)), tt=np.zeros((slots, 2), dtype=np.int64),
-                         tt_values=np.zeros(slots), control=control)
+        control[HISTORY_LEN] = len(history)
+        rows = np.zeros((plies + 1, max(actions + 1 + plies, len(history) + plies)), dtype=np.int64)
+        rows[-1, : len(history)] = history
+        return Workspace(plies=rows, probs=np.zeros((plies, actions)), tt=new_table(config.tt_size_mb),
+                         control=control)
 
     def _result(self, state: State, score: float, line: tuple[int, ...], depth: int, ws: Workspace,
                 elapsed: float) -> SearchResult:
@@ -368,98 +383,3 @@ class Expectiminimax:
                             extra={"evaluations": int(counters[EVALS]), "chance_cutoffs": chance_cutoffs})
         return SearchResult(action=line[0], value=float(score) + 0.0,  # + 0.0 turns -0.0 into 0.0
                             policy=policy, principal_variation=line, stats=stats)
-
-
-# --- the readable Python reference ------------------------------------------------------------------
-
-class _Budget(NamedTuple):
-    """Nodes the reference may still enter, and a `time.perf_counter` deadline."""
-
-    nodes: float
-    deadline: float
-
-
-class OutOfBudget(Exception):
-    """The reference search ran out of its `_Budget` after entering ``nodes`` nodes."""
-
-    def __init__(self, nodes: int) -> None:
-        super().__init__(f"out of budget after {nodes} nodes")
-        self.nodes = nodes
-
-
-@dataclass
-class _Counters:
-    nodes: int = 0
-    evaluations: int = 0
-    budget: _Budget | None = None
-
-    def enter(self) -> None:
-        """Counts a node; raises `OutOfBudget` once the budget is spent."""
-        self.nodes += 1
-        budget = self.budget
-        if budget is not None and (self.nodes > budget.nodes or time.perf_counter() > budget.deadline):
-            raise OutOfBudget(self.nodes)
-
-
-def expectiminimax(state: State, depth: int | None = None, evaluator: Evaluator | None = None, *,
-                   budget: _Budget | None = None) -> SearchResult:
-    """Plain expectiminimax over the `State` API, ``depth`` decisions deep (None: to the end of the
-    game, which must then be finite), with the conventions of the compiled search and no pruning;
-    raises `OutOfBudget` past a ``budget`` (used by `Expectiminimax`).
-
-    It counts nodes as the compiled search does (every state entered, terminal ones included), so that
-    without pruning or table both report the same count.
-    """
-    _check_root(state)
-    if depth is not None and (depth < 1 or evaluator is None):
-        raise ValueError(f"a depth limit ({depth}) needs depth >= 1 and an evaluator for the cut-off")
-    counters = _Counters(budget=budget)
-    start = time.perf_counter()
-    value, line = _value(state, state.current_player(), depth, evaluator, counters)
-    policy = np.zeros(state.game.num_actions, dtype=np.float64)
-    policy[line[0]] = 1.0
-    stats = SearchStats(nodes=counters.nodes, depth=len(line) if depth is None else depth,
-                        time_s=time.perf_counter() - start, extra={"evaluations": counters.evaluations})
-    return SearchResult(action=line[0], value=float(value) + 0.0, policy=policy, principal_variation=line,
-                        stats=stats)
-
-
-def _value(state: State, player: int, depth: int | None, evaluator: Evaluator | None,
-           counters: _Counters) -> tuple[float, tuple[int, ...]]:
-    """``(value from player's point of view, expected line)``; ``player`` moves at a decision node."""
-    counters.enter()
-    if state.is_terminal():
-        return state.returns()[player], ()
-    if state.is_chance_node():
-        total, line, likeliest = 0.0, (), -1.0
-        for outcome, probability in state.chance_outcomes():
-            value, rest = _child(state.apply(outcome), player, depth, evaluator, counters)
-            total += probability * value
-            if probability > likeliest:
-                likeliest, line = probability, (outcome, *rest)
-        return total, line
-    if depth == 0:
-        counters.evaluations += 1
-        return min(HIGH, max(LOW, evaluator.value(state))), ()
-    best, line = -INF, ()
-    for action in state.legal_actions():
-        value, rest = _child(state.apply(action), player, None if depth is None else depth - 1, evaluator,
-                             counters)
-        if value > best:
-            best, line = value, (action, *rest)
-    return best, line
-
-
-def _child(child: State, player: int, depth: int | None, evaluator: Evaluator | None,
-           counters: _Counters) -> tuple[float, tuple[int, ...]]:
-    """The value of ``child`` from ``player``'s point of view: negated only when the other player moves."""
-    mover = child.current_player()
-    if mover in (player, TERMINAL, CHANCE):
-        return _value(child, player, depth, evaluator, counters)
-    value, line = _value(child, mover, depth, evaluator, counters)
-    return -value, line
-
-
-def _check_root(state: State) -> None:
-    if state.is_terminal() or state.is_chance_node():
-        raise ValueError("expectiminimax needs a root where a player is to move (not terminal, not chance)")

@@ -3,15 +3,18 @@
 Both are exact references for the compiled search (`rlgames.search.alphabeta`) and for tests; they are
 slow (a Python call per node). Values are from the point of view of the side to move:
 
-* a terminal state is worth its return to the player who moved into it;
+* a terminal state is worth its return to the player who moved into it, scaled into a value
+  (`GameInfo.value`: ``return / max_return``);
 * with a depth limit, a non-terminal state at the limit is worth ``evaluator.value(state)``
-  (H-MINIMAX of the lecture notes: ``Eval(s)`` if ``Is-Cutoff(s, d)``);
+  (H-MINIMAX of the lecture notes: ``Eval(s)`` if ``Is-Cutoff(s, d)``), or with ``quiescence_depth``
+  plies of quiescence, the best of standing pat on that value and playing one of
+  `State.tactical_actions` (the compiled search's quiescence, written plainly);
 * a child's value is negated when the other player moves there, and kept when the same player moves
   again.
 
 The state may be any object with the `State` methods used here (``current_player``, ``is_terminal``,
-``is_chance_node``, ``legal_actions``, ``apply``, ``returns`` and ``game.num_actions``), so that tests
-can search hand-built game trees. Chance nodes are not supported (use expectiminimax).
+``is_chance_node``, ``legal_actions``, ``apply``, ``returns``, ``game.num_actions`` and ``game.info``),
+so that tests can search hand-built game trees. Chance nodes are not supported (use expectiminimax).
 """
 
 from __future__ import annotations
@@ -31,15 +34,43 @@ from rlgames.search.result import SearchResult, SearchStats
 class _Counters:
     nodes: int = 0
     cutoffs: int = 0
+    quiescence_depth: int = 0
 
 
-def minimax(state: State, *, depth: int | None = None, evaluator: Evaluator | None = None) -> SearchResult:
+def terminal_value(child: State, player: int) -> float:
+    """The value of terminal ``child`` for ``player``: its return scaled into [-1, 1]."""
+    return child.game.info.value(child.returns()[player])
+
+
+def quiescence(state: State, evaluator: Evaluator, plies: int, counters: _Counters | None = None):
+    """``(value, line)`` of ``state`` past the horizon: the better of standing pat on the evaluator's
+    value and each tactical move, for up to ``plies`` more plies."""
+    if counters is not None:
+        counters.nodes += 1
+    best, line = evaluator.value(state), ()
+    if plies == 0:
+        return best, line
+    player = state.current_player()
+    for action in state.tactical_actions():
+        child = state.apply(action)
+        if child.is_terminal():
+            value, rest = terminal_value(child, player), ()
+        else:
+            value, rest = quiescence(child, evaluator, plies - 1, counters)
+            value = value if child.current_player() == player else -value
+        if value > best:
+            best, line = value, (action, *rest)
+    return best, line
+
+
+def minimax(state: State, *, depth: int | None = None, evaluator: Evaluator | None = None,
+            quiescence_depth: int = 0) -> SearchResult:
     """Plain minimax (negamax form) to ``depth`` plies, or to the end of the game when ``depth`` is None.
 
     Ties go to the first action in `State.legal_actions` order; the policy is one-hot on the action.
     """
     _check_root(state, depth, evaluator)
-    counters = _Counters()
+    counters = _Counters(quiescence_depth=quiescence_depth)
     start = time.perf_counter()
     value, line = _minimax(state, depth, evaluator, counters)
     return _result(state, value, line, counters, depth, time.perf_counter() - start)
@@ -61,14 +92,15 @@ def _minimax(state: State, depth: int | None, evaluator: Evaluator | None, count
     """``(value from the side to move, principal variation)`` of a non-terminal state."""
     counters.nodes += 1
     if depth == 0:
-        return evaluator.value(state), ()
+        counters.nodes -= 1
+        return quiescence(state, evaluator, counters.quiescence_depth, counters)
     player = state.current_player()
     best, line = -math.inf, ()
     for action in state.legal_actions():
         child = state.apply(action)
         if child.is_terminal():
             counters.nodes += 1
-            value, rest = child.returns()[player], ()
+            value, rest = terminal_value(child, player), ()
         else:
             value, rest = _minimax(child, None if depth is None else depth - 1, evaluator, counters)
             value = value if child.current_player() == player else -value
@@ -90,7 +122,7 @@ def _alphabeta(state: State, depth: int | None, alpha: float, beta: float, evalu
         next_depth = None if depth is None else depth - 1
         if child.is_terminal():
             counters.nodes += 1
-            value, rest = child.returns()[player], ()
+            value, rest = terminal_value(child, player), ()
         elif child.current_player() == player:
             value, rest = _alphabeta(child, next_depth, alpha, beta, evaluator, counters)
         else:

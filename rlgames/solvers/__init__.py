@@ -3,7 +3,7 @@
 `solve` picks the solver: the one a game names (`Game.solver`; connect four: Pons' alpha-beta,
 `rlgames.solvers.connect_four`), otherwise the generic `rlgames.solvers.exhaustive` solver, which visits
 every position reachable from the root and so suits small games only. Games with chance nodes are
-refused. Specialised solvers are imported lazily, by module path, so that generic code never imports a
+refused, and so are games whose rules depend on earlier positions. Specialised solvers are imported lazily, by module path, so that generic code never imports a
 game.
 """
 
@@ -19,8 +19,8 @@ from rlgames.solvers.result import SolveBudgetError, SolveResult
 __all__ = ["ExhaustiveSolver", "SolveBudgetError", "SolveResult", "exhaustive_solver", "solve"]
 
 def solve(state: State, *, time_limit: float | None = None) -> SolveResult:
-    """Solves ``state`` exactly. Raises `ValueError` for a terminal state, a chance node, or a game with
-    chance nodes, and `SolveBudgetError` when the solver runs out of ``time_limit`` seconds (None: no
+    """Solves ``state`` exactly. Raises `ValueError` for a terminal state, a chance node, a game with
+    chance nodes or one whose rules depend on history, and `SolveBudgetError` when the solver runs out of ``time_limit`` seconds (None: no
     limit) or, for the exhaustive solver, of its memo's memory.
 
     The first solve of a game also compiles its search. Solvers are kept for the process:
@@ -31,6 +31,9 @@ def solve(state: State, *, time_limit: float | None = None) -> SolveResult:
         raise ValueError(f"{state.game.name} has chance nodes: the exact solvers handle deterministic games only")
     if state.is_terminal():
         raise ValueError("solve needs a position where a player is to move; the game is over")
+    if state.game.info.history_dependent:
+        raise ValueError(f"{state.game.name}'s rules depend on earlier positions: the exact solvers "
+                         f"remember positions, not paths (search it with minimax or alpha-beta)")
     target = state.game.solver
     if target is None:
         return exhaustive_solver(state.game).solve(state, time_limit=time_limit)

@@ -56,7 +56,7 @@ class Memo(NamedTuple):
 
     keys: np.ndarray  # int64[N]: hash_key of the stored state
     states: np.ndarray  # int64[N, L]
-    values: np.ndarray  # int8[N]: the value for the side to move
+    values: np.ndarray  # int8[N]: the return for the side to move
     plies: np.ndarray  # int64[N]: plies to the end; EMPTY for an unused slot
     used: np.ndarray  # int64[1]: how many slots are used
 
@@ -151,6 +151,9 @@ def load(row, template):
     return s
 
 
+WORST = -(1 << 20)
+
+
 @njit(cache=True)
 def better(value: int, plies: int, best_value: int, best_plies: int) -> bool:
     """Whether ``(value, plies)`` is preferred by the side to move: a higher value, then a faster win, a
@@ -168,9 +171,8 @@ def from_mover(value: int, player: int, mover: int) -> int:
 
 @njit(cache=True)
 def terminal_value(child, mover: int) -> int:
-    """The final result of terminal state ``child`` for ``mover``, in {-1, 0, 1}."""
-    ret = child[RETURN] if mover == 0 else -child[RETURN]
-    return 1 if ret > 0 else -1 if ret < 0 else 0
+    """The return of terminal state ``child`` for ``mover`` (in the game's utility range)."""
+    return child[RETURN] if mover == 0 else -child[RETURN]
 
 
 @njit(cache=True)
@@ -196,7 +198,7 @@ def make_exhaustive(legal_actions: Callable[..., int], apply: Callable, hash_key
         store_state(stack.states[level], s)
         stack.counts[level] = legal_actions(s, stack.moves[level])
         stack.next[level] = 0
-        stack.values[level] = -2  # worse than any value
+        stack.values[level] = WORST  # worse than any return
         stack.plies[level] = 0
 
     @njit

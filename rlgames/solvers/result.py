@@ -17,7 +17,8 @@ class SolveBudgetError(ValueError):
 class SolveResult:
     """The game-theoretic solution of one position (a player to move).
 
-    * ``value`` -- -1, 0 or 1: loss, draw or win for the side to move under perfect play;
+    * ``value`` -- the side to move's return under perfect play, in the game's utility range: -1, 0
+      or 1 (loss, draw, win) in most games;
     * ``plies_to_end`` -- the plies until the game ends under perfect play in which the winner wins
       as fast as possible and the loser loses as slowly as possible. For a draw, the length of the
       longest game in which both sides keep the draw (for connect four and tic-tac-toe, where only a
