@@ -4,6 +4,13 @@ It owns the game and the current `State`, the spaces, the checks on actions, cha
 env's ``np_random``, the observation dictionary and rendering. Subclasses say who moves between the
 agent's turns (`_advance`), what to do at the start of an episode (`_begin_episode`) and what goes in
 ``info`` (`_info`). The envs contain no game rules: everything goes through the `rlgames` API.
+
+Rewards are returns, in the game's utility range ``game.info.utility`` (``(-1, 1)`` for most games; a
+game whose wins may be worth 2 or 3 points, such as backgammon's gammons, gives rewards up to 2 or 3),
+also given as the env's ``reward_range``; they are not scaled into values (``game.info.value`` does
+that, for a network's value target). At the end of an episode ``info["outcome"]`` holds the
+`rlgames.Outcome`: winner, returns (player 0's, player 1's) and termination (``"normal"``,
+``"repetition"``..., or ``"illegal action"`` when an illegal move lost the game).
 """
 
 from __future__ import annotations
@@ -16,10 +23,13 @@ import numpy as np
 from gymnasium import spaces
 
 import rlgames
-from envs.render import board_image, board_text, result_text
+from envs.render import board_image, board_text
 from rlgames import IllegalActionError, State
+from rlgames.play import outcome_text
 
 ILLEGAL_ACTION_MODES = ("raise", "lose")
+ILLEGAL_ACTION_TERMINATION = "illegal action"
+"""The `Outcome` termination of an episode lost by an illegal move (``illegal_action="lose"``)."""
 OBSERVATION_BOUNDS = (0.0, 1.0)
 """Bounds of the observation planes: every rlgames game encodes its positions with 0/1 planes."""
 
@@ -47,7 +57,9 @@ def as_action(action: Any) -> int:
 
 class BoardGameEnv(gymnasium.Env[Observation, int]):
     """Base of the rlgames envs: observation ``{"observation": float32 planes, "action_mask": int8}``,
-    actions ``Discrete(game.num_actions)``, rewards in {-1, 0, +1} at the end of a game."""
+    actions ``Discrete(game.num_actions)``, rewards 0 until the end of a game, then the return, in
+    ``reward_range``, the game's utility range (-1, 0 or +1 in most games); ``info["outcome"]`` at the
+    end."""
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
@@ -74,8 +86,11 @@ class BoardGameEnv(gymnasium.Env[Observation, int]):
             }
         )
         self.action_space = spaces.Discrete(self.game.num_actions)
+        low, high = self.game.info.utility
+        self.reward_range = (float(low), float(high))  # Gymnasium 0.x's attribute (1.x dropped it)
         self._state: State | None = None
         self._over = False
+        self._outcome: rlgames.Outcome | None = None
 
     @property
     def state(self) -> State:
@@ -92,21 +107,45 @@ class BoardGameEnv(gymnasium.Env[Observation, int]):
         self._begin_episode()
         self._state = self._advance(self.game.new_initial_state())
         self._over = self._state.is_terminal()
+        self._outcome = self._state.outcome()
         mover = self._state.current_player()
-        return self._observation(mover), self._info(mover)
+        return self._observation(mover), self._full_info(mover)
 
     def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict]:
         """Plays ``action`` for the player to move; see the subclasses for who that is."""
         state = self._running_state()
         mover = state.current_player()
         action = as_action(action)
-        if not self._is_legal(state, action):
-            self._over = True  # illegal_action == "lose"
-            return self._observation(mover), -1.0, True, False, self._info(mover, illegal_action=True)
+        if not self._is_legal(state, action):  # illegal_action == "lose": the worst loss of the game
+            self._over = True
+            self._outcome = self.forfeit(mover)
+            reward = self._outcome.returns[mover]
+            return self._observation(mover), reward, True, False, self._full_info(mover, illegal_action=True)
         self._state = self._advance(state.apply(action))
         self._over = self._state.is_terminal()
+        self._outcome = self._state.outcome()
         reward = self._state.returns()[mover] if self._over else 0.0
-        return self._observation(mover), reward, self._over, False, self._info(mover, illegal_action=False)
+        return self._observation(mover), reward, self._over, False, self._full_info(mover, illegal_action=False)
+
+    def forfeit(self, player: int) -> rlgames.Outcome:
+        """The outcome of a game ``player`` loses by an illegal move: the lowest return of the game's
+        utility range for it (-1 in most games), so that no illegal move ever pays better than a legal
+        one, with termination `ILLEGAL_ACTION_TERMINATION`."""
+        loss = float(self.game.info.utility[0])
+        returns = (loss, -loss) if player == 0 else (-loss, loss)
+        return rlgames.Outcome(1 - player, returns, ILLEGAL_ACTION_TERMINATION)
+
+    @property
+    def outcome(self) -> rlgames.Outcome | None:
+        """How the episode ended (None while it runs): the game's `Outcome`, or `forfeit`'s."""
+        return self._outcome
+
+    def _full_info(self, mover: int, **extra: Any) -> dict[str, Any]:
+        """The subclass's `_info`, with ``"outcome"`` once the episode is over."""
+        info = self._info(mover, **extra)
+        if self._over:
+            info["outcome"] = self._outcome
+        return info
 
     def _running_state(self) -> State:
         if self._over:
@@ -154,8 +193,9 @@ class BoardGameEnv(gymnasium.Env[Observation, int]):
 
     def _status(self) -> str:
         """The status line of the ``"ansi"`` rendering."""
-        state = self.state
-        return result_text(state) if state.is_terminal() else f"player {state.current_player()} to move"
+        if self._over and self._outcome is not None:
+            return outcome_text(self._outcome)
+        return f"player {self.state.current_player()} to move"
 
     # --- rendering --------------------------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:

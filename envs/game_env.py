@@ -25,8 +25,11 @@ class GameEnv(BoardGameEnv):
     * Observation: ``{"observation": float32 planes from the agent's point of view, "action_mask":
       int8[num_actions] with 1 for a legal action}``, the mask all zeros at the end of a game.
     * Action: ``Discrete(num_actions)``, played for the agent's seat.
-    * Reward: the agent's return (+1, 0 or -1) when the game ends, 0 before.
-    * ``info["seat"]``: the agent's seat in this episode; after a step also ``info["illegal_action"]``.
+    * Reward: the agent's return when the game ends, 0 before: +1, 0 or -1 in most games; in the
+      game's utility range ``reward_range`` (``game.info.utility``) in general, e.g. +2 for a 2-point win.
+    * ``info["seat"]``: the agent's seat in this episode; after a step also ``info["illegal_action"]``;
+      at the end of the episode ``info["outcome"]``, the `rlgames.Outcome` (winner, returns,
+      termination).
 
     Between the agent's moves the env plays the opponent's moves and samples chance outcomes with its
     ``np_random``, so an episode is reproducible from the seed given to `reset`. Should the opponent
@@ -41,7 +44,8 @@ class GameEnv(BoardGameEnv):
             ``np_random``); or a callable ``(state) -> int``.
         seat: the agent's seat, 0 or 1; None draws it at random at every reset.
         illegal_action: ``"raise"`` raises `rlgames.IllegalActionError`; ``"lose"`` ends the episode
-            with reward -1 and ``info["illegal_action"] = True``.
+            with the game's worst loss as reward (-1 in most games, ``reward_range[0]``),
+            ``info["illegal_action"] = True`` and termination ``"illegal action"`` in the outcome.
         render_mode: None, ``"ansi"`` or ``"rgb_array"``.
     """
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from rlgames import State
+from rlgames.play import outcome_text
 
 CELL_PX = 48
 """Side of one board cell in pixels."""
@@ -53,8 +54,9 @@ def board_text(state: State, status: str) -> str:
 
 
 def result_text(state: State) -> str:
-    """Who won a terminal state, e.g. ``"game over: player 1 wins"``, or ``"game over: draw"``."""
-    first = state.returns()[0]
-    if first == 0:
-        return "game over: draw"
-    return f"game over: player {0 if first > 0 else 1} wins"
+    """How a terminal state ended (`rlgames.play.outcome_text`), e.g. ``"game over: player 1 wins, 0-1,
+    normal"`` or ``"game over: draw, 1/2-1/2, repetition"``."""
+    outcome = state.outcome()
+    if outcome is None:
+        raise ValueError(f"{state.game.name}: the game is not over")
+    return outcome_text(outcome)

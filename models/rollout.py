@@ -3,11 +3,12 @@ network's moves, as AlphaGo's MCTS does (Silver et al. 2016, "Mastering the game
 networks and tree search", Nature 529).
 
 A leaf ``s`` is valued ``V(s) = (1 - mix) * v(s) + mix * z(s)``: ``v`` is the value head of the main
-network, ``z`` the result (from the side to move of ``s``) of one game played out from ``s`` with moves
-drawn from a rollout policy, chance outcomes by their probabilities. AlphaGo's mixing parameter
-``lambda = 0.5`` won most games, the default here. The rollout policy is the main network's policy head
-or, as AlphaGo's fast rollout policy, a separate small network (any checkpoint of the same game). The
-priors are always the main network's.
+network, ``z`` the result (from the side to move of ``s``, as a value: the return scaled by the game's
+`GameInfo.value`) of one game played out from ``s`` with moves drawn from a rollout policy, chance
+outcomes by their probabilities. AlphaGo's mixing parameter ``lambda = 0.5`` won most games, the
+default here. The rollout policy is the main network's policy head or, as AlphaGo's fast rollout
+policy, a separate small network (any checkpoint of the same game). The priors are always the main
+network's.
 
 Rollouts are batched: every step of the playouts of a whole `evaluate_batch` call is one network call,
 so MCTS's batched leaves (``mcts(batch=...)``) share them. Values stay in [-1, 1] from the side to move.
@@ -70,7 +71,8 @@ class PolicyRolloutEvaluator(Evaluator):
 
     def rollout_results(self, states: Sequence[State]) -> np.ndarray:
         """float64[B]: the final return, for the side to move of ``states[i]``, of one game played out
-        from each state by the rollout policy; one network call per ply for all unfinished games."""
+        from each state by the rollout policy, as a value in [-1, 1] (`GameInfo.value`: a 2-point win of
+        a game whose utility is (-2, 2) is 1); one network call per ply for all unfinished games."""
         results = np.zeros(len(states))
         movers = [state.current_player() for state in states]
         current = list(states)
@@ -83,7 +85,7 @@ class PolicyRolloutEvaluator(Evaluator):
                     state = state.apply(state.sample_chance_outcome(self.rng))
                 current[i] = state
                 if state.is_terminal():
-                    results[i] = state.returns()[movers[i]]
+                    results[i] = state.game.info.value(state.returns()[movers[i]])
                 else:
                     to_move.append(i)
             if to_move:

@@ -5,14 +5,15 @@ a score; other games as space-separated moves). `analyse` gives, per position, t
 and search statistics. `measure_accuracy` scores two things against the truth:
 
 * optimal-move accuracy: the agent's move keeps the game-theoretic value of the position;
-* value-sign accuracy: the sign of the agent's value (0 within ``draw_margin`` of 0) equals the value.
+* value-sign accuracy: the sign of the agent's value (0 within ``draw_margin`` of 0) equals the value's
+  (win, draw or loss: a game-theoretic value is a return, which may be worth 2 points).
 
 The truth comes from one of two sources. ``"solver"``: the exact solver (`rlgames.solvers.solve`)
 solves the position, and the move is optimal when it is among ``value_preserving_actions`` (the
 connect-four solver runs one search per legal move for them). ``"labels"``: the file's scores (Pons'
 format) give the value, and only the child after the agent's move is solved: the move is optimal when
-the child's value, seen from the mover, equals the label. ``"auto"`` uses the labels when every
-position has one.
+the sign of the child's value, seen from the mover, equals the label's. ``"auto"`` uses the labels when
+every position has one.
 """
 
 from __future__ import annotations
@@ -117,8 +118,8 @@ def _resolve_truth(truth: str, positions: list[PositionLine]) -> str:
 
 
 def _solver_truth(state: State, position: PositionLine, action: int) -> tuple[int, bool]:
-    solution = solve(state)
-    return solution.value, action in solution.value_preserving_actions
+    solution = solve(state)  # its value is a return: its sign is the game-theoretic result
+    return value_sign(solution.value), action in solution.value_preserving_actions
 
 
 def _labelled_truth(state: State, position: PositionLine, action: int) -> tuple[int, bool]:
@@ -126,9 +127,9 @@ def _labelled_truth(state: State, position: PositionLine, action: int) -> tuple[
     value = (position.score > 0) - (position.score < 0)
     mover = state.current_player()
     child = state.apply(action)
-    if child.is_terminal():
-        kept = int(child.returns()[mover])
+    if child.is_terminal():  # the result's sign from the mover (a return may be worth 2 points)
+        kept = value_sign(child.game.info.value(child.returns()[mover]))
     else:
-        child_value = solve(child).value
+        child_value = value_sign(solve(child).value)
         kept = child_value if child.current_player() == mover else -child_value
     return value, kept == value

@@ -14,9 +14,17 @@ from typing import Callable
 import numpy as np
 
 from rlgames.agents.base import Agent
-from rlgames.game import IllegalActionError, State
+from rlgames.game import IllegalActionError, Outcome, State
 
 HELP = "type a move, or: undo (take back your last move), moves (list legal moves), quit"
+
+
+def outcome_text(outcome: Outcome) -> str:
+    """How a game ended, in one line: who won, the result and the termination, e.g. ``game over:
+    player 0 wins, 1-0, normal``, ``game over: player 1 wins, 0-1 (2 points), normal`` or ``game
+    over: draw, 1/2-1/2, repetition`` (`rlgames play`, `rlgames show` and the envs' rendering)."""
+    who = "draw" if outcome.winner is None else f"player {outcome.winner} wins"
+    return f"game over: {who}, {outcome.result}, {outcome.termination}"
 
 
 @dataclass
@@ -92,5 +100,10 @@ class PlaySession:
         return ", ".join(state.action_to_string(a) for a in state.legal_actions())
 
     def _result(self, state: State) -> str:
-        mine = state.returns()[self.seat]
-        return "You win." if mine > 0 else "You lose." if mine < 0 else "Draw."
+        """The game's outcome, and what it means for the human: ``You win.``, ``You lose 2 points.``..."""
+        outcome = state.outcome()
+        assert outcome is not None  # the state is terminal
+        mine = outcome.returns[self.seat]
+        points = "" if abs(mine) == 1 else f" {abs(mine):g} points"
+        verdict = f"You win{points}." if mine > 0 else f"You lose{points}." if mine < 0 else "Draw."
+        return f"{outcome_text(outcome)}. {verdict}"

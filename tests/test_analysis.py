@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 import rlgames
@@ -16,7 +18,9 @@ from rlgames.arena.positions import (
 )
 from rlgames.cli import main
 from rlgames.datasets import load_pons_set
+from rlgames.search.result import SearchResult, SearchStats
 from rlgames.solvers import solve
+from tug import CASH, LEFT, RIGHT, Tug
 
 C4 = rlgames.load_game("connect_four")
 TTT = rlgames.load_game("tic_tac_toe")
@@ -117,3 +121,40 @@ def test_progress_bars_count_the_positions(pons_file, capsys):
     assert main(["accuracy", "connect_four", "--agent", "solver", "--positions", str(pons_file), "--limit", "4",
                  "--no-progress"]) == 0
     assert capsys.readouterr().err == ""
+
+
+class Plays:
+    """An agent that always plays ``action`` and values the position at ``value``."""
+
+    def __init__(self, action: int, value: float) -> None:
+        self.action, self.value = action, value
+
+    def search(self, state):
+        return SearchResult(self.action, self.value, np.zeros(3), (self.action,), SearchStats(nodes=1, depth=1))
+
+
+@pytest.mark.parametrize("action", [RIGHT, CASH])
+def test_a_labelled_win_is_kept_by_a_move_that_wins_any_number_of_points(action):
+    """Marker at 2, player 0 to move, labelled a win: stepping into the goal wins 2 points, cashing in
+    1; both keep the win (the label is a sign, and so is the mover's result)."""
+    position = PositionLine(1, "1 1", (RIGHT, RIGHT), score=1)
+    accuracy = measure_accuracy(Tug(), Plays(action, 0.9), [position], truth="labels")
+    assert (accuracy.positions, accuracy.optimal_moves, accuracy.value_signs) == (1, 1, 1)
+    lost = PositionLine(1, "1 1", (RIGHT, RIGHT), score=-1)  # a wrong label: the move does not keep it
+    assert measure_accuracy(Tug(), Plays(action, 0.9), [lost], truth="labels").optimal_moves == 0
+
+
+def test_a_solver_value_worth_two_points_is_a_win(monkeypatch):
+    """The solvers give a return (2 for a 2-point win): accuracy compares its sign. Tug's rules look at
+    earlier positions, which the solvers refuse, so a stub stands in for them: player 0 wins 2 points."""
+    import rlgames.analysis as analysis
+
+    monkeypatch.setattr(analysis, "solve", lambda state: SimpleNamespace(
+        value=2 if state.current_player() == 0 else -2, value_preserving_actions=(RIGHT,)))
+    position = PositionLine(1, "1 1", (RIGHT, RIGHT))  # marker at 2, player 0 to move
+    solver = measure_accuracy(Tug(), Plays(RIGHT, 0.9), [position], truth="solver")
+    assert (solver.optimal_moves, solver.value_signs) == (1, 1)
+    labelled = PositionLine(1, "1 1", (RIGHT, RIGHT), score=1)
+    threefold = Tug(rule="threefold")  # stepping back repeats a position once: the game goes on
+    stepping_back = measure_accuracy(threefold, Plays(LEFT, 0.9), [labelled], truth="labels")  # player 1 loses 2
+    assert (stepping_back.optimal_moves, stepping_back.value_signs) == (1, 1)

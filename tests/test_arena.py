@@ -13,9 +13,15 @@ import pytest
 import rlgames
 from rlgames.arena import (ArenaConfig, SprtConfig, log_to_tensorboard, openings, resolve_anchor, run_arena,
                            write_results)
+from rlgames.arena.elo import fit_elo
+from rlgames.arena.match import GameRecord, ScheduledGame, play_game
 from rlgames.arena.openings import file_openings, random_openings
-from rlgames.arena.report import console_report, markdown_report
+from rlgames.arena.report import console_report, markdown_report, pair_rows, ranking_rows, results_dict
+from rlgames.arena.scores import pair_results, score_matrices
+from rlgames.arena.tournament import ArenaResult
 from rlgames.cli import main
+from rlgames.game import Outcome
+from tug import CASH, LEFT, RIGHT, Tug
 
 TTT = rlgames.load_game("tic_tac_toe")
 
@@ -115,7 +121,7 @@ def test_result_files_and_their_structure(tmp_path):
                                    anchor_rating=1000.0))
     write_results(result, tmp_path)
     data = json.loads((tmp_path / "results.json").read_text())
-    assert data["game"] == {"name": "tic_tac_toe", "params": {}} and data["seed"] == 2
+    assert data["game"] == {"name": "tic_tac_toe", "params": {}, "utility": [-1, 1]} and data["seed"] == 2
     assert data["settings"]["games_per_pair"] == 10 and data["settings"]["anchor"] == "random"
     solver, random = data["players"]
     assert solver["spec"] == "solver" and random["elo"] == 1000.0
@@ -123,9 +129,20 @@ def test_result_files_and_their_structure(tmp_path):
     (pair,) = data["pairs"]
     assert pair["players"] == ["solver", "random"] and pair["wins"] + pair["draws"] + pair["losses"] == 10
     assert pair["score_lower"] <= pair["score"] <= pair["score_upper"]
-    assert len(read_games_csv(tmp_path)) == data["games_played"] == 10
+    # wins worth one point: the points per game are the score rescaled, 2 * score - 1
+    assert pair["points_per_game"] == pytest.approx(2 * pair["score"] - 1)
+    assert solver["points_per_game"] == pytest.approx(2 * solver["score"] - 1) == -random["points_per_game"]
+    counts = {"-1": pair["losses"], "0": pair["draws"], "1": pair["wins"]}
+    assert pair["points"] == {points: games for points, games in counts.items() if games}
+    assert data["terminations"] == pair["terminations"] == {"normal": 10}
+    rows = read_games_csv(tmp_path)
+    assert len(rows) == data["games_played"] == 10
+    assert {row["result"] for row in rows} <= {"1-0", "0-1", "1/2-1/2"}
+    assert all(row["termination"] == "normal" for row in rows)
+    assert all(float(row["first_points"]) == 2 * float(row["first_score"]) - 1 for row in rows)
     report = (tmp_path / "report.md").read_text()
-    assert "| 1 | solver |" in report and "| solver vs random |" in report
+    assert "| 1 | solver |" in report and "| solver vs random |" in report and "points/game (95%)" in report
+    assert "terminations:" not in report  # every game ended normally
     for name in ("elo.png", "scores.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -227,3 +244,111 @@ def test_cli_arena_games_csv_is_the_same_with_one_or_two_workers(tmp_path):
     serial = list(csv.DictReader(files[0].decode().splitlines()))
     assert len(serial) == 3 * 4 and len({row["result"] for row in serial}) > 1  # every pair, mixed results
     assert files[0] == files[1]  # games.csv holds no wall-clock times (results.json does)
+
+
+# --- points per game, beside the score ---------------------------------------------------------------------
+class Pull:
+    """A scripted Tug player: always the same action."""
+
+    def __init__(self, action: int) -> None:
+        self.action = action
+
+    def act(self, state) -> int:
+        return self.action
+
+    def seed(self, seed: int) -> None:
+        pass
+
+
+TUG = Tug()
+
+
+@pytest.mark.parametrize("moves, score, points, result, termination", [
+    ((RIGHT, RIGHT), 1.0, 2.0, "1-0 (2 points)", "normal"),  # the marker reaches player 0's goal
+    ((LEFT, LEFT), 0.0, -2.0, "0-1 (2 points)", "normal"),
+    ((RIGHT, CASH), 1.0, 1.0, "1-0", "normal"),  # player 1 cashes in on player 0's side
+    ((RIGHT, LEFT), 0.5, 0.0, "1/2-1/2", "repetition"),  # back to the start: a twofold repetition
+])
+def test_a_game_record_keeps_the_score_for_elo_and_the_points(moves, score, points, result, termination):
+    scheduled = ScheduledGame(0, first=0, second=1, opening_index=0, opening=(), seed=0)
+    record = play_game(TUG, [Pull(moves[0]), Pull(moves[1])], scheduled)
+    assert (record.score, record.points, record.termination) == (score, points, termination)
+    assert record.outcome.result == result and record.outcome.returns == (points, -points)
+
+
+def tug_record(index: int, first: int, returns: float, termination: str = "normal") -> GameRecord:
+    """Game ``index`` between players 0 and 1 (``first`` moves first) whose first player got ``returns``."""
+    winner = None if returns == 0 else 0 if returns > 0 else 1
+    scheduled = ScheduledGame(index, first, 1 - first, index // 2, (), seed=0)
+    return GameRecord(scheduled, Outcome(winner, (returns, -returns), termination), plies=3)
+
+
+# Player 0's games: a 2-point win as first, a 2-point win as second, a repetition draw, a 1-point loss.
+TUG_RECORDS = (tug_record(0, 0, 2.0), tug_record(1, 1, -2.0), tug_record(2, 0, 0.0, "repetition"),
+               tug_record(3, 1, 1.0))
+MEAN, VARIANCE = 0.75, (4 + 4 + 0 + 1) / 4 - 0.75**2  # player 0's points: 2, 2, 0, -1
+HALF = 1.959963984540054 * np.sqrt(VARIANCE / 4)
+
+
+def test_pair_results_count_points_beside_wins_draws_and_losses():
+    (pair,) = pair_results(TUG_RECORDS, 2)
+    assert (pair.wins, pair.draws, pair.losses, pair.score) == (2, 1, 1, 0.625)  # a 2-point win scores 1
+    assert pair.points == ((-1.0, 1), (0.0, 1), (2.0, 2)) and pair.points_per_game == 0.75
+    assert pair.terminations == (("normal", 3), ("repetition", 1))
+    low, high = pair.points_interval(0.95)
+    assert low == pytest.approx(MEAN - HALF) and high == pytest.approx(MEAN + HALF)
+    assert pair.points_interval(0.95, bound=2.0) == (pytest.approx(MEAN - HALF), 2.0)  # clipped to the utility
+
+
+def tug_result() -> ArenaResult:
+    config = ArenaConfig("tug", ("p", "q"), games=4, opening_plies=0)
+    pairs = pair_results(TUG_RECORDS, 2)
+    elo = fit_elo(*score_matrices(pairs, 2), anchor=0, anchor_rating=0.0, prior_draws=1.0)
+    return ArenaResult(config, ("p", "q"), TUG_RECORDS, pairs, elo, None, (-2, 2), TUG)
+
+
+def test_the_report_shows_points_per_game_and_terminations(tmp_path):
+    result = tug_result()
+    header, rows = ranking_rows(result)
+    column = header.index("points/game (95%)")
+    by_name = {row[1]: row[column] for row in rows}
+    assert by_name == {"p": f"+0.75 [{MEAN - HALF:+.2f}, +2.00]", "q": f"-0.75 [-2.00, {HALF - MEAN:+.2f}]"}
+    header, (row,) = pair_rows(result)
+    assert row[header.index("points/game (95%)")] == by_name["p"] and row[header.index("score")] == "62.5%"
+    data = results_dict(result)
+    assert data["game"]["utility"] == [-2, 2] and data["terminations"] == {"normal": 3, "repetition": 1}
+    p, q = data["players"]
+    assert (p["score"], p["points_per_game"], q["points_per_game"]) == (0.625, 0.75, -0.75)
+    assert p["points_upper"] == 2.0 and p["points_lower"] == pytest.approx(MEAN - HALF)
+    (pair,) = data["pairs"]
+    assert pair["points"] == {"-1": 1, "0": 1, "2": 2} and pair["terminations"] == {"normal": 3, "repetition": 1}
+    text = console_report(result)
+    assert "terminations: 3 normal, 1 repetition" in text and "in [-2, 2]" in text
+    markdown = markdown_report(result)
+    assert "terminations: 3 normal, 1 repetition" in markdown and f"| +0.75 [{MEAN - HALF:+.2f}, +2.00] |" in markdown
+    write_results(result, tmp_path)
+    rows = read_games_csv(tmp_path)
+    assert [(r["result"], r["termination"], r["first_score"], r["first_points"]) for r in rows] == [
+        ("1-0 (2 points)", "normal", "1.0", "2"), ("0-1 (2 points)", "normal", "0.0", "-2"),
+        ("1/2-1/2", "repetition", "0.5", "0"), ("1-0", "normal", "1.0", "1")]
+
+
+def test_an_arena_plays_a_game_instance_and_records_its_points(tmp_path):
+    """Tug is not in the registry: the arena plays the instance, serially and in two workers alike."""
+    runs = []
+    for workers in (1, 2):
+        config = ArenaConfig("tug", ("random", "random(seed=2)"), games=12, seed=1, workers=workers)
+        result = run_arena(config, game=TUG)
+        write_results(result, tmp_path / str(workers))
+        runs.append((result, (tmp_path / str(workers) / "games.csv").read_bytes()))
+    (serial, serial_csv), (parallel, parallel_csv) = runs
+    assert serial.records == parallel.records and serial_csv == parallel_csv
+    assert dict(serial.config.game_params) == TUG.params and TUG.params["rule"] == "twofold"
+    assert serial.utility == (-2, 2)
+    points = [r.points if r.game.first == 0 else -r.points for r in serial.records]  # player 0's
+    assert {abs(p) for p in points} == {0.0, 1.0, 2.0}  # 2-point, 1-point and drawn games
+    (pair,) = serial.pairs
+    assert pair.points_per_game == pytest.approx(np.mean(points))
+    assert {r.termination for r in serial.records} == {"normal", "repetition"}
+    with pytest.raises(ValueError, match="config.game must be its name"):
+        run_arena(ArenaConfig("tic_tac_toe", ("random", "random")), game=TUG)

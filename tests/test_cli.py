@@ -32,6 +32,13 @@ def test_show_draws_a_position_and_reports_bad_moves(capsys):
     assert "move b2 (action 4) is illegal" in capsys.readouterr().err
 
 
+def test_show_prints_the_outcome_of_a_finished_game(capsys):
+    assert main(["show", "tic_tac_toe", "--moves", "a1 b1 a2 b2 a3"]) == 0
+    assert capsys.readouterr().out.endswith("\ngame over: player 0 wins, 1-0, normal\n")
+    assert main(["show", "tic_tac_toe", "--moves", "b2 a1 c3 a3 a2 c2 b1 b3 c1"]) == 0  # a full board
+    assert capsys.readouterr().out.endswith("\ngame over: draw, 1/2-1/2, normal\n")
+
+
 def test_train_hands_its_arguments_over(capsys):
     assert main(["train", "tic_tac_toe", "--preset", "nonexistent"]) == 2  # python -m train's own error
 
@@ -87,3 +94,16 @@ def test_describe_checks_the_parameters_as_the_game_does():
         describe_game("nim", heaps=(0, 3))
     with pytest.raises(ValueError, match="connect_four has no parameter 'rows'"):
         describe_game("connect_four", rows=5)
+
+
+def test_solve_names_a_win_worth_two_points(monkeypatch, capsys):
+    """The solvers' value is a return, in the game's utility range: a stub gives a 2-point win."""
+    from types import SimpleNamespace
+
+    import rlgames.solvers
+
+    result = SimpleNamespace(value=2, plies_to_end=3, score=None, best_actions=(4,), value_preserving_actions=(4,),
+                             nodes=1, time_s=0.0)
+    monkeypatch.setattr(rlgames.solvers, "solve", lambda state, time_limit: result)
+    assert main(["solve", "tic_tac_toe"]) == 0
+    assert "value: win (+2) for the side to move" in capsys.readouterr().out

@@ -16,7 +16,8 @@ import envs
 import rlgames
 from envs import GameEnv, SelfPlayEnv
 from envs.render import PIECE_RGB, board_image
-from rlgames import IllegalActionError
+from rlgames import IllegalActionError, Outcome
+from tug import CASH, LEFT, RIGHT, Tug
 
 SMALL_PARAMS = {"pig": {"winscore": 20}, "halving": {"n": 40}}
 """Smaller variants of the long games, to keep random episodes short."""
@@ -217,7 +218,10 @@ def test_rewards_from_the_agents_seat(moves, seat, expected):
     np.testing.assert_array_equal(observation["observation"][0].reshape(-1), marks == seat + 1)
     np.testing.assert_array_equal(observation["action_mask"], 0)
     assert env.state.compact == rlgames.load_game("tic_tac_toe").state_from_actions(moves).compact
-    assert info == {"seat": seat, "illegal_action": False}
+    first = {0: 1.0, 1: -1.0}[seat] * expected  # player 0's return
+    winner = None if first == 0 else 0 if first > 0 else 1
+    assert info == {"seat": seat, "illegal_action": False,
+                    "outcome": Outcome(winner, (first, -first), "normal")}
     with pytest.raises(RuntimeError, match=r"call reset\(\)"):
         env.step(0)
 
@@ -246,6 +250,9 @@ def test_illegal_action_lose_ends_the_episode(game_name):
     action = int(illegal[0]) if illegal.size else env.unwrapped.game.num_actions
     observation, reward, terminated, truncated, info = env.step(action)
     assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    outcome = info["outcome"]
+    assert outcome.winner == 1 - info["seat"] and outcome.termination == "illegal action"
+    assert outcome.returns[info["seat"]] == -1.0
     with pytest.raises(RuntimeError, match=r"reset\(\)"):
         env.step(first_legal(observation))
 
@@ -255,7 +262,8 @@ def test_illegal_action_lose_in_self_play():
     env.reset(seed=0)
     env.step(4)
     _, reward, terminated, _, info = env.step(4)
-    assert (reward, terminated, info) == (-1.0, True, {"player": 1, "illegal_action": True})
+    assert (reward, terminated, info) == (-1.0, True, {"player": 1, "illegal_action": True,
+                                                       "outcome": Outcome(0, (1.0, -1.0), "illegal action")})
 
 
 class LowestMoveAgent:
@@ -340,7 +348,7 @@ def test_ansi_render_shows_the_board_and_the_turn():
     for action in (0, 1, 2):
         env.step(action)
     text = env.render()
-    assert "x x x" in text and "game over: player 0 wins" in text
+    assert "x x x" in text and "game over: player 0 wins, 1-0, normal (the agent plays player 0)" in text
 
 
 # --- self-play ------------------------------------------------------------------------------------------
@@ -368,3 +376,53 @@ def test_self_play_rewards_the_winning_move(moves, winner):
     assert [terminated for _, terminated, *_ in results] == [False] * (len(moves) - 1) + [True]
     assert results[-1][-1]["player"] == winner
     assert [info["player"] for *_, info in results[:-1]] == [(k + 1) % 2 for k in range(len(moves) - 1)]
+
+
+# --- rewards in the utility range, and the outcome in info ---------------------------------------------------
+def test_the_reward_range_is_the_games_utility():
+    assert GameEnv("tic_tac_toe").reward_range == (-1.0, 1.0)
+    assert make("pig").unwrapped.reward_range == (-1.0, 1.0)
+    assert GameEnv(Tug()).reward_range == SelfPlayEnv(Tug()).reward_range == (-2.0, 2.0)
+
+
+@pytest.mark.parametrize("seat, opponent_move, reward, termination", [
+    (0, RIGHT, 2.0, "normal"),  # both pull right: player 0 reaches its goal, a 2-point win
+    (1, RIGHT, -2.0, "normal"),
+    (0, CASH, 1.0, "normal"),  # the opponent cashes in on player 0's side: 1 point
+    (0, LEFT, 0.0, "repetition"),  # back to the start: a twofold repetition draws
+])
+def test_the_final_reward_is_the_return_in_utility_units(seat, opponent_move, reward, termination):
+    env = GameEnv(Tug(), seat=seat, opponent=lambda state: opponent_move)
+    observation, info = env.reset(seed=0)
+    assert "outcome" not in info
+    rewards, terminated = [], False
+    while not terminated:
+        observation, step_reward, terminated, truncated, info = env.step(RIGHT)
+        rewards.append(step_reward)
+        assert not truncated and ("outcome" in info) == terminated
+    assert rewards[-1] == reward and all(r == 0 for r in rewards[:-1])
+    outcome = info["outcome"]
+    assert outcome == env.unwrapped.outcome == env.state.outcome()
+    assert outcome.returns[seat] == reward and outcome.termination == termination
+
+
+def test_self_play_rewards_two_points_and_reports_the_outcome():
+    env = SelfPlayEnv(Tug())
+    env.reset(seed=0)
+    results = [env.step(RIGHT)[1:] for _ in range(3)]  # x: 1, 2, 3 = player 0's goal, reached by player 0
+    assert [reward for reward, *_ in results] == [0.0, 0.0, 2.0]
+    info = results[-1][-1]
+    assert info == {"player": 0, "illegal_action": False, "outcome": Outcome(0, (2.0, -2.0), "normal")}
+    assert info["outcome"].result == "1-0 (2 points)"
+
+
+def test_an_illegal_move_loses_the_games_worst_loss():
+    """Under superko, stepping back to the start repeats it: illegal, and "lose" makes it -2 here, so
+    that no illegal move pays better than a legal 2-point loss."""
+    env = SelfPlayEnv(Tug(rule="superko"), illegal_action="lose", render_mode="ansi")
+    env.reset(seed=0)
+    env.step(RIGHT)
+    _, reward, terminated, _, info = env.step(LEFT)
+    assert (reward, terminated, info["illegal_action"]) == (-2.0, True, True)
+    assert info["outcome"] == Outcome(0, (2.0, -2.0), "illegal action")
+    assert env.render().endswith("game over: player 0 wins, 1-0 (2 points), illegal action\n")

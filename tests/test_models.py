@@ -35,6 +35,8 @@ from models.networks import (
     build_network,
     network_from_config,
 )
+from models.rollout import PolicyRolloutEvaluator
+from rlgames.evaluators.base import Evaluator
 from rlgames.evaluators.tic_tac_toe import OpenLinesEvaluator
 from rlgames.search.alphabeta import WIN as ALPHABETA_WIN
 from rlgames.search.batched_alphabeta import WIN, batched_alphabeta
@@ -536,3 +538,33 @@ def test_batched_alphabeta_time_budget_stops_a_slow_evaluator() -> None:
 def test_batched_alphabeta_does_not_import_torch() -> None:
     code = "import sys, rlgames.search.batched_alphabeta; assert 'torch' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --- rollout results are values --------------------------------------------------------------------------
+class Prefers(Evaluator):
+    """Value 0 and a policy with all its mass on one Tug action."""
+
+    def __init__(self, action: int) -> None:
+        self.action = action
+
+    def value(self, state) -> float:
+        return 0.0
+
+    def policy(self, state) -> np.ndarray:
+        prior = np.zeros(3)
+        prior[self.action] = 1.0
+        return prior
+
+
+def test_policy_rollouts_scale_returns_into_values() -> None:
+    """Tug's wins are worth 1 or 2 points (utility (-2, 2)): a rollout's result is the value, in [-1, 1]."""
+    from tug import CASH, RIGHT, Tug
+
+    tug = Tug()
+    start, after_right = tug.new_initial_state(), tug.state_from_actions([RIGHT])  # player 0, player 1 to move
+    to_goal = PolicyRolloutEvaluator(Prefers(RIGHT), mix=1.0, temperature=0.0)  # 2 points for player 0
+    assert to_goal.rollout_results([start, after_right]).tolist() == [1.0, -1.0]
+    cash = PolicyRolloutEvaluator(Prefers(CASH), mix=1.0, temperature=0.0)  # 1 point on player 0's side
+    assert cash.rollout_results([after_right]).tolist() == [-0.5]
+    values, _ = PolicyRolloutEvaluator(Prefers(RIGHT), mix=0.5, temperature=0.0).evaluate_batch([start])
+    assert values.tolist() == [0.5]

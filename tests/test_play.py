@@ -8,8 +8,10 @@ import numpy as np
 
 import rlgames
 from rlgames.cli import main
-from rlgames.play import PlaySession
+from rlgames.game import Outcome
+from rlgames.play import PlaySession, outcome_text
 from rlgames.search.result import SearchResult, SearchStats
+from tug import CASH, LEFT, RIGHT, Tug
 
 TTT = rlgames.load_game("tic_tac_toe")
 
@@ -45,7 +47,7 @@ def test_a_full_game_with_malformed_and_illegal_input_asked_again():
     assert "cannot read move 'zz'" in text and "legal moves: b1, c1, a2, c2, a3, b3, c3" in text
     assert "move b2 (action 4) is illegal" in text
     assert final is not None and final.returns() == [1.0, -1.0]
-    assert written[-1].endswith("You win.")
+    assert written[-1].endswith("\ngame over: player 0 wins, 1-0, normal. You win.")
 
 
 def test_undo_takes_back_the_move_and_the_reply():
@@ -60,7 +62,7 @@ def test_undo_takes_back_the_move_and_the_reply():
 
 def test_the_human_can_play_second_and_lose():
     final, written = session(["b2", "c2"], seat=1)  # x: a1, b1, c1 along the top row
-    assert final.returns() == [1.0, -1.0] and written[-1].endswith("You lose.")
+    assert final.returns() == [1.0, -1.0] and written[-1].endswith("game over: player 0 wins, 1-0, normal. You lose.")
 
 
 def test_cli_play_reads_standard_input(monkeypatch, capsys):
@@ -74,3 +76,38 @@ def test_cli_play_reads_standard_input(monkeypatch, capsys):
 def test_cli_play_rejects_a_bad_spec(capsys):
     assert main(["play", "tic_tac_toe", "--agent", "alphabeta(depth=)"]) == 2
     assert "expected key=value, got 'depth='" in capsys.readouterr().err
+
+
+class Always:
+    """A Tug opponent that always plays ``action``."""
+
+    def __init__(self, action: int) -> None:
+        self.action = action
+
+    def search(self, state):
+        return SearchResult(self.action, 0.0, np.zeros(3), (self.action,), SearchStats(nodes=1, depth=1))
+
+
+def tug_session(lines: list[str], reply: int, seat: int = 0) -> tuple[rlgames.State | None, list[str]]:
+    inputs, written = iter(lines), []
+    final = PlaySession(Always(reply), seat, read=lambda prompt: next(inputs),
+                        write=written.append).run(Tug().new_initial_state())
+    return final, written
+
+
+def test_the_end_of_a_game_names_the_points_and_the_termination():
+    final, written = tug_session(["1", "1"], reply=RIGHT)  # the marker walks into player 0's goal: 2 points
+    assert final.returns() == [2.0, -2.0]
+    assert written[-1].endswith("\ngame over: player 0 wins, 1-0 (2 points), normal. You win 2 points.")
+    final, written = tug_session(["1"], reply=RIGHT, seat=1)  # player 0 (the agent) pulls right too
+    assert written[-1].endswith("game over: player 0 wins, 1-0 (2 points), normal. You lose 2 points.")
+    final, written = tug_session(["1"], reply=CASH)  # player 1 cashes in on player 0's side: 1 point
+    assert written[-1].endswith("game over: player 0 wins, 1-0, normal. You win.")
+    final, written = tug_session(["1"], reply=LEFT)  # back to the start: a twofold repetition
+    assert final.outcome() == Outcome(None, (0.0, 0.0), "repetition")
+    assert written[-1].endswith("game over: draw, 1/2-1/2, repetition. Draw.")
+
+
+def test_outcome_text():
+    text = outcome_text(Outcome(1, (-3.0, 3.0), "resignation"))
+    assert text == "game over: player 1 wins, 0-1 (3 points), resignation"

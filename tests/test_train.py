@@ -31,7 +31,8 @@ from train.config import (
     read_override_file,
     settle_for_device,
 )
-from train.evaluate import elo_difference, match, opponent_tag, reachable_states
+from train.evaluate import elo_difference, match, opponent_tag, play, reachable_states
+from train.linear import generate, sign_accuracy
 from train.learner import Learner, make_optimizer
 from train.replay import FIELDS, ReplayBuffer, augment, map_actions
 from train.selfplay import (
@@ -43,7 +44,11 @@ from train.selfplay import (
     play_games,
     search_config,
 )
+from train.targets import outcome_values
 from train.trainer import CHECKPOINT, Trainer, TrainError
+from rlgames.evaluators.base import LinearEvaluator
+from rlgames.game import Outcome
+from tug import CASH, LEFT, RIGHT, Tug
 
 torch.set_num_threads(1)
 
@@ -231,6 +236,36 @@ def test_the_value_target_mixes_the_outcome_with_the_search_value() -> None:
         positions = _collect([played], w)
         assert np.allclose(positions.values, (1 - w) * z + w * q)
         assert positions.value_weights.tolist() == [0, 0, 1, 1, 1]
+
+
+TUG = Tug()
+
+
+@pytest.mark.parametrize("actions, values", [
+    ((RIGHT, RIGHT, RIGHT), (1.0, -1.0)),  # player 0's goal: 2 points of utility (-2, 2), the value 1
+    ((RIGHT, CASH), (0.5, -0.5)),  # cashed in on player 0's side: 1 point, the value 0.5
+    ((LEFT, LEFT, LEFT), (-1.0, 1.0)),
+    ((LEFT, CASH), (-0.5, 0.5)),
+    ((RIGHT, LEFT), (0.0, 0.0)),  # a repetition draw
+])
+def test_outcome_values_scale_returns_into_values(actions, values):
+    state = TUG.state_from_actions(actions)
+    assert outcome_values(state) == values
+    assert outcome_values(TTT.state_from_actions([0, 3, 1, 4, 2])) == (1.0, -1.0)  # utility (-1, 1): as is
+    with pytest.raises(ValueError, match="not over"):
+        outcome_values(TUG.new_initial_state())
+
+
+@pytest.mark.parametrize("actions, z0", [((RIGHT, RIGHT, RIGHT), 1.0), ((RIGHT, RIGHT, CASH), 0.5)])
+def test_the_value_target_of_a_two_point_game_is_scaled_into_minus_one_one(actions, z0):
+    """A 2-point win of Tug (utility (-2, 2)) is the target 1, a 1-point win 0.5, for the winner."""
+    n = len(actions) - 1
+    shape = TUG.observation_shape
+    played = _Game(TUG.state_from_actions(actions), observations=[np.zeros(shape, np.float32)] * n,
+                   masks=[np.ones(3, bool)] * n, policies=[np.full(3, 1 / 3, np.float32)] * n,
+                   players=[0, 1][:n], search_values=[0.2, -0.4][:n])
+    assert _collect([played], 0.0).values.tolist() == [z0, -z0][:n]
+    assert _collect([played], 0.5).values.tolist() == pytest.approx([(z0 + 0.2) / 2, (-z0 - 0.4) / 2][:n])
 
 
 def _sibling_children(state: rlgames.State) -> dict[bytes, rlgames.State]:
@@ -422,6 +457,53 @@ def test_evaluation_helpers() -> None:
     config = load_config("smoke", {"eval": {"games": 8}}).eval
     result = match(TTT, solver, random, config, np.random.default_rng(0))
     assert result["score"] >= 0.75 and result["elo"] > 0  # the solver never loses
+
+
+class Pull:
+    """A Tug agent that always plays ``action``."""
+
+    def __init__(self, action: int) -> None:
+        self.action = action
+
+    def search(self, state):
+        return SimpleNamespace(action=self.action)
+
+    def seed(self, seed: int) -> None:
+        pass
+
+
+def test_the_solver_benchmark_keeps_the_sign_of_a_return(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solvers' value is a return (2 for a 2-point win); the benchmark compares its sign."""
+    import train.evaluate as evaluate
+
+    monkeypatch.setattr(evaluate, "solve", lambda state: SimpleNamespace(value=-2, value_preserving_actions=(0,)))
+    assert evaluate.solved(TTT.new_initial_state()).value == -1
+
+
+def test_evaluation_matches_count_a_two_point_win_as_one_win() -> None:
+    """Both pull right: player 0 wins 2 points every game, so each player wins half its games."""
+    assert play(TUG, (Pull(RIGHT), Pull(RIGHT)), (), np.random.default_rng(0)) == Outcome(0, (2.0, -2.0))
+    config = load_config("smoke", {"eval": {"games": 4, "opening_plies": 0}}).eval  # no opening: no repetition
+    result = match(TUG, Pull(RIGHT), Pull(RIGHT), config, np.random.default_rng(0))
+    assert (result["score"], result["win_rate"], result["elo"]) == (0.5, 0.5, 0.0)
+
+
+class TugMarker(LinearEvaluator):
+    """One feature: the marker's place from the side to move."""
+
+    feature_names = ("marker",)
+    default_weights = (1.0,)
+
+    @staticmethod
+    def features(s, out) -> None:
+        out[0] = s[2] if s[0] == 0 else -s[2]
+
+
+def test_linear_fit_outcomes_are_values_whatever_the_points() -> None:
+    data = generate(TUG, 60, player="random", seed=0, evaluator=TugMarker(), random_opening=0)
+    assert set(np.abs(data.outcomes).tolist()) == {0.0, 0.5, 1.0}  # draws, 1-point and 2-point games
+    assert data.targets.min() >= 0.0 and data.targets.max() <= 1.0
+    assert sign_accuracy(np.array([[1.0], [-1.0]]), np.array([0.5, -1.0]), [1.0]) == 1.0
 
 
 # --- the loop ----------------------------------------------------------------------------------------------

@@ -8,9 +8,10 @@
 * **Solver agreement** (`SolverBenchmark`). Positions with their exact value and value-preserving
   moves: every reachable position of a small game (tic-tac-toe; up to `REACHABLE_LIMIT`), or a sample of
   Pons' test sets (connect four). ``value_correct``: the network's value rounded to -1/0/1 (at +-1/3)
-  equals the exact value; ``policy_optimal``: the raw policy's most likely move keeps the value;
-  ``*_decisive``: the same over the positions where some legal move loses value (elsewhere every move is
-  right); ``mcts_optimal_decisive``: the move of MCTS with the network keeps the value.
+  equals the exact value's sign (win, draw or loss, whatever the points); ``policy_optimal``: the raw
+  policy's most likely move keeps the value; ``*_decisive``: the same over the positions where some
+  legal move loses value (elsewhere every move is right); ``mcts_optimal_decisive``: the move of MCTS
+  with the network keeps the value.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import numpy as np
 from models import NetworkEvaluator, PolicyValueNet
 from rlgames.agents.base import Agent
 from rlgames.agents.spec import load_agent, parse_spec
-from rlgames.game import Game, State
+from rlgames.game import Game, Outcome, State
 from rlgames.search.mcts import MCTS, MCTSConfig, MultiTreeMCTS
 from rlgames.solvers import solve
 from train.config import EvalConfig
@@ -40,7 +41,8 @@ OPENING_ATTEMPTS = 100
 
 @dataclass(frozen=True)
 class SolvedPosition:
-    """A position, its exact value for the side to move and the moves that keep that value."""
+    """A position, the sign of its exact value for the side to move (1 a win, 0 a draw, -1 a loss,
+    whatever the points) and the moves that keep the value."""
 
     state: State
     value: int
@@ -111,7 +113,8 @@ def reachable_states(game: Game, limit: int) -> list[State]:
 def solved(state: State) -> SolvedPosition:
     result = solve(state)
     preserving = frozenset(result.value_preserving_actions)
-    return SolvedPosition(state, result.value, preserving, len(preserving) < len(state.legal_actions()))
+    sign = (result.value > 0) - (result.value < 0)  # the solver's value is a return, in the utility range
+    return SolvedPosition(state, sign, preserving, len(preserving) < len(state.legal_actions()))
 
 
 def network_search(evaluator: NetworkEvaluator, simulations: int, seed: int) -> MultiTreeMCTS:
@@ -153,32 +156,35 @@ def random_line(game: Game, plies: int, rng: np.random.Generator) -> tuple[int, 
     return tuple(line)
 
 
-def play(game: Game, agents: Sequence[Any], opening: Sequence[int], rng: np.random.Generator) -> float:
-    """Plays a game from ``opening`` with ``agents[0]`` as player 0; returns player 0's result."""
+def play(game: Game, agents: Sequence[Any], opening: Sequence[int], rng: np.random.Generator) -> Outcome:
+    """Plays a game from ``opening`` with ``agents[0]`` as player 0; returns its `Outcome`."""
     state = game.state_from_actions(opening)
     while not state.is_terminal():
         if state.is_chance_node():
             state = state.apply(state.sample_chance_outcome(rng))
         else:
             state = state.apply(agents[state.current_player()].search(state).action)
-    return state.returns()[0]
+    outcome = state.outcome()
+    assert outcome is not None  # the state is terminal
+    return outcome
 
 
 def match(game: Game, player: Agent, opponent: Agent, config: EvalConfig, rng: np.random.Generator
           ) -> dict[str, float]:
     """``config.games`` games of ``player`` against ``opponent`` (anything with ``search`` and ``seed``:
-    an agent, or an `MCTS`), each opening with both colours."""
-    results = []
+    an agent, or an `MCTS`), each opening with both colours. A win scores 1 and a draw 1/2, whatever
+    the points (a 2-point win counts as a win)."""
+    winners = []  # True for a win of ``player``, None for a draw, False for a loss
     for opening in random_openings(game, config.games // 2, config.opening_plies, rng):
         for seat in (0, 1):
             for agent in (player, opponent):
                 agent.seed(int(rng.integers(2**31)))
             agents = (player, opponent) if seat == 0 else (opponent, player)
-            result = play(game, agents, opening, rng)
-            results.append(result if seat == 0 else -result)
-    wins, draws = results.count(1.0), results.count(0.0)
-    score = (wins + draws / 2) / len(results)
-    return {"score": score, "win_rate": wins / len(results), "elo": elo_difference(score, len(results))}
+            winner = play(game, agents, opening, rng).winner
+            winners.append(None if winner is None else winner == seat)
+    wins, draws = winners.count(True), winners.count(None)
+    score = (wins + draws / 2) / len(winners)
+    return {"score": score, "win_rate": wins / len(winners), "elo": elo_difference(score, len(winners))}
 
 
 def elo_difference(score: float, games: int) -> float:

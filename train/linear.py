@@ -15,7 +15,8 @@ games do not all repeat one line: each game opens with ``k`` uniformly random pl
 ``0..--random-opening``, and every later move is uniformly random with probability ``--epsilon``
 (epsilon-greedy); chance outcomes are sampled. Every decision position of every game is recorded:
 its hand-crafted features from the side to move (``LinearEvaluator.features``) and the game's final
-outcome ``z`` in {-1, 0, 1} from that same side. The outcomes are those of this noisy player, so the
+outcome ``z`` from that same side, as a value in [-1, 1] (`train.targets.outcome_values`: -1, 0 or 1
+in a game of wins worth one point). The outcomes are those of this noisy player, so the
 fitted weights predict the result of *its* games; the random moves also make the positions more
 varied than a strong player's.
 
@@ -58,6 +59,7 @@ import rlgames
 from rlgames.cli import parse_game_param
 from rlgames.evaluators import WEIGHTS_FORMAT, LinearEvaluator, load_evaluator
 from rlgames.game import CHANCE, TERMINAL, Game
+from train.targets import outcome_values
 
 DEFAULT_EPSILON = 0.1
 DEFAULT_RANDOM_OPENING = 4
@@ -76,7 +78,8 @@ def default_player(game: Game) -> str:
 @dataclass
 class Dataset:
     """The recorded positions: ``features`` float64[N, n] from the side to move, ``outcomes``
-    float64[N] in {-1, 0, 1} from the side to move, ``game_ids`` int64[N] (which game, from 0)."""
+    float64[N], the final returns as values in [-1, 1] (`GameInfo.value`) from the side to move,
+    ``game_ids`` int64[N] (which game, from 0)."""
 
     features: np.ndarray
     outcomes: np.ndarray
@@ -84,7 +87,8 @@ class Dataset:
 
     @property
     def targets(self) -> np.ndarray:
-        """``(z + 1) / 2``: 1 for a win of the side to move, 1/2 for a draw, 0 for a loss."""
+        """``(z + 1) / 2`` in [0, 1]: 1 for a win of the side to move, 1/2 for a draw, 0 for a loss (in a
+        game of 1- and 2-point wins, 3/4 for a 1-point win)."""
         return (self.outcomes + 1.0) / 2.0
 
     def subset(self, mask: np.ndarray) -> Dataset:
@@ -134,8 +138,8 @@ def generate(game: Game, num_games: int, *, player: str | None = None, seed: int
             state = state.apply(action)
             ply += 1
         assert state.current_player() == TERMINAL
-        z0 = state.returns()[0]
-        outcomes.extend(z0 if mover == 0 else -z0 for mover in movers)
+        values = outcome_values(state)
+        outcomes.extend(values[mover] for mover in movers)
         game_ids.extend([index] * len(movers))
     features = np.array(rows, dtype=np.float64).reshape(-1, n)
     return Dataset(features, np.array(outcomes, dtype=np.float64), np.array(game_ids, dtype=np.int64))
@@ -163,7 +167,7 @@ def sign_accuracy(features: np.ndarray, outcomes: np.ndarray, weights: Sequence[
     if not decisive.any():
         return float("nan")
     signs = np.sign(features[decisive] @ np.asarray(weights, dtype=np.float64))
-    return float(np.mean(np.where(signs == 0, 0.5, signs == outcomes[decisive])))
+    return float(np.mean(np.where(signs == 0, 0.5, signs == np.sign(outcomes[decisive]))))
 
 
 @dataclass

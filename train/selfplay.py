@@ -17,8 +17,9 @@ have been started; once slots empty, the remaining games go on in fresh trees.
 
 Each recorded position holds the observation and legal mask from the side to move, the policy
 target (the root's visit distribution; one-hot on the winning move when the search proved a win), the
-final outcome from that side's point of view (mixed with the search's root value by
-``search_value_weight``), and its weight in the value loss: 0 for the positions up
+final outcome from that side's point of view as a value in [-1, 1] (`train.targets.outcome_values`:
+a 2-point win of a game whose utility is (-2, 2) is 1, a 1-point win 0.5), mixed with the search's
+root value by ``search_value_weight``, and its weight in the value loss: 0 for the positions up
 to and including a random move (their outcome no longer follows from the players' own moves), else 1,
 and its weight in the policy loss (1, except for a sibling whose side to move is proven lost).
 """
@@ -40,6 +41,7 @@ from rlgames.search.mcts import MCTSConfig, MultiTreeMCTS
 from rlgames.search.protocol import MultiTreeSearch
 from rlgames.search.result import SearchResult
 from train.config import SelfPlayConfig
+from train.targets import outcome_values
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,7 @@ class SelfPlayStats:
     evaluations: int
     seconds: float
     mean_length: float
-    first_player_score: float  # mean result of player 0, in [-1, 1]
+    first_player_score: float  # mean result of player 0, as a value (`outcome_values`) in [-1, 1]
 
 
 @dataclass
@@ -189,7 +191,7 @@ def play_games(game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, 
     stats = SelfPlayStats(games=len(finished), positions=moves, siblings=len(positions) - moves,
                           evaluations=evaluator.evaluations - evaluations,
                           seconds=time.perf_counter() - start, mean_length=moves / len(finished),
-                          first_player_score=float(np.mean([g.state.returns()[0] for g in finished])))
+                          first_player_score=float(np.mean([outcome_values(g.state)[0] for g in finished])))
     return positions, stats
 
 
@@ -238,18 +240,18 @@ def _record(played: _Game, result: SearchResult) -> None:
 
 def _collect(games: list[_Game], search_value_weight: float) -> Positions:
     """The positions of finished games, each game's followed by its siblings. A game position is
-    labelled with ``(1 - w) z + w q`` for ``w = search_value_weight``, the outcome ``z`` and the search's
-    root value ``q`` for its side to move, and weighted 0 in the value loss up to and including the
-    game's random move."""
+    labelled with ``(1 - w) z + w q`` for ``w = search_value_weight``, the outcome ``z`` as a value
+    (`outcome_values`) and the search's root value ``q`` for its side to move, and weighted 0 in the
+    value loss up to and including the game's random move."""
     parts = []
     w = search_value_weight
     for played in games:
-        returns = played.state.returns()
+        z = outcome_values(played.state)  # player 0's and player 1's, in [-1, 1]
         n = len(played.players)
         parts.append(Positions(
             observations=np.stack(played.observations), masks=np.stack(played.masks),
             policies=np.stack(played.policies),
-            values=np.array([(1.0 - w) * returns[p] + w * q for p, q in zip(played.players, played.search_values)],
+            values=np.array([(1.0 - w) * z[p] + w * q for p, q in zip(played.players, played.search_values)],
                             dtype=np.float32),
             value_weights=(np.arange(n) > played.random_ply).astype(np.float32),
             policy_weights=np.ones(n, dtype=np.float32)))

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from rlgames.arena.positions import Line
-from rlgames.game import Game, IllegalActionError, State
+from rlgames.game import Game, IllegalActionError, Outcome, State
 
 GAMES_KEY = 0
 """First spawn key of the games' seed sequences (openings use another)."""
@@ -46,17 +46,37 @@ class MoveTimes:
         return MoveTimes(self.moves + 1, self.total_s + seconds, max(self.max_s, seconds))
 
 
+SCORES = {0: 1.0, None: 0.5, 1: 0.0}
+"""The first player's score by the game's winner (player 0 is the first player): a win 1, a draw 0.5."""
+
+
 @dataclass(frozen=True)
 class GameRecord:
-    """A played game: ``score`` is the first player's (1 a win, 0.5 a draw, 0 a loss); ``plies``
-    counts every action from the start position, the opening's and chance outcomes included;
-    ``times`` holds the first and the second player's `MoveTimes` (measured, so left out of equality:
-    two runs of a game are equal when they play the same moves)."""
+    """A played game: its `Outcome` (returns from the first player's side, as player 0; the
+    termination); ``plies`` counts every action from the start position, the opening's and chance
+    outcomes included; ``times`` holds the first and the second player's `MoveTimes` (measured, so
+    left out of equality: two runs of a game are equal when they play the same moves)."""
 
     game: ScheduledGame
-    score: float
+    outcome: Outcome
     plies: int
     times: tuple[MoveTimes, MoveTimes] = field(default=(MoveTimes(), MoveTimes()), compare=False)
+
+    @property
+    def score(self) -> float:
+        """The first player's score, for Elo and the SPRT: 1 a win, 0.5 a draw, 0 a loss, whatever
+        the points."""
+        return SCORES[self.outcome.winner]
+
+    @property
+    def points(self) -> float:
+        """The first player's points: its return, in the game's utility range (2.0 for a 2-point win)."""
+        return self.outcome.returns[0]
+
+    @property
+    def termination(self) -> str:
+        """Why the game ended (``"normal"``, ``"repetition"``, or the game's own word)."""
+        return self.outcome.termination
 
 
 def game_seeds(scheduled: ScheduledGame) -> tuple[int, int, int]:
@@ -86,7 +106,9 @@ def play_game(game: Game, agents: Sequence[Any], scheduled: ScheduledGame) -> Ga
             times[player] = times[player].add(time.perf_counter() - started)
         state = state.apply(action)
         plies += 1
-    return GameRecord(scheduled, (state.returns()[0] + 1.0) / 2.0, plies, (times[0], times[1]))
+    outcome = state.outcome()
+    assert outcome is not None  # the state is terminal
+    return GameRecord(scheduled, outcome, plies, (times[0], times[1]))
 
 
 def _agent_move(state: State, agent: Any) -> int:

@@ -7,17 +7,16 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Sequence
 
 from rlgames.arena.match import MoveTimes
 from rlgames.arena.positions import moves_to_text
+from rlgames.arena.scores import merge_counts, points_interval
 from rlgames.arena.tournament import ArenaResult
 from rlgames.registry import load_game
-
-RESULT_NAMES = {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}
-"""A game's result from the first player's side, in chess notation."""
 
 
 def results_dict(result: ArenaResult) -> dict[str, Any]:
@@ -27,23 +26,35 @@ def results_dict(result: ArenaResult) -> dict[str, Any]:
     for i, name in enumerate(result.names):
         games, points = _player_totals(result, i)
         times = player_times(result, i)
+        mean, low, high = player_points(result, i)
         players.append({"name": name, "spec": config.specs[i], "elo": elo.ratings[i], "elo_lower": elo.lower[i],
                         "elo_upper": elo.upper[i], "games": games, "score": points / games if games else None,
+                        "points_per_game": _number(mean), "points_lower": _number(low),
+                        "points_upper": _number(high),
                         "moves": times.moves, "seconds_per_move": times.total_s / times.moves if times.moves else None,
                         "max_seconds_per_move": times.max_s})
     pairs = []
     for pair in result.pairs:
         low, high = pair.interval(elo.confidence)
+        points_low, points_high = pair.points_interval(elo.confidence, result.utility[1])
         pairs.append({"players": [result.names[i] for i in pair.players], "wins": pair.wins, "draws": pair.draws,
                       "losses": pair.losses, "games": pair.games, "score": pair.score, "score_lower": low,
-                      "score_upper": high})
+                      "score_upper": high, "points_per_game": _number(pair.points_per_game),
+                      "points_lower": _number(points_low), "points_upper": _number(points_high),
+                      "points": {f"{points:g}": games for points, games in pair.points},
+                      "terminations": dict(pair.terminations)})
     settings = {"games_per_pair": config.games, "workers": config.workers, "opening_plies": config.opening_plies,
                 "openings_file": config.openings_file, "anchor": result.names[config.anchor],
                 "anchor_rating": config.anchor_rating, "prior_draws": config.prior_draws,
                 "confidence": elo.confidence, "sprt": asdict(config.sprt) if config.sprt else None}
-    return {"game": {"name": config.game, "params": dict(config.game_params)}, "seed": config.seed,
-            "settings": settings, "games_played": len(result.records), "players": players, "pairs": pairs,
-            "sprt": _sprt_dict(result)}
+    return {"game": {"name": config.game, "params": dict(config.game_params), "utility": list(result.utility)},
+            "seed": config.seed, "settings": settings, "games_played": len(result.records),
+            "terminations": result.terminations(), "players": players, "pairs": pairs, "sprt": _sprt_dict(result)}
+
+
+def _number(value: float) -> float | None:
+    """``value``, or None for NaN (JSON has no NaN)."""
+    return None if math.isnan(value) else value
 
 
 def _sprt_dict(result: ArenaResult) -> dict[str, Any] | None:
@@ -64,6 +75,17 @@ def _player_totals(result: ArenaResult, player: int) -> tuple[int, float]:
     return games, points
 
 
+def player_points(result: ArenaResult, player: int) -> tuple[float, float, float]:
+    """``player``'s mean points per game over the tournament and its interval: ``(mean, lower, upper)``
+    (`rlgames.arena.scores.points_interval`, clipped to the game's utility range)."""
+    tallies = []
+    for pair in result.pairs:
+        if player in pair.players:
+            sign = 1.0 if pair.players[0] == player else -1.0
+            tallies.append([(0.0 + sign * points, games) for points, games in pair.points])
+    return points_interval(merge_counts(*tallies), result.elo.confidence, result.utility[1])
+
+
 def player_times(result: ArenaResult, player: int) -> MoveTimes:
     """Every move ``player`` made in the tournament, and the time it took (wall clock, per move)."""
     total = MoveTimes()
@@ -76,23 +98,32 @@ def player_times(result: ArenaResult, player: int) -> MoveTimes:
     return total
 
 
+GAMES_CSV_COLUMNS = ("game", "first", "second", "opening_index", "opening", "result", "termination",
+                     "first_score", "first_points", "plies")
+"""The columns of games.csv: ``result`` is the `Outcome`'s (``1-0``, ``0-1``, ``1/2-1/2``, ``1-0 (2
+points)``), ``first_score`` the first player's score (1, 0.5, 0) and ``first_points`` its return."""
+
+
 def write_games_csv(result: ArenaResult, path: Path) -> None:
-    """One row per game: players by colour (``first`` moves first), opening, result, plies."""
-    game = load_game(result.config.game, **dict(result.config.game_params))
+    """One row per game: players by colour (``first`` moves first), opening, result, how it ended, the
+    first player's score and points, plies. Nothing measured: the same games give the same bytes."""
+    game = result.game or load_game(result.config.game, **dict(result.config.game_params))
     with open(path, "w", newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["game", "first", "second", "opening_index", "opening", "result", "first_score", "plies"])
+        writer.writerow(GAMES_CSV_COLUMNS)
         for record in result.records:
             scheduled = record.game
             writer.writerow([scheduled.index, result.names[scheduled.first], result.names[scheduled.second],
                              scheduled.opening_index, moves_to_text(game, scheduled.opening),
-                             RESULT_NAMES[record.score], record.score, record.plies])
+                             record.outcome.result, record.termination, record.score, f"{record.points:g}",
+                             record.plies])
 
 
 def ranking_rows(result: ArenaResult) -> tuple[list[str], list[list[str]]]:
     """The players ranked by Elo: header and rows."""
     elo = result.elo
-    header = ["rank", "player", "Elo", f"{elo.confidence:.0%} interval", "games", "score", "s/move", "max s"]
+    header = ["rank", "player", "Elo", f"{elo.confidence:.0%} interval", "games", "score",
+              f"points/game ({elo.confidence:.0%})", "s/move", "max s"]
     rows = []
     for rank, i in enumerate(sorted(range(len(result.names)), key=lambda k: -elo.ratings[k]), start=1):
         games, points = _player_totals(result, i)
@@ -100,19 +131,44 @@ def ranking_rows(result: ArenaResult) -> tuple[list[str], list[list[str]]]:
         mean = times.total_s / times.moves if times.moves else 0.0
         rows.append([str(rank), result.names[i], f"{elo.ratings[i]:+.1f}",
                      f"[{elo.lower[i]:+.1f}, {elo.upper[i]:+.1f}]", str(games), f"{points / games:.1%}",
-                     f"{mean:.3f}", f"{times.max_s:.3f}"])
+                     points_text(*player_points(result, i)), f"{mean:.3f}", f"{times.max_s:.3f}"])
     return header, rows
+
+
+def points_text(mean: float, low: float, high: float) -> str:
+    """Points per game and their interval, e.g. ``+0.50 [+0.12, +0.88]``; ``-`` without any."""
+    return "-" if math.isnan(mean) else f"{mean:+.2f} [{low:+.2f}, {high:+.2f}]"
 
 
 def pair_rows(result: ArenaResult) -> tuple[list[str], list[list[str]]]:
     """Every pair's wins, draws and losses (from the first-named player's side): header and rows."""
-    header = ["pair", "W", "D", "L", "score", f"{result.elo.confidence:.0%} interval"]
+    confidence = result.elo.confidence
+    header = ["pair", "W", "D", "L", "score", f"{confidence:.0%} interval", f"points/game ({confidence:.0%})"]
     rows = []
     for pair in result.pairs:
-        low, high = pair.interval(result.elo.confidence)
+        low, high = pair.interval(confidence)
+        points = points_text(pair.points_per_game, *pair.points_interval(confidence, result.utility[1]))
         rows.append([" vs ".join(result.names[i] for i in pair.players), str(pair.wins), str(pair.draws),
-                     str(pair.losses), f"{pair.score:.1%}", f"[{low:.1%}, {high:.1%}]"])
+                     str(pair.losses), f"{pair.score:.1%}", f"[{low:.1%}, {high:.1%}]", points])
     return header, rows
+
+
+def terminations_note(result: ArenaResult) -> str:
+    """How the games ended, e.g. ``terminations: 14 normal, 6 repetition``, where some game ended
+    otherwise than normally; "" when all did."""
+    counts = result.terminations()
+    if set(counts) <= {"normal"}:
+        return ""
+    return "terminations: " + ", ".join(f"{count} {name}" for name, count in counts.items())
+
+
+def points_note(result: ArenaResult) -> str:
+    """What the points are, where a win may be worth more than one; "" in a game of wins worth 1."""
+    low, high = result.utility
+    if high == 1:
+        return ""
+    return (f"points: a player's return per game, in [{low:g}, {high:g}] (a win counts 1 in the score and "
+            f"the Elo, whatever its points)")
 
 
 def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -144,7 +200,8 @@ def console_report(result: ArenaResult) -> str:
     title = (f"{config.game}: {len(result.records)} games, seed {config.seed}; Elo anchored at "
              f"{result.names[config.anchor]} = {config.anchor_rating:g}")
     parts = [title, text_table(*ranking_rows(result)), "", text_table(*pair_rows(result))]
-    notes = [note for note in (repeated_openings_note(result), sprt_summary(result)) if note]
+    notes = [note for note in (points_note(result), terminations_note(result), repeated_openings_note(result),
+                               sprt_summary(result)) if note]
     return "\n".join(parts + [line for note in notes for line in ("", note)])
 
 
@@ -170,10 +227,14 @@ def markdown_report(result: ArenaResult) -> str:
     method = (f"Elo: Bradley-Terry maximum likelihood with draws as half a win, {config.prior_draws:g} virtual "
               f"draws per pair, anchored at {result.names[config.anchor]} = {config.anchor_rating:g}; intervals "
               f"from the Fisher information, relative to the anchor. Pair scores: normal approximation with the "
-              f"trinomial variance.")
+              f"trinomial variance. Points per game: a player's return, in the game's utility range "
+              f"[{result.utility[0]:g}, {result.utility[1]:g}], with the normal approximation's interval.")
     lines = [f"# Arena: {config.game}", "", games, "", method, "",
              "## Ranking", "", markdown_table(*ranking_rows(result)), "",
              "## Pairs", "", markdown_table(*pair_rows(result)), ""]
+    terminations = terminations_note(result)
+    if terminations:
+        lines += [terminations, ""]
     repeated = repeated_openings_note(result)
     if repeated:
         lines += [repeated, ""]

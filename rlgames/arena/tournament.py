@@ -18,10 +18,11 @@ dropped, so the stop is reproducible too.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
 import numpy as np
@@ -32,7 +33,7 @@ from rlgames.arena.elo import EloFit, fit_elo
 from rlgames.arena.match import GameRecord, ScheduledGame, play_game
 from rlgames.arena.openings import file_openings, random_openings
 from rlgames.arena.positions import Line
-from rlgames.arena.scores import PairResult, pair_results, score_matrices
+from rlgames.arena.scores import PairResult, merge_counts, pair_results, score_matrices
 from rlgames.arena.sprt import SprtConfig, SprtResult, sprt
 from rlgames.game import Game
 from rlgames.registry import load_game
@@ -82,7 +83,8 @@ class ArenaConfig:
 @dataclass(frozen=True)
 class ArenaResult:
     """A finished tournament: the players' display names, every game, the pairs, the Elo fit and,
-    for a match with an SPRT, where the test stopped."""
+    for a match with an SPRT, where the test stopped; ``utility`` is the game's (the range of a
+    player's points per game) and ``game`` the game played."""
 
     config: ArenaConfig
     names: tuple[str, ...]
@@ -90,6 +92,12 @@ class ArenaResult:
     pairs: tuple[PairResult, ...]
     elo: EloFit
     sprt: SprtResult | None
+    utility: tuple[int, int] = (-1, 1)
+    game: Game | None = field(default=None, compare=False, repr=False)
+
+    def terminations(self) -> dict[str, int]:
+        """How many games ended each way (``"normal"``, ``"repetition"``...), by name."""
+        return dict(merge_counts(*(pair.terminations for pair in self.pairs)))
 
 
 def player_names(specs: Sequence[str]) -> tuple[str, ...]:
@@ -134,16 +142,24 @@ def choose_openings(config: ArenaConfig, game: Game) -> list[Line]:
     return random_openings(game, count, config.opening_plies, rng)
 
 
-def run_arena(config: ArenaConfig, *, progress: bool = False) -> ArenaResult:
+def run_arena(config: ArenaConfig, *, game: Game | None = None, progress: bool = False) -> ArenaResult:
     """Plays the tournament (stopping early when an SPRT decides) and fits the Elo ratings; ``progress``
-    draws a bar on stderr."""
-    game = load_game(config.game, **dict(config.game_params))
+    draws a bar on stderr. ``game`` plays a `Game` instance (one the registry need not know) instead of
+    loading ``config.game``, which must then be its name, with no ``config.game_params``: the result's
+    config records the instance's parameters."""
+    if game is None:
+        game = load_game(config.game, **dict(config.game_params))
+    else:
+        if config.game != game.name or config.game_params:
+            raise ValueError(f"with a Game instance, config.game must be its name ({game.name!r}, got "
+                             f"{config.game!r}) and config.game_params empty (got {config.game_params!r})")
+        config = dataclasses.replace(config, game_params=tuple(game.params.items()))
     scheduled = schedule(config, game)
     records: list[GameRecord] = []
     counts = [0, 0, 0]  # wins, draws, losses of player 0 against player 1, for the SPRT
     status = None
     with tqdm(total=len(scheduled), unit="game", disable=not progress) as bar, \
-            contextlib.closing(_played(config, scheduled)) as played:
+            contextlib.closing(_played(config, game, scheduled)) as played:
         for record in played:
             records.append(record)
             bar.update()
@@ -156,7 +172,8 @@ def run_arena(config: ArenaConfig, *, progress: bool = False) -> ArenaResult:
     points, games = score_matrices(pairs, len(config.specs))
     elo = fit_elo(points, games, anchor=config.anchor, anchor_rating=config.anchor_rating,
                   prior_draws=config.prior_draws)
-    return ArenaResult(config, player_names(config.specs), tuple(records), pairs, elo, status)
+    return ArenaResult(config, player_names(config.specs), tuple(records), pairs, elo, status, game.info.utility,
+                       game)
 
 
 def _first_player_outcome(record: GameRecord) -> int:
@@ -165,16 +182,17 @@ def _first_player_outcome(record: GameRecord) -> int:
     return {1.0: 0, 0.5: 1, 0.0: 2}[score]
 
 
-def _played(config: ArenaConfig, scheduled: list[ScheduledGame]) -> Iterator[GameRecord]:
-    """The games' records in schedule order, played here or in a process pool."""
-    game, agents = _build(config.game, config.game_params, config.specs)  # a bad spec fails here, not in a worker
+def _played(config: ArenaConfig, game: Game, scheduled: list[ScheduledGame]) -> Iterator[GameRecord]:
+    """The games' records in schedule order, played here or in a process pool (whose workers build
+    their own copy of ``game``, from its class and parameters)."""
+    agents = _build(game, config.specs)  # a bad spec fails here, not in a worker
     if config.workers == 1:
         for item in scheduled:
             yield play_game(game, agents, item)
         return
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(config.workers, mp_context=context, initializer=_init_worker,
-                             initargs=(config.game, config.game_params, config.specs)) as pool:
+                             initargs=(type(game), game.params, config.specs)) as pool:
         futures = [pool.submit(_play_in_worker, item) for item in scheduled]
         try:
             for future in futures:
@@ -183,12 +201,11 @@ def _played(config: ArenaConfig, scheduled: list[ScheduledGame]) -> Iterator[Gam
             pool.shutdown(cancel_futures=True)
 
 
-def _build(name: str, params: tuple[tuple[str, Any], ...], specs: Sequence[str]) -> tuple[Game, list[Any]]:
-    """The game and the players' agents, each compiled first by a throwaway twin (`warm_up`)."""
-    game = load_game(name, **dict(params))
+def _build(game: Game, specs: Sequence[str]) -> list[Any]:
+    """The players' agents, each compiled first by a throwaway twin (`warm_up`)."""
     for spec in specs:
         warm_up(game, spec)
-    return game, [load_agent(spec, game) for spec in specs]
+    return [load_agent(spec, game) for spec in specs]
 
 
 def warm_up(game: Game, spec: str) -> None:
@@ -209,9 +226,10 @@ _worker: tuple[Game, list[Any]] | None = None
 """A pool worker's game and agents, built once by `_init_worker`."""
 
 
-def _init_worker(name: str, params: tuple[tuple[str, Any], ...], specs: Sequence[str]) -> None:
+def _init_worker(game_class: type[Game], params: dict[str, Any], specs: Sequence[str]) -> None:
     global _worker
-    _worker = _build(name, params, specs)
+    game = game_class(**params)
+    _worker = game, _build(game, specs)
 
 
 def _play_in_worker(scheduled: ScheduledGame) -> GameRecord:

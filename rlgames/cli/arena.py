@@ -61,7 +61,8 @@ def add_arena_verb(verbs: argparse._SubParsersAction) -> None:
     arena = verb_with_agents(verbs, "arena", "a match or round-robin tournament between agents", (
         "Plays every pair of agents --games times: half as many openings, each played with both colourings.\n"
         "Prints the players ranked by Elo (maximum likelihood, draws as half a win) with 95% intervals and\n"
-        "every pair's wins/draws/losses, and each player's mean and longest time per move; --out writes\n"
+        "every pair's wins/draws/losses, the points per game (a player's return, in the game's utility\n"
+        "range) with 95% intervals, and each player's mean and longest time per move; --out writes\n"
         "results.json, games.csv, report.md, elo.png, scores.png. Equal depth: alphabeta(depth=4, model=FILE)\n"
         "against alphabeta(depth=4, eval=heuristic); equal time: give every player the same time=SECONDS per\n"
         "move (alphabeta(time=0.1, model=FILE) against alphabeta(time=0.1)); timed players are not reproducible.\n"

@@ -37,8 +37,11 @@ def cmd_show(args: argparse.Namespace) -> int:
     game = game_from_args(args)
     state = game.state_from_moves(args.moves)
     print(state)
-    if state.is_terminal():
-        print(f"game over, returns {state.returns()}")
+    outcome = state.outcome()
+    if outcome is not None:
+        from rlgames.play import outcome_text
+
+        print(outcome_text(outcome))
     else:
         moves = ", ".join(state.action_to_string(a) for a in state.legal_actions())
         print(f"to move: player {state.current_player()}; legal: {moves}")
@@ -51,7 +54,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     state = game_from_args(args).state_from_moves(args.moves)
     result = solve(state, time_limit=args.time)
     print(state)
-    outcome = {1: "win", 0: "draw", -1: "loss"}[result.value]
+    outcome = {1: "win", 0: "draw", -1: "loss"}[(result.value > 0) - (result.value < 0)]  # a return: may be 2
     print(f"to move: player {state.current_player()}")
     print(f"value: {outcome} ({result.value:+d}) for the side to move")
     print(f"plies to the end: {result.plies_to_end}")
