@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol, Union
+from typing import Any, Callable, Union
 
 import rlgames
 from envs.base import BoardGameEnv, as_action
 from rlgames import IllegalActionError, State
-
-
-class Agent(Protocol):
-    """What an opponent object needs: ``act`` (and, optionally, ``seed(int)``)."""
-
-    def act(self, state: State) -> int: ...
-
+from rlgames.agents import Agent
 
 Opponent = Union[None, Agent, Callable[[State], int]]
-"""None (uniformly random), an object with ``act(state) -> int`` (an rlgames agent), or a callable."""
+"""None (uniformly random), an rlgames `Agent` (``search``, ``act``, ``seed``: what `rlgames.load_agent`
+builds), or a callable ``(state) -> int``."""
 
 
 class GameEnv(BoardGameEnv):
@@ -39,9 +34,8 @@ class GameEnv(BoardGameEnv):
     Args:
         game: a registry name (see `rlgames.list_games`) or a `rlgames.Game`.
         game_params: parameters of the game, with a name only.
-        opponent: None for a uniformly random legal move; an object with ``act(state) -> int`` (its
-            ``seed(int)`` method, if any, is called at every reset with an int drawn from
-            ``np_random``); or a callable ``(state) -> int``.
+        opponent: None for a uniformly random legal move; an rlgames `Agent` (its ``seed(int)`` is
+            called at every reset with an int drawn from ``np_random``); or a callable ``(state) -> int``.
         seat: the agent's seat, 0 or 1; None draws it at random at every reset.
         illegal_action: ``"raise"`` raises `rlgames.IllegalActionError`; ``"lose"`` ends the episode
             with the game's worst loss as reward (-1 in most games, ``reward_range[0]``),
@@ -70,14 +64,12 @@ class GameEnv(BoardGameEnv):
     def _opponent_policy(self, opponent: Opponent) -> Callable[[State], int]:
         if opponent is None:
             return self._random_move
-        act = getattr(opponent, "act", None)
-        if callable(act):
-            return act
+        if isinstance(opponent, Agent):
+            return opponent.act
         if callable(opponent):
             return opponent
-        raise TypeError(
-            f"opponent must be None, an object with act(state) -> int, or a callable (state) -> int; got {opponent!r}"
-        )
+        raise TypeError(f"opponent must be None, an rlgames Agent (search, act, seed), or a callable "
+                        f"(state) -> int; got {opponent!r}")
 
     def _random_move(self, state: State) -> int:
         legal = state.legal_actions()
@@ -85,9 +77,8 @@ class GameEnv(BoardGameEnv):
 
     def _begin_episode(self) -> None:
         self.seat = int(self.np_random.integers(2)) if self.fixed_seat is None else self.fixed_seat
-        seed = getattr(self.opponent, "seed", None)
-        if callable(seed):
-            seed(int(self.np_random.integers(2**31)))
+        if isinstance(self.opponent, Agent):
+            self.opponent.seed(int(self.np_random.integers(2**31)))
 
     def _advance(self, state: State) -> State:
         """Plays chance and the opponent until the agent is to move or the game is over."""

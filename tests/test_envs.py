@@ -272,6 +272,9 @@ class LowestMoveAgent:
     def __init__(self) -> None:
         self.seeds: list[int] = []
 
+    def search(self, state: rlgames.State):
+        raise NotImplementedError  # the env only asks for moves
+
     def act(self, state: rlgames.State) -> int:
         return state.legal_actions()[0]
 
