@@ -83,6 +83,8 @@ MAX_PLY = 500
 PROVEN = WIN - MAX_PLY
 """Scores at least this large in absolute value are proven wins or losses."""
 INF = 1e9
+FORBIDDEN = -2 * INF
+"""`settled`'s word for a child the rules forbid (below every score)."""
 NULL_WINDOW = 1e-9
 
 
@@ -206,6 +208,22 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
         return verdict
 
     @njit(inline="always")
+    def settled(s2, mover: int, ply: int, ws: Workspace) -> float:
+        """The score of child ``s2`` of the node at ``ply`` where the rules settle it without a search:
+        a terminal's, or a drawn repetition's 0; `FORBIDDEN` where the rules forbid the repetition;
+        NaN where ``s2`` must be searched."""
+        if s2[0] == TERMINAL:
+            ws.plies[ply + 1, ws.control[PV_LEN_COL]] = ply + 1
+            return terminal_score(s2, mover, ply + 1)
+        if repeats:
+            verdict = judge(s2, ply, ws)
+            if verdict == REPETITION_ILLEGAL:
+                return FORBIDDEN
+            if verdict == REPETITION_DRAW:
+                return 0.0
+        return np.nan
+
+    @njit(inline="always")
     def merge_repeats(ply: int, ws: Workspace) -> None:
         """The node at ``ply`` inherits the earliest repetition its child's subtree reached."""
         col = ws.control[REPEAT_COL]
@@ -229,15 +247,10 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
         for i in range(n):
             a = ws.plies[ply, i] if in_order else select_move(ply, i, n, ws)
             s2 = apply(s, a)
-            verdict = judge(s2, ply, ws) if repeats and s2[0] != TERMINAL else 0
-            if verdict == REPETITION_ILLEGAL:
+            score = settled(s2, mover, ply, ws)
+            if score == FORBIDDEN:
                 continue
-            if s2[0] == TERMINAL:
-                ws.plies[ply + 1, control[PV_LEN_COL]] = ply + 1
-                score = terminal_score(s2, mover, ply + 1)
-            elif verdict == REPETITION_DRAW:
-                score = 0.0
-            else:
+            if np.isnan(score):
                 score = (quiesce(s2, depth - 1, ply + 1, alpha, beta, ws) if s2[0] == mover
                          else -quiesce(s2, depth - 1, ply + 1, -beta, -alpha, ws))
                 if repeats:
@@ -311,18 +324,13 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
         for i in range(n):
             a = ws.plies[ply, i] if in_order else select_move(ply, i, n, ws)
             s2 = apply(s, a)
-            verdict = judge(s2, ply, ws) if repeats and s2[0] != TERMINAL else 0
-            if verdict == REPETITION_ILLEGAL:
+            score = settled(s2, mover, ply, ws)
+            if score == FORBIDDEN:
                 continue
-            if s2[0] == TERMINAL:
-                ws.plies[ply + 1, control[PV_LEN_COL]] = ply + 1
-                score = terminal_score(s2, mover, ply + 1)
-            elif verdict == REPETITION_DRAW:
-                score = 0.0
-            elif is_leaf(s2, depth - 1, control):  # evaluated here: most nodes are leaves, and a call costs
+            if np.isnan(score) and is_leaf(s2, depth - 1, control):  # evaluated here: most nodes are leaves
                 value = leaf_value(s2, ply + 1, ws)
                 score = value if s2[0] == mover else -value
-            else:
+            elif np.isnan(score):
                 score = (negamax(s2, depth - 1, ply + 1, alpha, beta, ws) if s2[0] == mover
                          else -negamax(s2, depth - 1, ply + 1, -beta, -alpha, ws))
                 if repeats:
