@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import torch
 
 from models.checkpoint import load_network
-from models.networks import PolicyValueNet
+from models.networks import NNUE, PolicyValueNet
 from rlgames.evaluators.base import Evaluator
+from rlgames.evaluators.nnue import make_nnue_kernel
 from rlgames.game import CompactState, Game, State, compiled_entry
 
 
@@ -56,9 +57,10 @@ class NetworkEvaluator(Evaluator):
 
     @classmethod
     def from_checkpoint(cls, path: str | os.PathLike, game: Game, **kwargs: Any) -> NetworkEvaluator:
-        """The evaluator of the network saved at ``path`` (which must be for ``game``)."""
+        """The evaluator of the network saved at ``path`` (which must be for ``game``); an NNUE's
+        also has a compiled ``kernel``."""
         network, _ = load_network(path, game)
-        return cls(network, game, **kwargs)
+        return (NNUEvaluator if isinstance(network, NNUE) else cls)(network, game, **kwargs)
 
     def value(self, state: State) -> float:
         return float(self.evaluate_batch([state])[0][0])
@@ -137,3 +139,18 @@ class NetworkEvaluator(Evaluator):
 
     def __repr__(self) -> str:
         return f"NetworkEvaluator({self.network.config.describe()}, {self.game!r})"
+
+
+class NNUEvaluator(NetworkEvaluator):
+    """An `NNUE` network: batched values and priors through torch, as any network, and a compiled
+    ``kernel`` of its value path (`rlgames.evaluators.nnue`), which the compiled searches call at
+    every leaf."""
+
+    def __init__(self, network: NNUE, game: Game, **kwargs: Any) -> None:
+        super().__init__(network, game, **kwargs)
+        self._kernel = make_nnue_kernel(game.kernels.observation, tuple(game.observation_shape), network.export())
+
+    @property
+    def kernel(self) -> Callable[..., float]:
+        return self._kernel
+

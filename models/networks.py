@@ -6,7 +6,10 @@ exactly 0 in float32 and 0 * logit stays finite in a cross-entropy), values are 
 from the side to move (observations are from the side to move).
 
 * `ResNet` -- AlphaZero-style residual conv net for (C, H, W) boards;
-* `MLP` -- for tiny games and non-spatial observations (1-D vectors, 2-D planes), flattened.
+* `MLP` -- for tiny games and non-spatial observations (1-D vectors, 2-D planes), flattened;
+* `NNUE` -- Stockfish's efficiently updatable shape, small enough to run inside the compiled search:
+  the observation's features into an accumulator, two clipped-ReLU layers and a tanh value
+  (`rlgames.evaluators.nnue` runs its value path in numba; its policy head serves MCTS and ordering).
 
 A `NetworkConfig` (architecture name, its arguments, the input and output sizes) fully describes how to
 rebuild a network; checkpoints store it as a plain dict (`NetworkConfig.to_dict`).
@@ -46,7 +49,16 @@ class MLPArgs:
     layers: int = 2
 
 
-ARCH_ARGS: dict[str, type] = {"resnet": ResNetArgs, "mlp": MLPArgs}
+@dataclass(frozen=True)
+class NNUEArgs:
+    """An ``accumulator`` of that many units over the observation's features, then ``hidden`` units
+    (clipped ReLU in [0, 1] after each, as Stockfish's NNUE)."""
+
+    accumulator: int = 64
+    hidden: int = 32
+
+
+ARCH_ARGS: dict[str, type] = {"resnet": ResNetArgs, "mlp": MLPArgs, "nnue": NNUEArgs}
 
 
 @dataclass(frozen=True)
@@ -54,7 +66,7 @@ class NetworkConfig:
     """Everything needed to rebuild a network: the architecture, its arguments and the game's sizes."""
 
     arch: str
-    args: ResNetArgs | MLPArgs
+    args: ResNetArgs | MLPArgs | NNUEArgs
     observation_shape: tuple[int, ...]
     num_actions: int
 
@@ -92,7 +104,7 @@ class NetworkConfig:
         return cls(arch, make_arch_args(arch, **args), shape, num_actions)
 
 
-def make_arch_args(arch: str, **arch_args: Any) -> ResNetArgs | MLPArgs:
+def make_arch_args(arch: str, **arch_args: Any) -> ResNetArgs | MLPArgs | NNUEArgs:
     """The argument record of ``arch``; raises `ValueError` on an unknown architecture or argument."""
     args_class = ARCH_ARGS.get(arch)
     if args_class is None:
@@ -128,7 +140,7 @@ def build_network(game: Game, arch: str = "auto", *, seed: int | None = None, **
 def network_from_config(config: NetworkConfig, *, seed: int | None = None) -> PolicyValueNet:
     """The network described by ``config``, its weights initialised from ``seed`` when given (torch's
     global generator is left as it was) and from torch's global generator otherwise."""
-    network_class = ResNet if config.arch == "resnet" else MLP
+    network_class = {"resnet": ResNet, "mlp": MLP, "nnue": NNUE}[config.arch]
     if seed is None:
         return network_class(config)
     with torch.random.fork_rng(devices=[]):
@@ -216,3 +228,32 @@ class MLP(PolicyValueNet):
     def heads(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         x = self.trunk(obs.flatten(1))  # [B, hidden]
         return self.policy(x), torch.tanh(self.value(x)).squeeze(1)  # [B, A], [B]
+
+
+class NNUE(PolicyValueNet):
+    """Flattened observation -> accumulator -> clipped ReLU -> hidden -> clipped ReLU -> tanh value; the
+    policy head reads the accumulator. The value path is what `rlgames.evaluators.nnue` compiles."""
+
+    def __init__(self, config: NetworkConfig) -> None:
+        super().__init__(config)
+        args: NNUEArgs = config.args  # type: ignore[assignment]
+        self.accumulator = nn.Linear(math.prod(config.observation_shape), args.accumulator)
+        self.hidden = nn.Linear(args.accumulator, args.hidden)
+        self.value = nn.Linear(args.hidden, 1)
+        self.policy = nn.Linear(args.accumulator, config.num_actions)
+
+    def heads(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        a = torch.clamp(self.accumulator(obs.flatten(1)), 0.0, 1.0)  # [B, accumulator]
+        h = torch.clamp(self.hidden(a), 0.0, 1.0)  # [B, hidden]
+        return self.policy(a), torch.tanh(self.value(h)).squeeze(1)  # [B, A], [B]
+
+    def export(self) -> tuple:
+        """The value path's weights as float32 numpy arrays, for `rlgames.evaluators.nnue`:
+        ``(w1[F, acc], b1[acc], w2[acc, hidden], b2[hidden], w3[hidden], b3)``."""
+        def array(parameter: torch.Tensor):
+            return parameter.detach().cpu().float().numpy().copy()
+
+        return (array(self.accumulator.weight).T.copy(), array(self.accumulator.bias),
+                array(self.hidden.weight).T.copy(), array(self.hidden.bias),
+                array(self.value.weight)[0], float(self.value.bias.item()))
+
