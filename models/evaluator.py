@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -148,9 +149,25 @@ class NNUEvaluator(NetworkEvaluator):
 
     def __init__(self, network: NNUE, game: Game, **kwargs: Any) -> None:
         super().__init__(network, game, **kwargs)
-        self._kernel = make_nnue_kernel(game.kernels.observation, tuple(game.observation_shape), network.export())
+        self._kernel = _nnue_kernel(game, network.export())
 
     @property
     def kernel(self) -> Callable[..., float]:
         return self._kernel
 
+
+
+_KERNELS: dict[tuple[Game, bytes], Callable[..., float]] = {}
+"""Compiled NNUE kernels by game and weights' digest: the weights are constants of the compiled code,
+so loading the same network again (an arena's every match, a worker's every game) reuses its kernel and
+the searches compiled around it instead of compiling them anew."""
+
+
+def _nnue_kernel(game: Game, weights: tuple) -> Callable[..., float]:
+    digest = hashlib.sha256()
+    for w in weights:
+        digest.update(np.asarray(w, dtype=np.float32).tobytes())
+    key = (game, digest.digest())
+    if key not in _KERNELS:
+        _KERNELS[key] = make_nnue_kernel(game.kernels.observation, tuple(game.observation_shape), weights)
+    return _KERNELS[key]

@@ -45,7 +45,7 @@ def move_times(game: rlgames.Game, spec: str, plies: int, seed: int = 0) -> list
 ], ids=["alphabeta-network", "mcts-network", "alphabeta-heuristic", "mcts-rollouts"])
 def test_time_budget_bounds_every_move(spec):
     times = move_times(rlgames.load_game("connect_four"), spec, plies=12)
-    assert len(times) == 6
+    assert len(times) >= 4  # timed play varies with the machine's load: a quick win may end the game early
     assert max(times) <= BUDGET + SLACK, times
 
 

@@ -34,6 +34,21 @@ def random_openings(game: Game, count: int, plies: int, rng: np.random.Generator
     return [lines[i] for i in order]
 
 
+def plies_for(game: Game, count: int) -> int:
+    """The fewest opening plies (at least 1) giving ``count`` distinct unfinished lines; in a game too
+    small for that, the plies giving the most."""
+    best, most = 1, 0
+    for plies in range(1, game.info.max_game_length + 1):
+        lines = _list_lines(game.new_initial_state(), plies, count)
+        if lines is None or len(lines) >= count:
+            return plies
+        if len(lines) > most:
+            best, most = plies, len(lines)
+        if not lines:
+            break
+    return best
+
+
 def file_openings(game: Game, path: str, count: int) -> list[Line]:
     """The first ``count`` openings of a file (see `rlgames.arena.positions`), taken in order and
     cycled when the file has fewer."""

@@ -9,15 +9,19 @@
                                            play against an agent in the terminal (undo, moves, quit)
     rlgames arena tic_tac_toe random solver --games 20 --out arena-out
                                            a match or round-robin tournament: Elo, pairwise scores, files
+    rlgames compare connect_four --learned checkpoints/connect_four.nnue.pt
+                                           learned against hand-crafted alpha-beta, at equal depth and time
     rlgames analyse connect_four --agent solver --positions FILE
                                            an agent's move, value and search statistics per position
     rlgames accuracy connect_four --agent "alphabeta(depth=4)" --positions FILE
                                            optimal-move and value-sign accuracy against the exact truth
+    rlgames uci chess --agent "alphabeta(eval=heuristic, quiescence=8)"
+                                           a UCI engine on stdin/stdout, for chess GUIs and python-chess
     rlgames train tic_tac_toe --seed 0     train a network by self-play (hands over to python -m train)
     rlgames bench mcts                     a benchmark against OpenSpiel (games, alphabeta, mcts, solver)
 
 The command is a package with a module per group of verbs (`rlgames.cli.games`, ``play``, ``arena``,
-``handover``) over `rlgames.cli.common`; every error of bad input is one line and exit status 2.
+``compare``, ``uci``, ``handover``) over `rlgames.cli.common`; every error of bad input is one line and exit status 2.
 """
 
 from __future__ import annotations
@@ -26,13 +30,15 @@ import argparse
 import os
 import signal
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from rlgames.cli.arena import add_arena_verb, add_position_verbs
 from rlgames.cli.common import Parser, one_line, parse_game_param
+from rlgames.cli.compare import add_compare_verb
 from rlgames.cli.games import SOLVE_TIME, add_game_verbs
 from rlgames.cli.handover import HANDOVERS, add_handover_verbs
 from rlgames.cli.play import add_play_verb
+from rlgames.cli.uci import add_uci_verb
 
 __all__ = ["SOLVE_TIME", "build_parser", "main", "parse_game_param"]
 
@@ -45,6 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_play_verb(verbs)
     add_handover_verbs(verbs)
     add_arena_verb(verbs)
+    add_compare_verb(verbs)
+    add_uci_verb(verbs)
     add_position_verbs(verbs)
     return parser
 

@@ -1,0 +1,89 @@
+"""`rlgames compare`: learned against hand-crafted alpha-beta at equal depth and time, its report, its
+one-sentence finding, the openings it picks, and bad input as one line with exit status 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import rlgames
+from models.checkpoint import save_checkpoint
+from models.networks import build_network
+from rlgames.arena.compare import CompareConfig, CompareResult, Row, summary
+from rlgames.arena.openings import plies_for
+from rlgames.cli import main
+
+
+@pytest.fixture(scope="module")
+def nnue_checkpoint(tmp_path_factory):
+    game = rlgames.load_game("tic_tac_toe")
+    path = tmp_path_factory.mktemp("nnue") / "ttt.nnue.pt"
+    save_checkpoint(path, network=build_network(game, "nnue", seed=0, accumulator=8, hidden=4), game=game)
+    return path
+
+
+def test_compare_writes_the_report_and_says_what_it_found(nnue_checkpoint, tmp_path, capsys):
+    out = tmp_path / "report"
+    assert main(["compare", "tic_tac_toe", "--learned", str(nnue_checkpoint), "--depths", "1,9", "--time", "0.005",
+                 "--games", "4", "--out", str(out), "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.count("learned scored") == 3 and "In tic_tac_toe, at equal time (0.005 s/move)" in printed
+    record = json.loads((out / "compare.json").read_text())
+    assert [row["label"] for row in record["rows"]] == ["depth 1", "depth 9", "0.005 s/move"]
+    assert all(row["games"] == 4 for row in record["rows"])
+    # at depth 9 both sides search every opening to the end and play perfectly: each opening's result is
+    # decided by the colours, so swapping them gives the learned side exactly half
+    assert record["rows"][1]["score"] == 0.5
+    assert record["opening_plies"] == 1  # the fewest plies giving 2 distinct openings
+    for name in ("report.md", "compare.png", "depth-1/games.csv", "depth-9/results.json", "time-0.005/games.csv"):
+        assert (out / name).is_file(), name
+    assert record["summary"] in (out / "report.md").read_text()
+
+
+def rows(*scores: tuple[str, float, float, float]) -> tuple[Row, ...]:
+    return tuple(Row(label, ("a", "b"), 0, 0, 0, score, (low, high), 0.0, (0.0, 0.0), (0.1, 0.1))
+                 for label, score, low, high in scores)
+
+
+def test_the_finding_follows_the_intervals():
+    config = CompareConfig("connect_four", "checkpoints/c4.nnue.pt")
+    found = summary(CompareResult(config, 3, rows(("depth 2", 0.7, 0.62, 0.78), ("depth 4", 0.66, 0.58, 0.74),
+                                                  ("0.1 s/move", 0.45, 0.38, 0.52))))
+    assert found == ("In connect_four, at equal time (0.1 s/move) learned evaluation (c4.nnue.pt) is not clearly "
+                     "different from hand-crafted: it scored 45.0% [38.0%, 52.0%] over 0 games; at equal depth "
+                     "it is stronger than hand-crafted (70% at depth 2, 66% at depth 4).")
+    weaker = summary(CompareResult(config, 3, rows(("0.1 s/move", 0.3, 0.2, 0.4))))
+    assert "is weaker than hand-crafted" in weaker
+    mixed = summary(CompareResult(config, 3, rows(("depth 2", 0.7, 0.6, 0.8), ("depth 4", 0.5, 0.4, 0.6))))
+    assert mixed.endswith("at equal depth learned evaluation (c4.nnue.pt) scored 70% at depth 2, 50% at depth 4.")
+
+
+@pytest.mark.parametrize("game, count, plies", [("tic_tac_toe", 200, 3), ("tic_tac_toe", 72, 2),
+                                                ("connect_four", 200, 3), ("othello", 200, 4)])
+def test_openings_take_the_fewest_plies_that_give_enough_lines(game, count, plies):
+    assert plies_for(rlgames.load_game(game), count) == plies
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--learned", "missing.pt"], "no such file"),
+    (["--learned", "{ckpt}", "--depths", "0"], "depths must be at least 1"),
+    (["--learned", "{ckpt}", "--depths", "", "--no-time"], "nothing to compare"),
+    (["--learned", "{corrupt}"], "corrupt.pt"),
+])
+def test_bad_input_is_one_line(nnue_checkpoint, tmp_path, capsys, argv, message):
+    corrupt = tmp_path / "corrupt.pt"
+    corrupt.write_bytes(b"not a checkpoint")
+    argv = [arg.format(ckpt=nnue_checkpoint, corrupt=corrupt) for arg in argv]
+    assert exit_status(["compare", "tic_tac_toe", *argv, "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert not (tmp_path / "out").exists()
+
+
+def exit_status(argv: list[str]) -> int:
+    """The command's exit status, whether argparse exits or `main` returns it."""
+    try:
+        return main(argv)
+    except SystemExit as exit:
+        return exit.code

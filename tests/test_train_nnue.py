@@ -1,0 +1,49 @@
+"""`python -m train.nnue`: a smoke run trains, its checkpoint is an NNUE evaluator with a compiled kernel,
+a resumed run equals an uninterrupted one, and bad input is one line with exit status 2."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import rlgames
+from models.checkpoint import load_checkpoint
+from models.evaluator import NetworkEvaluator, NNUEvaluator
+from train import nnue
+
+
+def weights(path) -> dict[str, torch.Tensor]:
+    return load_checkpoint(path).model_state
+
+
+def test_resume_equals_an_uninterrupted_run(tmp_path, capsys):
+    straight, split = tmp_path / "straight", tmp_path / "split"
+    args = ["tic_tac_toe", "--preset", "smoke", "--seed", "3"]
+    assert nnue.main([*args, "--run-dir", str(straight)]) == 0
+    assert nnue.main([*args, "--run-dir", str(split), "--generations", "1"]) == 0
+    assert nnue.main([*args, "--run-dir", str(split), "--resume", "--out", str(tmp_path / "t.nnue.pt")]) == 0
+    a, b = weights(straight / "latest.nnue.pt"), weights(split / "latest.nnue.pt")
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    assert "generation 2/2" in capsys.readouterr().out
+
+    evaluator = NetworkEvaluator.from_checkpoint(tmp_path / "t.nnue.pt", rlgames.load_game("tic_tac_toe"))
+    assert isinstance(evaluator, NNUEvaluator) and evaluator.kernel is not None
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["tic_tac_toe", "--preset", "huge"], "unknown preset"),
+    (["chesss"], "chesss"),
+    (["pig"], "chance"),
+])
+def test_bad_input_is_one_line(tmp_path, capsys, argv, message):
+    assert nnue.main([*argv, "--run-dir", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_a_second_run_in_the_same_directory_is_refused(tmp_path, capsys):
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "latest.nnue.pt").write_bytes(b"")
+    assert nnue.main(["tic_tac_toe", "--preset", "smoke", "--run-dir", str(run)]) == 2
+    assert "--resume" in capsys.readouterr().err

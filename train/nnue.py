@@ -1,0 +1,276 @@
+"""``python -m train.nnue GAME [--preset NAME] [--generations N] [--run-dir DIR] [--seed S] [--resume] [--out FILE]``
+
+Trains an NNUE (`models.networks.NNUE`) for GAME by alpha-beta self-play, generation by generation,
+as Stockfish's NNUE data is made: each generation plays ``games`` games of depth-``depth`` alpha-beta
+with the current evaluation (generation 0: the hand-crafted evaluator; later: the previous network,
+compiled), from random openings, and labels every position with a mix of the search's value and the
+game's result, ``lam * search + (1 - lam) * result`` (Stockfish's ``lambda``); the network learns the
+labels of the last ``window`` generations (squared error on the value, cross-entropy on the searched
+move for the policy head). After each generation the new network plays the previous one and the
+hand-crafted evaluator at equal time per move, and TensorBoard gets the losses and scores
+(``tensorboard --logdir runs``). Every generation is seeded from ``(seed, generation)`` and its
+checkpoint holds the data window, so ``--resume`` continues a killed run exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+import rlgames
+from models import CheckpointError
+from models.checkpoint import load_checkpoint, load_weights, save_checkpoint
+from models.evaluator import NNUEvaluator
+from models.networks import NNUE, build_network
+from rlgames.evaluators import load_evaluator
+from rlgames.evaluators.base import Evaluator
+from rlgames.files import atomic_write
+from rlgames.game import Game, State
+from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
+from rlgames.search.result import SearchResult
+from train.config import EvalConfig
+from train.evaluate import match
+from train.targets import outcome_values
+
+
+@dataclass(frozen=True)
+class NNUEConfig:
+    """A run: ``generations`` of ``games`` self-play games each (see the module's notes)."""
+
+    generations: int = 6
+    games: int = 300
+    depth: int = 4
+    random_plies: int = 6
+    lam: float = 0.5
+    window: int = 3
+    accumulator: int = 64
+    hidden: int = 32
+    epochs: int = 6
+    batch_size: int = 512
+    lr: float = 1e-3
+    eval_games: int = 40
+    eval_time: float = 0.05
+    eval_opening_plies: int = 4
+    seed: int = 0
+
+
+PRESETS = {
+    "connect_four": NNUEConfig(games=400, depth=5, random_plies=6),
+    "othello": NNUEConfig(games=300, depth=3, random_plies=8, accumulator=64, hidden=32),
+    "tic_tac_toe": NNUEConfig(generations=3, games=200, depth=2, random_plies=2, accumulator=16, hidden=8),
+    "smoke": NNUEConfig(generations=2, games=8, depth=2, random_plies=2, accumulator=8, hidden=4, epochs=1,
+                        eval_games=2, eval_time=0.01, eval_opening_plies=2),
+}
+
+
+@dataclass
+class Positions:
+    """Labelled positions: observations from the side to move, legal masks, searched moves, labels."""
+
+    observations: np.ndarray  # float32[N, *observation_shape]
+    masks: np.ndarray  # int8[N, A]
+    moves: np.ndarray  # int64[N]
+    labels: np.ndarray  # float32[N], in [-1, 1] from the side to move
+
+    @staticmethod
+    def concatenate(parts: list[Positions]) -> Positions:
+        return Positions(*(np.concatenate([getattr(p, f.name) for p in parts])
+                           for f in dataclasses.fields(Positions)))
+
+
+def self_play(game: Game, evaluator: Evaluator, config: NNUEConfig, rng: np.random.Generator) -> Positions:
+    """``config.games`` games of depth-``config.depth`` alpha-beta with ``evaluator``, each from a random
+    opening, every position after the opening labelled."""
+    search = AlphaBeta(evaluator, AlphaBetaConfig(depth=config.depth, tt_size_mb=4))
+    observations, masks, moves, labels = [], [], [], []
+    for _ in range(config.games):
+        state = random_opening(game, config.random_plies, rng)
+        line: list[tuple[State, SearchResult]] = []
+        while not state.is_terminal():
+            result = search.search(state)
+            line.append((state, result))
+            state = state.apply(result.action)
+        results = outcome_values(state)
+        for position, searched in line:
+            observations.append(position.observation())
+            masks.append(position.legal_action_mask())
+            moves.append(searched.action)
+            result = results[position.current_player()]
+            labels.append(config.lam * searched.value + (1.0 - config.lam) * result)
+    return Positions(np.array(observations, dtype=np.float32), np.array(masks, dtype=np.int8),
+                     np.array(moves, dtype=np.int64), np.array(labels, dtype=np.float32))
+
+
+def random_opening(game: Game, plies: int, rng: np.random.Generator) -> State:
+    """A position after up to ``plies`` uniformly random moves (fewer if the game would end)."""
+    state = game.new_initial_state()
+    for _ in range(plies):
+        child = state.apply(int(rng.choice(state.legal_actions())))
+        if child.is_terminal():
+            break
+        state = child
+    return state
+
+
+def learn(network: NNUE, optimizer: torch.optim.Optimizer, data: Positions, config: NNUEConfig,
+          generator: torch.Generator) -> dict[str, float]:
+    """``config.epochs`` passes over ``data`` in shuffled minibatches; the last epoch's mean losses."""
+    obs, masks = torch.from_numpy(data.observations), torch.from_numpy(data.masks)
+    moves, labels = torch.from_numpy(data.moves), torch.from_numpy(data.labels)
+    network.train()
+    for _ in range(config.epochs):
+        totals, batches = np.zeros(2), 0
+        for batch in torch.randperm(len(labels), generator=generator).split(config.batch_size):
+            logits, values = network(obs[batch], masks[batch])  # [B, A], [B]
+            value_loss = F.mse_loss(values, labels[batch])
+            policy_loss = F.cross_entropy(logits, moves[batch])
+            optimizer.zero_grad()
+            (value_loss + policy_loss).backward()
+            optimizer.step()
+            totals += (value_loss.item(), policy_loss.item())
+            batches += 1
+    network.eval()
+    return {"loss/value": totals[0] / batches, "loss/policy": totals[1] / batches}
+
+
+class SearchAgent:
+    """An alpha-beta agent over an evaluator object, for the evaluation matches."""
+
+    def __init__(self, evaluator: Evaluator, seconds: float) -> None:
+        self.search_algorithm = AlphaBeta(evaluator, AlphaBetaConfig(time_limit=seconds))
+
+    def search(self, state: State) -> SearchResult:
+        return self.search_algorithm.search(state)
+
+    def act(self, state: State) -> int:
+        return self.search(state).action
+
+    def seed(self, seed: int) -> None:
+        """Nothing to seed: the search is deterministic."""
+
+
+def evaluate(game: Game, new: Evaluator, previous: Evaluator, hand_crafted: Evaluator, config: NNUEConfig,
+             rng: np.random.Generator) -> dict[str, float]:
+    """The new network's score against the previous evaluation and the hand-crafted one, at equal time."""
+    settings = EvalConfig(games=config.eval_games, opening_plies=config.eval_opening_plies)
+    player = SearchAgent(new, config.eval_time)
+    scores = {}
+    for tag, opponent in (("previous", previous), ("hand_crafted", hand_crafted)):
+        scores[f"eval/score_vs_{tag}"] = match(game, player, SearchAgent(opponent, config.eval_time), settings,
+                                               rng)["score"]
+    return scores
+
+
+class Run:
+    """A training run in ``run_dir``: the network, its optimizer, the data window and the logs."""
+
+    def __init__(self, game: Game, config: NNUEConfig, run_dir: Path, *, resume: bool) -> None:
+        if game.has_chance:
+            raise ValueError(f"{game.name} has chance nodes: NNUE self-play uses alpha-beta (deterministic games)")
+        self.game, self.config, self.run_dir = game, config, run_dir
+        self.network: NNUE = build_network(game, "nnue", seed=config.seed, accumulator=config.accumulator,
+                                           hidden=config.hidden)  # type: ignore[assignment]
+        self.optimizer = torch.optim.Adam(self.network.parameters(), lr=config.lr)
+        self.hand_crafted = load_evaluator("heuristic", game)
+        self.window: list[Positions] = []
+        self.generation = 0
+        if resume:
+            self._resume()
+        elif (run_dir / "latest.nnue.pt").exists():
+            raise ValueError(f"{run_dir} already holds a run: pass --resume to continue it, or another --run-dir")
+        from torch.utils.tensorboard import SummaryWriter
+
+        self.writer = SummaryWriter(log_dir=str(run_dir / "tb"))
+
+    def run(self, echo=print) -> None:
+        while self.generation < self.config.generations:
+            g, start = self.generation, time.perf_counter()
+            rng = np.random.default_rng([self.config.seed, g])
+            generator = torch.Generator().manual_seed(self.config.seed * 100_003 + g)
+            previous = self.hand_crafted if g == 0 else NNUEvaluator(self.network, self.game)
+            data = self_play(self.game, previous, self.config, rng)
+            self.window = [*self.window, data][-self.config.window:]
+            losses = learn(self.network, self.optimizer, Positions.concatenate(self.window), self.config, generator)
+            scores = evaluate(self.game, NNUEvaluator(self.network, self.game), previous, self.hand_crafted,
+                              self.config, rng)
+            self.generation += 1
+            self._save()
+            values = {**losses, **scores, "selfplay/positions": len(data.labels),
+                      "time/generation_s": time.perf_counter() - start}
+            for tag, value in values.items():
+                self.writer.add_scalar(tag, value, self.generation)
+            self.writer.flush()
+            echo(f"generation {self.generation}/{self.config.generations}: {len(data.labels)} positions, "
+                 + ", ".join(f"{k.split('/')[-1]} {v:.3f}" for k, v in values.items() if k.startswith(("loss", "eval")))
+                 + f", {values['time/generation_s']:.0f} s")
+
+    def _save(self) -> None:
+        path = self.run_dir / "latest.nnue.pt"
+        save_checkpoint(path, network=self.network, game=self.game, optimizer=self.optimizer,
+                        counters={"generation": self.generation}, config=dataclasses.asdict(self.config))
+        window = {f"{i}/{f.name}": getattr(p, f.name) for i, p in enumerate(self.window)
+                  for f in dataclasses.fields(Positions)}
+        with atomic_write(self.run_dir / "window.npz") as file:
+            np.savez(file, **window)
+
+    def _resume(self) -> None:
+        info = load_checkpoint(self.run_dir / "latest.nnue.pt", game=self.game)
+        settings = json.loads(json.dumps(dataclasses.replace(self.config, generations=0).__dict__))
+        if {**info.config, "generations": 0} != settings:
+            raise ValueError(f"{self.run_dir} was trained with other settings; resume it with the same preset")
+        load_weights(self.network, info)
+        self.optimizer.load_state_dict(info.optimizer_state)
+        self.generation = int(info.counters["generation"])
+        with np.load(self.run_dir / "window.npz") as saved:
+            count = len({key.split("/")[0] for key in saved.files})
+            self.window = [Positions(*(saved[f"{i}/{f.name}"] for f in dataclasses.fields(Positions)))
+                           for i in range(count)]
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m train.nnue", description=__doc__.split("\n\n")[1])
+    parser.add_argument("game", help=f"the game: {', '.join(rlgames.list_games())}")
+    parser.add_argument("--preset", help=f"settings: {', '.join(PRESETS)} (default: the game's, else smoke)")
+    parser.add_argument("--generations", type=int, help="train up to this many generations")
+    parser.add_argument("--seed", type=int, default=0, help="the seed of everything random (default 0)")
+    parser.add_argument("--run-dir", help="checkpoints and logs (default: runs/nnue-GAME-PRESET-sSEED)")
+    parser.add_argument("--resume", action="store_true", help="continue the run in --run-dir")
+    parser.add_argument("--out", help="also write the final network here (e.g. checkpoints/GAME.nnue.pt)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    torch.set_num_threads(1)
+    preset = args.preset or (args.game if args.game in PRESETS else "smoke")
+    try:
+        if preset not in PRESETS:
+            raise ValueError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
+        config = dataclasses.replace(PRESETS[preset], seed=args.seed,
+                                     **({} if args.generations is None else {"generations": args.generations}))
+        game = rlgames.load_game(args.game)
+        run_dir = Path(args.run_dir or f"runs/nnue-{args.game}-{preset}-s{args.seed}")
+        print(f"training an NNUE for {args.game} (preset {preset}, seed {args.seed}) into {run_dir}")
+        run = Run(game, config, run_dir, resume=args.resume)
+        run.run()
+        if args.out:
+            save_checkpoint(args.out, network=run.network, game=game,
+                            counters={"generation": run.generation}, config=dataclasses.asdict(config))
+            print(f"wrote {args.out}")
+    except (CheckpointError, ValueError, OSError) as error:
+        print(f"python -m train.nnue: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
