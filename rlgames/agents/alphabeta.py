@@ -9,8 +9,13 @@ iterative deepening, and without a ``depth`` the search deepens until a budget r
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+from collections.abc import Callable
+
+from rlgames.agents.base import Limits
 from rlgames.game import Game, State
-from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
+from rlgames.search.alphabeta import MAX_PLY, AlphaBeta, AlphaBetaConfig, Iteration
 from rlgames.search.result import SearchResult
 
 DEFAULT_DEPTH = 6
@@ -40,8 +45,25 @@ class AlphaBetaAgent:
             self.evaluator, AlphaBetaConfig(depth=depth, max_nodes=nodes, time_limit=time, tt_size_mb=tt_mb,
                                             quiescence_depth=quiescence, null_reduction=null))
 
-    def search(self, state: State) -> SearchResult:
-        return self.search_algorithm.search(state)
+    def search(self, state: State, *, on_iteration: Callable[[Iteration], None] | None = None) -> SearchResult:
+        return self.search_algorithm.search(state, on_iteration=on_iteration)
+
+    def with_limits(self, limits: Limits) -> AlphaBetaAgent:
+        """The same player (evaluator, quiescence, null moves) under ``limits``; no limit at all deepens
+        until `stop`."""
+        agent = copy.copy(self)
+        config = self.search_algorithm.config
+        depth = limits.depth
+        if depth is None and limits.nodes is None and limits.seconds is None:
+            depth = MAX_PLY - config.quiescence_depth
+        tt_size_mb = config.tt_size_mb if limits.hash_mb is None else limits.hash_mb
+        agent.search_algorithm = AlphaBeta(self.evaluator, dataclasses.replace(
+            config, depth=depth, max_nodes=limits.nodes, time_limit=limits.seconds, tt_size_mb=tt_size_mb))
+        return agent
+
+    def stop(self) -> None:
+        """Ends the running search (from another thread); it returns its deepest completed iteration."""
+        self.search_algorithm.stop()
 
     def act(self, state: State) -> int:
         return self.search(state).action

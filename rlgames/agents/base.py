@@ -8,7 +8,9 @@ games are reproducible); a deterministic agent accepts it and does nothing.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -25,6 +27,31 @@ class Agent(Protocol):
     def act(self, state: State) -> int: ...
 
     def seed(self, seed: int) -> None: ...
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A move's budget set by a front end (UCI's ``go``, GTP's time settings): the deepest iteration,
+    the nodes, the seconds, None for no limit (all three None: search until stopped); and the memory of
+    the transposition table in MB (UCI's ``Hash``), None for the agent's own."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    seconds: float | None = None
+    hash_mb: float | None = None
+
+
+@runtime_checkable
+class EngineAgent(Agent, Protocol):
+    """An agent a protocol front end can drive: ``with_limits`` gives the same player under another
+    budget, ``search`` reports each completed iteration to ``on_iteration``, and ``stop`` (from another
+    thread) ends the running search, which then returns its best result so far."""
+
+    def with_limits(self, limits: Limits) -> EngineAgent: ...
+
+    def search(self, state: State, *, on_iteration: Callable[[Any], None] | None = None) -> SearchResult: ...
+
+    def stop(self) -> None: ...
 
 
 class RandomAgent:

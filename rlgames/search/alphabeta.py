@@ -47,7 +47,7 @@ from rlgames.search.negamax import (
 )
 from rlgames.search.result import SearchResult, SearchStats
 
-__all__ = ["MAX_PLY", "PROVEN", "WIN", "AlphaBeta", "AlphaBetaConfig"]
+__all__ = ["MAX_PLY", "PROVEN", "WIN", "AlphaBeta", "AlphaBetaConfig", "Iteration"]
 
 
 @dataclass(frozen=True)
@@ -89,9 +89,24 @@ class AlphaBetaConfig:
             raise ValueError("tt_size_mb, quiescence_depth and null_reduction must be non-negative")
 
 
+@dataclass(frozen=True)
+class Iteration:
+    """A completed iteration of iterative deepening, as a UCI ``info`` line reports it: its depth, its
+    score (``value`` in [-1, 1] from the side to move, ``plies_to_end`` when proven), its principal
+    variation, and the nodes and seconds spent so far."""
+
+    depth: int
+    value: float
+    plies_to_end: int | None
+    principal_variation: tuple[int, ...]
+    nodes: int
+    seconds: float
+
+
 class AlphaBeta:
     """Iterative-deepening alpha-beta with an evaluator at the cut-off; ``search(state)`` returns a
-    `SearchResult` whose policy is one-hot on the chosen action.
+    `SearchResult` whose policy is one-hot on the chosen action. ``stop()``, from another thread, ends a
+    compiled search at once (the deepest completed iteration is its result).
 
     With an evaluator that has a compiled ``kernel`` the search runs in `make_alphabeta`'s compiled
     code; without one (a network) it runs `batched_alphabeta`, which evaluates each node's children in
@@ -105,10 +120,22 @@ class AlphaBeta:
         self.evaluator = evaluator
         self.config = config
         self.is_quiet = is_quiet
+        self._stopped = False
+        self._control: np.ndarray | None = None  # the running search's control slots, for `stop`
 
-    def search(self, state: State, *, root_prior: np.ndarray | None = None) -> SearchResult:
+    def stop(self) -> None:
+        """Ends the running compiled search (from another thread: it runs without the GIL) after the
+        first iteration; a later search is not affected."""
+        self._stopped = True
+        control = self._control
+        if control is not None:
+            control[DEADLINE] = 0
+
+    def search(self, state: State, *, root_prior: np.ndarray | None = None,
+               on_iteration: Callable[[Iteration], None] | None = None) -> SearchResult:
         """Searches ``state`` (a player to move); ``root_prior`` (float[num_actions], e.g. a policy)
-        orders the root's moves after the TT move and killers."""
+        orders the root's moves after the TT move and killers; ``on_iteration`` is called after each
+        completed iteration of the compiled search."""
         if state.game.has_chance:
             raise ValueError(f"{state.game.name} has chance nodes: alpha-beta searches deterministic games "
                              f"(use expectiminimax)")
@@ -120,12 +147,17 @@ class AlphaBeta:
             return batched_alphabeta(state, depth=config.depth, evaluator=self.evaluator, root_prior=root_prior,
                                      max_nodes=config.max_nodes, time_limit=config.time_limit)
         compiled = make_alphabeta(state.game.kernels, kernel, self.is_quiet)
-        return self._iterate(state, compiled, root_prior)
+        self._stopped = False
+        try:
+            return self._iterate(state, compiled, root_prior, on_iteration)
+        finally:
+            self._control = None
 
-    def _iterate(self, state: State, compiled: CompiledAlphaBeta,
-                 root_prior: np.ndarray | None) -> SearchResult:
+    def _iterate(self, state: State, compiled: CompiledAlphaBeta, root_prior: np.ndarray | None,
+                 on_iteration: Callable[[Iteration], None] | None) -> SearchResult:
         config = self.config
-        max_depth = min(config.depth or state.game.max_game_length, state.game.max_game_length)
+        max_depth = min(config.depth or state.game.max_game_length, state.game.max_game_length,
+                        MAX_PLY - config.quiescence_depth)
         ws = self._workspace(state, max_depth, root_prior)
         start = time.perf_counter_ns()
         deadline = start + int(config.time_limit * 1e9) if config.time_limit is not None else NO_DEADLINE
@@ -134,14 +166,20 @@ class AlphaBeta:
         ws.control[NODE_LIMIT] = np.iinfo(np.int64).max  # the first iteration always completes
         for depth in range(1 if config.iterative_deepening else max_depth, max_depth + 1):
             ws.control[DEADLINE] = NO_DEADLINE if best is None else deadline
+            self._control = None if best is None else ws.control  # `stop` spares the first iteration
+            if best is not None and self._stopped:
+                break
             score = compiled.search(state.compact, depth, ws)
             ws.control[NODE_LIMIT] = node_limit
             if ws.control[ABORTED]:
                 break
             best = (score, principal_variation(ws), depth)
+            if on_iteration is not None:
+                on_iteration(Iteration(depth, _value(score), _plies_to_end(score), best[1], int(ws.control[NODES]),
+                                       (time.perf_counter_ns() - start) * 1e-9))
             if abs(score) >= PROVEN and WIN - abs(score) <= depth:
                 break  # a proven result within the horizon: deeper iterations cannot change it
-            if time.perf_counter_ns() >= deadline:
+            if time.perf_counter_ns() >= deadline or self._stopped:
                 break
         return self._result(state, *best, ws, (time.perf_counter_ns() - start) * 1e-9)
 
@@ -164,7 +202,14 @@ class AlphaBeta:
             extra={"evaluations": int(counters[EVALS]), "quiescence_nodes": int(counters[QUIESCENCE_NODES]),
                    "null_cutoffs": int(counters[NULL_CUTOFFS])},
         )
-        value = float(min(1.0, max(-1.0, score))) + 0.0  # + 0.0 turns -0.0 into 0.0
-        plies_to_end = int(WIN - abs(score)) if abs(score) >= PROVEN else None
-        return SearchResult(action=line[0], value=value, policy=policy, principal_variation=line, stats=stats,
-                            plies_to_end=plies_to_end)
+        return SearchResult(action=line[0], value=_value(score), policy=policy, principal_variation=line,
+                            stats=stats, plies_to_end=_plies_to_end(score))
+
+
+def _value(score: float) -> float:
+    """A compiled score as a value in [-1, 1] (proven wins and losses are beyond)."""
+    return float(min(1.0, max(-1.0, score))) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+def _plies_to_end(score: float) -> int | None:
+    return int(WIN - abs(score)) if abs(score) >= PROVEN else None

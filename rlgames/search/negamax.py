@@ -372,7 +372,7 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
             row[pv_len] = end
             s = apply(s, move)
 
-    @njit
+    @njit(nogil=True)  # another thread may stop it meanwhile (`AlphaBeta.stop`)
     def search(s, depth: int, ws: Workspace) -> float:
         ws.control[ABORTED] = 0
         score = negamax(s, depth, 0, -INF, INF, ws)
