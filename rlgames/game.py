@@ -287,6 +287,9 @@ class Game(abc.ABC):
     None: `rlgames.solvers` uses its generic exhaustive solver."""
     move_separator: ClassVar[str] = " "
     """What separates the moves of a line written in the game's notation (position and opening files)."""
+    record_format: ClassVar[str | None] = None
+    """The file extension of the game's own record of a played game (``"pgn"`` for chess, ``"sgf"`` for
+    go), written by `export_record`; None: the game has none (the arena's games.csv still has the moves)."""
 
     num_actions: int
     observation_shape: tuple[int, ...]
@@ -318,6 +321,12 @@ class Game(abc.ABC):
         overrides it, taking the parameters of its ``__init__`` (checked: a bad value raises
         `ValueError`); its signature is the game's parameter list."""
         return cls.info
+
+    def export_record(self, actions: Sequence[int], *, players: tuple[str, str], outcome: Outcome,
+                      event: str = "rlgames", round: int | None = None) -> str:
+        """A played game (``actions`` from the start, ``players`` as player 0 and player 1) in the game's
+        `record_format`, for the tools of its world (a chess GUI reads PGN)."""
+        raise NotImplementedError(f"{self.name} has no record format")
 
     # --- states ------------------------------------------------------------------------------
     @abc.abstractmethod

@@ -280,7 +280,7 @@ def tug_record(index: int, first: int, returns: float, termination: str = "norma
     """Game ``index`` between players 0 and 1 (``first`` moves first) whose first player got ``returns``."""
     winner = None if returns == 0 else 0 if returns > 0 else 1
     scheduled = ScheduledGame(index, first, 1 - first, index // 2, (), seed=0)
-    return GameRecord(scheduled, Outcome(winner, (returns, -returns), termination), plies=3)
+    return GameRecord(scheduled, Outcome(winner, (returns, -returns), termination), actions=())
 
 
 # Player 0's games: a 2-point win as first, a 2-point win as second, a repetition draw, a 1-point loss.
@@ -352,3 +352,18 @@ def test_an_arena_plays_a_game_instance_and_records_its_points(tmp_path):
     assert {r.termination for r in serial.records} == {"normal", "repetition"}
     with pytest.raises(ValueError, match="config.game must be its name"):
         run_arena(ArenaConfig("tic_tac_toe", ("random", "random")), game=TUG)
+
+
+def test_games_csv_holds_every_move_and_they_replay_to_the_result(tmp_path):
+    from rlgames.arena import write_results
+
+    game = rlgames.load_game("tic_tac_toe")
+    result = run_arena(ArenaConfig("tic_tac_toe", ("random", "alphabeta(depth=2)"), games=6, seed=3))
+    write_results(result, tmp_path)
+    rows = list(csv.DictReader((tmp_path / "games.csv").open()))
+    assert len(rows) == 6 and not (tmp_path / "games.pgn").exists()  # tic-tac-toe has no record format
+    for row, record in zip(rows, result.records):
+        end = game.state_from_moves(row["moves"])
+        assert end.is_terminal() and end.outcome().result == row["result"]
+        assert end.history() == game.state_from_actions(record.actions).history()
+        assert int(row["plies"]) == len(record.actions)

@@ -53,14 +53,18 @@ SCORES = {0: 1.0, None: 0.5, 1: 0.0}
 @dataclass(frozen=True)
 class GameRecord:
     """A played game: its `Outcome` (returns from the first player's side, as player 0; the
-    termination); ``plies`` counts every action from the start position, the opening's and chance
-    outcomes included; ``times`` holds the first and the second player's `MoveTimes` (measured, so
-    left out of equality: two runs of a game are equal when they play the same moves)."""
+    termination); ``actions`` every action from the start position, the opening's and chance outcomes
+    included; ``times`` holds the first and the second player's `MoveTimes` (measured, so left out of
+    equality: two runs of a game are equal when they play the same moves)."""
 
     game: ScheduledGame
     outcome: Outcome
-    plies: int
+    actions: tuple[int, ...]
     times: tuple[MoveTimes, MoveTimes] = field(default=(MoveTimes(), MoveTimes()), compare=False)
+
+    @property
+    def plies(self) -> int:
+        return len(self.actions)
 
     @property
     def score(self) -> float:
@@ -94,7 +98,7 @@ def play_game(game: Game, agents: Sequence[Any], scheduled: ScheduledGame) -> Ga
         agent.seed(seed)
     chance = np.random.default_rng(chance_seed)
     state = game.state_from_actions(scheduled.opening)
-    plies = len(scheduled.opening)
+    actions = list(scheduled.opening)
     times = [MoveTimes(), MoveTimes()]
     while not state.is_terminal():
         if state.is_chance_node():
@@ -105,10 +109,10 @@ def play_game(game: Game, agents: Sequence[Any], scheduled: ScheduledGame) -> Ga
             action = _agent_move(state, seats[player])
             times[player] = times[player].add(time.perf_counter() - started)
         state = state.apply(action)
-        plies += 1
+        actions.append(action)
     outcome = state.outcome()
     assert outcome is not None  # the state is terminal
-    return GameRecord(scheduled, outcome, plies, (times[0], times[1]))
+    return GameRecord(scheduled, outcome, tuple(actions), (times[0], times[1]))
 
 
 def _agent_move(state: State, agent: Any) -> int:

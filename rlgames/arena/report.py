@@ -16,6 +16,7 @@ from rlgames.arena.match import MoveTimes
 from rlgames.arena.positions import moves_to_text
 from rlgames.arena.scores import merge_counts, points_interval
 from rlgames.arena.tournament import ArenaResult
+from rlgames.game import Game
 from rlgames.registry import load_game
 
 
@@ -99,15 +100,16 @@ def player_times(result: ArenaResult, player: int) -> MoveTimes:
 
 
 GAMES_CSV_COLUMNS = ("game", "first", "second", "opening_index", "opening", "result", "termination",
-                     "first_score", "first_points", "plies")
+                     "first_score", "first_points", "plies", "moves")
 """The columns of games.csv: ``result`` is the `Outcome`'s (``1-0``, ``0-1``, ``1/2-1/2``, ``1-0 (2
-points)``), ``first_score`` the first player's score (1, 0.5, 0) and ``first_points`` its return."""
+points)``), ``first_score`` the first player's score (1, 0.5, 0), ``first_points`` its return and
+``moves`` the whole game (the opening's included) in the game's notation."""
 
 
 def write_games_csv(result: ArenaResult, path: Path) -> None:
     """One row per game: players by colour (``first`` moves first), opening, result, how it ended, the
-    first player's score and points, plies. Nothing measured: the same games give the same bytes."""
-    game = result.game or load_game(result.config.game, **dict(result.config.game_params))
+    first player's score and points, plies and moves. Nothing measured: the same games give the same bytes."""
+    game = arena_game(result)
     with open(path, "w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(GAMES_CSV_COLUMNS)
@@ -116,7 +118,22 @@ def write_games_csv(result: ArenaResult, path: Path) -> None:
             writer.writerow([scheduled.index, result.names[scheduled.first], result.names[scheduled.second],
                              scheduled.opening_index, moves_to_text(game, scheduled.opening),
                              record.outcome.result, record.termination, record.score, f"{record.points:g}",
-                             record.plies])
+                             record.plies, moves_to_text(game, record.actions)])
+
+
+def write_game_records(result: ArenaResult, path: Path) -> None:
+    """Every game in the game's own record format (`rlgames.game.Game.export_record`: PGN for chess)."""
+    game = arena_game(result)
+    records = [game.export_record(record.actions, players=(result.names[record.game.first],
+                                                           result.names[record.game.second]),
+                                  outcome=record.outcome, event=f"rlgames arena, seed {result.config.seed}",
+                                  round=record.game.index + 1)
+               for record in result.records]
+    path.write_text("\n\n".join(text.strip() for text in records) + "\n")
+
+
+def arena_game(result: ArenaResult) -> Game:
+    return result.game or load_game(result.config.game, **dict(result.config.game_params))
 
 
 def ranking_rows(result: ArenaResult) -> tuple[list[str], list[list[str]]]:
@@ -246,11 +263,15 @@ def markdown_report(result: ArenaResult) -> str:
 
 
 def write_results(result: ArenaResult, out: str | Path) -> Path:
-    """Writes results.json, games.csv, report.md, elo.png and scores.png into ``out``; returns it."""
+    """Writes results.json, games.csv, report.md, elo.png and scores.png into ``out``, and games.pgn (the
+    game's `record_format`) for a game that has one; returns ``out``."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "results.json").write_text(json.dumps(results_dict(result), indent=2) + "\n")
     write_games_csv(result, folder / "games.csv")
+    record_format = arena_game(result).record_format
+    if record_format is not None:
+        write_game_records(result, folder / f"games.{record_format}")
     (folder / "report.md").write_text(markdown_report(result))
     from rlgames.arena.plots import plot_elo, plot_scores  # matplotlib loads only when plots are drawn
 
