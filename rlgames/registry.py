@@ -18,6 +18,7 @@ _GAMES: dict[str, str] = {
     "nim": "rlgames.games.nim:Nim",
     "halving": "rlgames.games.halving:Halving",
     "pig": "rlgames.games.pig:Pig",
+    "chess": "rlgames.games.chess:Chess",
 }
 
 
