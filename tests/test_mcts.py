@@ -13,6 +13,7 @@ import rlgames
 from rlgames.evaluators import Evaluator
 from rlgames.evaluators.tic_tac_toe import OpenLinesEvaluator
 from rlgames.search.mcts import MCTS, MCTSConfig, MultiTreeMCTS, visit_policy
+from rlgames.search.mcts_ops import make_tree_ops
 from rlgames.search.mcts_tree import (
     ACTION,
     COUNT,
@@ -22,12 +23,11 @@ from rlgames.search.mcts_tree import (
     SIZE,
     VALUE,
     VISITS,
-    make_tree_ops,
     new_tree,
     reset_root,
-    ucb1,
 )
 from rlgames.search.rng import new_rng_state
+from rlgames.search.selection import ucb1
 from rlgames.solvers import solve
 
 TTT = rlgames.load_game("tic_tac_toe")

@@ -23,13 +23,10 @@ import functools
 import math
 from typing import Callable, ClassVar, Sequence
 
-import numba
 import numpy as np
-from llvmlite import ir as llvm_ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
+from rlgames.evaluators.stack import stack_float64
 from rlgames.game import State
 
 
@@ -139,32 +136,6 @@ class LinearEvaluator(Evaluator):
         return f"{type(self).__name__}({terms})"
 
 
-@intrinsic
-def _stack_array(typingctx, size):
-    """A float64 array of ``size`` (a compile-time constant) on the calling function's stack: no
-    allocation and no reference counting, so it must not outlive that function (it is not zeroed)."""
-    if not isinstance(size, types.IntegerLiteral):
-        return None
-    array_type = types.Array(types.float64, 1, "C")
-
-    def codegen(context, builder, signature, args):
-        n, intp = size.literal_value, context.get_value_type(types.intp)
-        data = cgutils.alloca_once(builder, context.get_data_type(types.float64), size=n)
-        array = context.make_array(array_type)(context, builder)
-        context.populate_array(array, data=data, shape=(llvm_ir.Constant(intp, n),),
-                               strides=(llvm_ir.Constant(intp, 8),), itemsize=llvm_ir.Constant(intp, 8),
-                               meminfo=None)
-        return array._getvalue()
-
-    return array_type(size), codegen
-
-
-if numba.config.DISABLE_JIT:  # plain Python: an intrinsic cannot run there
-
-    def _stack_array(size: int) -> np.ndarray:
-        return np.zeros(size)
-
-
 @functools.cache
 def make_linear_kernel(features: Callable[..., None], weights: tuple[float, ...],
                        scale: float) -> Callable[..., float]:
@@ -177,7 +148,7 @@ def make_linear_kernel(features: Callable[..., None], weights: tuple[float, ...]
 
     @njit
     def kernel(s) -> float:
-        out = _stack_array(n)
+        out = stack_float64(n)
         out[:] = 0.0  # a feature left unwritten counts 0
         features(s, out)
         total = 0.0

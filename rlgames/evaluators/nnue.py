@@ -13,40 +13,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-import numba
 import numpy as np
-from llvmlite import ir as llvm_ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
+
+from rlgames.evaluators.stack import stack_float32
 
 Weights = tuple  # (w1[F, A] float32, b1[A], w2[A, H], b2[H], w3[H], b3: float)
-
-
-@intrinsic
-def stack_float32(typingctx, size):
-    """A float32 array of ``size`` (a compile-time constant) on the calling function's stack: no
-    allocation and no reference counting, so it must not outlive that function (it is not zeroed)."""
-    if not isinstance(size, types.IntegerLiteral):
-        return None
-    array_type = types.Array(types.float32, 1, "C")
-
-    def codegen(context, builder, signature, args):
-        n, intp = size.literal_value, context.get_value_type(types.intp)
-        data = cgutils.alloca_once(builder, context.get_data_type(types.float32), size=n)
-        array = context.make_array(array_type)(context, builder)
-        context.populate_array(array, data=data, shape=(llvm_ir.Constant(intp, n),),
-                               strides=(llvm_ir.Constant(intp, 4),), itemsize=llvm_ir.Constant(intp, 4),
-                               meminfo=None)
-        return array._getvalue()
-
-    return array_type(size), codegen
-
-
-if numba.config.DISABLE_JIT:  # plain Python: an intrinsic cannot run there
-
-    def stack_float32(size: int) -> np.ndarray:
-        return np.zeros(size, dtype=np.float32)
 
 
 def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[int, ...],

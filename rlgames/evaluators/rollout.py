@@ -2,8 +2,10 @@
 
 ``value(state)`` plays ``rollouts`` uniformly random playouts (chance outcomes by their probabilities,
 `rlgames.search.playout`) from the state and returns the mean final return of the side to move (at a
-chance node, of `State.observer`: pig's turn player). The estimate is noisy, with standard error up to
-``1 / sqrt(rollouts)``.
+chance node, of `State.observer`: pig's turn player), divided by the game's largest return so that it is
+a value in [-1, 1]. The estimate is noisy, with standard error up to ``1 / sqrt(rollouts)``. In a game
+whose rules look at earlier positions, `value`'s playouts start from the state's history; the compiled
+``kernel``, given a compact state only, judges repetitions among the playout's own positions.
 
 Randomness: each evaluator owns one PRNG state (`rlgames.search.rng`), seeded from ``seed`` (or from
 the operating system's entropy when ``seed`` is None) and advanced by every playout, so a seeded
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import secrets
-from typing import Callable
+from collections.abc import Callable
 
 import numba
 import numpy as np
@@ -29,7 +31,11 @@ from numba.np.arrayobj import np_cfarray
 
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, GameKernels, State
-from rlgames.search.playout import make_buffered_playout, make_playout_batch
+from rlgames.search.playout import (
+    make_buffered_playout,
+    make_history_playout,
+    make_playout_batch,
+)
 from rlgames.search.rng import new_rng_state
 
 
@@ -57,16 +63,22 @@ _uint64_at, _int64_at, _float64_at = _array_at(np.uint64), _array_at(np.int64), 
 
 
 def make_rollout_kernel(kernels: GameKernels, rollouts: int, rng_state: np.ndarray) -> Callable[..., float]:
-    """An njit ``(s) -> float``: the mean return for the side to move ``s[0]`` of ``rollouts`` random
-    playouts from ``s``, drawing from ``rng_state`` (uint64[4], advanced in place).
+    """An njit ``(s) -> float``: the mean value for the side to move ``s[0]`` of ``rollouts`` random
+    playouts from ``s`` (returns divided by ``kernels.max_return``), drawing from ``rng_state``
+    (uint64[4], advanced in place). In a game with a ``repetition`` kernel, the playouts judge
+    repetitions among their own positions (the kernel is given no history).
 
     The kernel allocates nothing: it reaches ``rng_state`` and its own scratch buffers by address, and
     keeps them alive as its attribute ``buffers``."""
-    playout = make_buffered_playout(kernels)
-    max_actions = kernels.max_actions
+    has_repetition = kernels.provides("repetition")
+    playout = make_history_playout(kernels) if has_repetition else make_buffered_playout(kernels)
+    max_actions, scale = kernels.max_actions, float(kernels.max_return)
     actions = np.empty(max_actions, dtype=np.int64)
     probs = np.empty(max_actions, dtype=np.float64)
-    rng_address, actions_address, probs_address = (a.ctypes.data for a in (rng_state, actions, probs))
+    keys = np.empty(256 if has_repetition else 1, dtype=np.int64)
+    rng_address, actions_address, probs_address, keys_address = (
+        a.ctypes.data for a in (rng_state, actions, probs, keys))
+    num_keys = len(keys)
 
     @njit
     def kernel(s) -> float:
@@ -75,12 +87,16 @@ def make_rollout_kernel(kernels: GameKernels, rollouts: int, rng_state: np.ndarr
         prob_buffer = _float64_at(probs_address, max_actions)
         total = 0
         for _ in range(rollouts):
-            end, _ = playout(s, rng, action_buffer, prob_buffer)
+            if has_repetition:
+                key_buffer = _int64_at(keys_address, num_keys)
+                end, _ = playout(s, rng, action_buffer, prob_buffer, key_buffer, 0)
+            else:
+                end, _ = playout(s, rng, action_buffer, prob_buffer)
             total += end[1]
-        mean = total / rollouts
+        mean = total / (rollouts * scale)
         return mean if s[0] == 0 else -mean
 
-    kernel.buffers = (rng_state, actions, probs)
+    kernel.buffers = (rng_state, actions, probs, keys)
     return kernel
 
 
@@ -98,8 +114,9 @@ class RolloutEvaluator(Evaluator):
         self._lengths = np.empty(self.rollouts, dtype=np.int64)
 
     def value(self, state: State) -> float:
-        make_playout_batch(self.game.kernels)(state.compact, self.rng_state, self._returns, self._lengths)
-        mean = float(self._returns.mean())
+        history = np.array(state.history(), dtype=np.int64)
+        make_playout_batch(self.game.kernels)(state.compact, self.rng_state, self._returns, self._lengths, history)
+        mean = self.game.info.value(float(self._returns.mean()))
         return mean if state.observer() == 0 else -mean
 
     @functools.cached_property

@@ -1,11 +1,14 @@
 """Monte Carlo tree search: UCT with compiled random rollouts, PUCT with an evaluator, batched leaf
 evaluation over one or many trees, tree reuse, the MCTS-solver and chance nodes.
 
-The tree lives in preallocated arrays and every tree operation is compiled (`rlgames.search.mcts_tree`);
-this module holds the configuration and the Python drivers. How a leaf is evaluated decides the loop:
+The tree lives in preallocated arrays (`rlgames.search.mcts_tree`) and every tree operation is compiled
+(`rlgames.search.mcts_ops`, with the UCB1/PUCT selection of `rlgames.search.selection`); this module holds
+the configuration and the Python drivers. How a leaf is evaluated decides the loop:
 
 * **No evaluator** -- random rollouts (``config.rollouts`` per leaf, their mean result), or a compiled
-  playout given as ``rollout``: whole simulations run inside one compiled call.
+  playout given as ``rollout``: whole simulations run inside one compiled call (`rlgames.search.mcts_run`).
+  In a game with a ``repetition`` kernel the random rollouts start from the keys of the leaf's history
+  and path; a playout given as ``rollout`` sees only its own positions.
 * **An evaluator with a compiled** ``kernel`` -- its values, inside the same compiled loop. The protocol
   has no compiled policy, so the priors are uniform (PUCT then explores by visit counts only).
 * **An evaluator without a kernel** (a network) -- simulations run in batches of three phases: a
@@ -19,35 +22,57 @@ this module holds the configuration and the Python drivers. How a leaf is evalua
 A search from a root of the tree it already holds continues that tree: `MCTS.advance` (or
 `MultiTreeMCTS.advance`) moves the root to the child reached by an action -- a move or a chance
 outcome -- and keeps its subtree; ``config.simulations`` more simulations are then run on top of the
-visits kept. A search from any other state starts a fresh tree (the arrays are reused).
+visits kept. A search from any other state (or the same position reached by another history)
+starts a fresh tree (the arrays are reused).
 
-Results (`SearchResult`): the value is the root's mean result for its side to move (the proven result
-when the solver proved the root); the policy is the root's visit distribution, zero on illegal actions;
-the action prefers a child proven winning, then the most visits (``temperature = 0``, ties to the higher
-mean, proven losses last) or a draw from ``visits ** (1 / temperature)`` (see `visit_policy`); the
-principal variation follows the most-visited children (the proven ones under a proven node) and stops at
-a chance node. ``stats.nodes`` counts this search's simulations, ``stats.depth`` its deepest selection.
+Results (`SearchResult`, `rlgames.search.mcts_result`): the value is the root's mean result for its
+side to move (its exact value when the solver solved the root); the policy is the root's visit
+distribution, zero on illegal actions (a move that repeats a position the rules forbid is never a
+child); the action prefers a child proven winning, then the most visits (``temperature = 0``, ties to
+the higher mean, children known to be worse last) or a draw from ``visits ** (1 / temperature)``; the
+principal variation follows the most-visited children (the solved ones under a solved node) and stops
+at a chance node. ``stats.nodes`` counts this search's simulations, ``stats.depth`` its deepest descent.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Literal, Sequence
+from typing import Literal
 
 import numpy as np
-from numba import njit
 
 from rlgames.evaluators.base import Evaluator
-from rlgames.game import CHANCE, TERMINAL, Game, State, precompile
+from rlgames.game import Game, State, precompile
+from rlgames.search.mcts_ops import make_tree_ops
+from rlgames.search.mcts_result import search_result, visit_policy
+from rlgames.search.mcts_run import make_kernel_value, make_rollout_value, make_run
 from rlgames.search.mcts_tree import (
     ACTION,
     COUNT,
+    DEEPEST,
     FIRST,
-    MAX_DEPTH,
-    NODE_COLUMNS,
+    PRIOR,
+    READY,
+    SIZE,
+    SOLVED,
+    VISITS,
+    compact_subtree,
+    compaction_buffers,
+    grow,
+    key_room,
+    new_tree,
+    reserve_per_simulation,
+    set_history,
+    with_key_room,
+)
+from rlgames.search.multitree import OneTree, TreeDriver
+from rlgames.search.playout import make_buffered_playout, make_history_playout
+from rlgames.search.result import SearchResult
+from rlgames.search.rng import new_rng_state, next_u64
+from rlgames.search.selection import (
     NUM_PARAMS,
     P_C,
     P_C_BASE,
@@ -55,32 +80,9 @@ from rlgames.search.mcts_tree import (
     P_ROLLOUTS,
     P_SOLVER,
     P_UNVISITED,
-    POV,
-    PRIOR,
-    PROVEN,
-    PROVEN_DRAW,
-    PROVEN_LOSS,
-    PROVEN_WIN,
-    READY,
-    SIZE,
-    STAT_COLUMNS,
-    UNPROVEN,
-    VALUE,
-    VISITS,
-    Tree,
-    check_roots,
-    children,
-    grow,
-    make_run,
-    make_tree_ops,
-    new_tree,
-    reserve_per_simulation,
-    reset_root,
-    root_visit_counts,
 )
-from rlgames.search.playout import make_buffered_playout
-from rlgames.search.result import SearchResult, SearchStats
-from rlgames.search.rng import new_rng_state, next_u64, sample_index
+
+__all__ = ["INITIAL_CAPACITY", "MCTS", "TIME_CHUNK", "MCTSConfig", "MultiTreeMCTS", "visit_policy"]
 
 INITIAL_CAPACITY = 1024
 """Nodes per tree allocated at first; the arrays double whenever a search needs more."""
@@ -159,52 +161,7 @@ class MCTSConfig:
         return params
 
 
-def visit_policy(visits: np.ndarray, temperature: float) -> np.ndarray:
-    """``visits ** (1 / temperature)`` normalised; one-hot on the first most-visited entry when
-    ``temperature`` is 0. ``visits`` must not be all zero."""
-    visits = np.asarray(visits, dtype=np.float64)
-    most = visits.max()
-    if most <= 0:
-        raise ValueError("visit_policy needs at least one visit")
-    if temperature == 0:
-        policy = np.zeros_like(visits)
-        policy[int(np.argmax(visits))] = 1.0
-        return policy
-    weights = (visits / most) ** (1.0 / temperature)  # scaled first: no overflow for small T
-    return weights / weights.sum()
-
-
-@functools.cache
-def make_rollout_value(playout: Callable) -> Callable[..., float]:
-    """A compiled leaf value: the mean player-0 result of ``rollouts`` calls of ``playout(s, rng,
-    actions, probs) -> (s_terminal, plies)``."""
-    run_playout = playout
-
-    @njit
-    def leaf_value(s, rng, actions, probs, rollouts):
-        total = 0.0
-        for _ in range(rollouts):
-            end, _ = run_playout(s, rng, actions, probs)
-            total += end[1]
-        return total / rollouts
-
-    return leaf_value
-
-
-@functools.cache
-def make_kernel_value(kernel: Callable) -> Callable[..., float]:
-    """A compiled leaf value from an evaluator kernel (side to move), clipped and turned to player 0's."""
-    evaluate = kernel
-
-    @njit
-    def leaf_value(s, rng, actions, probs, rollouts):
-        value = min(1.0, max(-1.0, evaluate(s)))
-        return value if s[0] == 0 else -value
-
-    return leaf_value
-
-
-class MultiTreeMCTS:
+class MultiTreeMCTS(TreeDriver):
     """Many Monte Carlo searches stepped together, one tree per state: `search_many` returns one
     `SearchResult` per state. Tree ``i`` is kept for state ``i`` until a search gives another state
     there (`advance` moves its root along an action, keeping the subtree).
@@ -224,8 +181,6 @@ class MultiTreeMCTS:
         self._batched = evaluator is not None and evaluator.kernel is None
         self._params = config.params()
         self._rng = new_rng_state(seed)
-        self._game: Game | None = None
-        self._tree: Tree | None = None
         self._grow_seconds_per_node = 0.0  # measured at each growth, to keep one from passing a deadline
 
     def seed(self, seed: int) -> None:
@@ -246,7 +201,7 @@ class MultiTreeMCTS:
         start = time.perf_counter() if start is None else start
         self._prepare(states)
         reused = self._tree.nodes[:, 0, VISITS].copy()
-        self._tree.meta[:, MAX_DEPTH] = 0
+        self._tree.meta[:, DEEPEST] = 0
         done = np.zeros(len(states), dtype=np.int64)
         deadline = start + self.config.time_limit if self.config.time_limit is not None else math.inf
         clean_priors = self._add_root_noise(done, deadline) if self.config.root_noise else None
@@ -255,28 +210,32 @@ class MultiTreeMCTS:
             for t, (first, priors) in enumerate(clean_priors):
                 self._tree.stats[t, first : first + len(priors), PRIOR] = priors
         elapsed = time.perf_counter() - start
-        return [self._result(t, state, int(done[t]), int(reused[t]), batches, elapsed)
-                for t, state in enumerate(states)]
+        results = []
+        for t in range(len(states)):
+            extra = {"simulations": done[t], "reused_visits": float(reused[t])}
+            if self._batched:
+                extra["batches"] = float(batches)
+            results.append(search_result(self._tree, t, self._game.num_actions, self.config.temperature,
+                                         self._rng, elapsed, extra))
+        return results
 
     def advance(self, index: int, action: int) -> None:
         """Moves the root of tree ``index`` along ``action`` (a move, or an outcome at a chance root),
         keeping the subtree below it; raises `IllegalActionError` for an illegal action."""
         tree = self._tree
-        if tree is None or not 0 <= index < tree.meta.shape[0]:
+        if tree is None or not 0 <= index < tree.meta.shape[0] or self._roots[index] is None:
             raise ValueError(f"no tree {index}: search first")
-        root = self._game.state_class(self._game, tuple(tree.states[index, 0].tolist()))
-        compact = root.apply(action).compact
-        child = self._child(index, 0, action)
+        state = self._roots[index].apply(action)
+        child = self._child(index, 0, action) if tree.meta[index, SIZE] else -1
+        self._tree = tree = with_key_room(tree, key_room(self._game, [state]))
         if child < 0:
-            reset_root(tree, index, compact)
+            self._set_root(index, state)
             return
-        self._ops.compact_subtree(tree, index, child, *self._compaction_buffers(int(tree.meta[index, SIZE])))
-        tree.states[index, 0] = compact
+        compact_subtree(tree, index, child, *compaction_buffers(tree, int(tree.meta[index, SIZE])))
+        tree.states[index, 0] = state.compact
         tree.nodes[index, 0, READY] = 1
-
-    def root_visit_counts(self, index: int = 0) -> np.ndarray:
-        """int64[num_actions]: the visits of each root action of tree ``index`` (0 if unexpanded)."""
-        return root_visit_counts(self._tree, index, self._game.num_actions)
+        set_history(tree, index, state.history())
+        self._roots[index] = state
 
     def play_action(self, index: int, result: SearchResult, explore: bool, rng: np.random.Generator) -> int:
         """AlphaZero's self-play move: drawn from the visit distribution (temperature 1) when ``explore``
@@ -287,33 +246,30 @@ class MultiTreeMCTS:
 
     # --- setting up ---------------------------------------------------------------------------------
     def _prepare(self, states: Sequence[State]) -> None:
-        game = check_roots(states, "MCTS")
-        if self._tree is None or game != self._game or self._tree.meta.shape[0] != len(states):
-            self._build(game, len(states))
-        tree = self._tree
+        self._trees_for(states, "MCTS")
         for t, state in enumerate(states):
-            if not (tree.meta[t, SIZE] and tuple(tree.states[t, 0].tolist()) == tuple(state.compact)):
-                reset_root(tree, t, state.compact)
+            if not (self._tree.meta[t, SIZE] and self._roots[t] == state):
+                self._set_root(t, state)
 
     def _build(self, game: Game, num_trees: int) -> None:
         state_size = len(game.initial_compact_state())
+        kernels = game.kernels
         self._game = game
-        self._tree = new_tree(num_trees, INITIAL_CAPACITY, state_size, game.kernels.max_actions)
-        self._ops = make_tree_ops(game.kernels, state_size)
+        self._tree = new_tree(num_trees, INITIAL_CAPACITY, state_size, kernels.max_actions)
+        self._ops = make_tree_ops(kernels, state_size)
         # compiled now rather than inside the first timed search that follows an `advance`
-        precompile(self._ops.compact_subtree, self._tree, 0, 0, *self._compaction_buffers(1))
-        self._reserve = reserve_per_simulation(game.kernels)
+        precompile(compact_subtree, self._tree, 0, 0, *compaction_buffers(self._tree, 1))
+        self._reserve = reserve_per_simulation(kernels)
         if not self._batched:
             if self.evaluator is not None:
                 leaf_value = make_kernel_value(self.evaluator.kernel)
+            elif self._rollout is not None:
+                leaf_value = make_rollout_value(self._rollout, kernels.max_return)
+            elif kernels.provides("repetition"):
+                leaf_value = make_rollout_value(make_history_playout(kernels), kernels.max_return, True)
             else:
-                leaf_value = make_rollout_value(self._rollout or make_buffered_playout(game.kernels))
-            self._run = make_run(game.kernels, state_size, leaf_value)
-
-    def _compaction_buffers(self, size: int) -> tuple[np.ndarray, ...]:
-        """Scratch arrays for `compact_subtree` of a tree of ``size`` nodes."""
-        return (np.empty((size, NODE_COLUMNS), dtype=np.int64), np.empty((size, STAT_COLUMNS)),
-                np.empty((size, self._tree.states.shape[2]), dtype=np.int64), np.empty(size, dtype=np.int64))
+                leaf_value = make_rollout_value(make_buffered_playout(kernels), kernels.max_return)
+            self._run = make_run(kernels, state_size, leaf_value)
 
     def _ensure_room(self, simulations_per_tree: int, deadline: float) -> bool:
         """Grows the trees (doubling) unless each has room for that many more simulations; returns False,
@@ -332,7 +288,7 @@ class MultiTreeMCTS:
 
     # --- running simulations -----------------------------------------------------------------------
     def _simulate(self, target: int, done: np.ndarray, deadline: float) -> int:
-        """Runs simulations until every tree has ``target`` (or a proven root) or the deadline passes;
+        """Runs simulations until every tree has ``target`` (or a solved root) or the deadline passes;
         returns the number of evaluator batches."""
         if self._batched:
             return self._simulate_batched(target, done, deadline)
@@ -344,7 +300,7 @@ class MultiTreeMCTS:
         active = list(range(len(done)))
         while active:
             for t in list(active):
-                if done[t] >= target or (self.config.solver and self._tree.nodes[t, 0, PROVEN] != UNPROVEN):
+                if done[t] >= target or (self.config.solver and self._tree.nodes[t, 0, SOLVED]):
                     active.remove(t)
                     continue
                 if not self._ensure_room(1, deadline if done[t] else math.inf):  # one simulation at least
@@ -370,28 +326,9 @@ class MultiTreeMCTS:
             values, priors, use_priors = self._evaluate(leaf_states[:evaluations])
             batches += evaluations > 0
             self._ops.expand_and_backup_batch(
-                self._tree, self._params, count, leaves, owners, rows, values, priors, use_priors)
+                self._tree, self.config.solver, count, leaves, owners, rows, values, priors, use_priors)
             if time.perf_counter() > deadline:
                 return batches
-
-    def _evaluate(self, leaf_states: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
-        """``(values, priors, use_priors)`` of the evaluator for a batch of compact states."""
-        game, n = self._game, len(leaf_states)
-        no_priors = np.zeros((0, game.num_actions))
-        if n == 0:
-            return np.zeros(0), no_priors, False
-        states = [game.state_class(game, tuple(row)) for row in leaf_states.tolist()]
-        values, priors = self.evaluator.evaluate_batch(states)
-        values = np.ascontiguousarray(values, dtype=np.float64)
-        if values.shape != (n,):
-            raise ValueError(f"evaluate_batch returned values of shape {values.shape}, expected ({n},)")
-        if priors is None:
-            return values, no_priors, False
-        priors = np.ascontiguousarray(priors, dtype=np.float64)
-        if priors.shape != (n, game.num_actions):
-            raise ValueError(f"evaluate_batch returned priors of shape {priors.shape}, "
-                             f"expected ({n}, {game.num_actions})")
-        return values, priors, True
 
     def _add_root_noise(self, done: np.ndarray, deadline: float) -> list[tuple[int, np.ndarray]]:
         """Expands unexpanded roots (one simulation), then mixes Dirichlet noise into every root's
@@ -411,91 +348,14 @@ class MultiTreeMCTS:
             clean.append((first, priors))
         return clean
 
-    # --- reading the tree ---------------------------------------------------------------------------
-    def _children(self, t: int, node: int) -> slice:
-        return children(self._tree, t, node)
-
     def _child(self, t: int, node: int, action: int) -> int:
         """The child of ``node`` reached by ``action``, or -1."""
         children = self._children(t, node)
         hits = np.flatnonzero(self._tree.nodes[t, children, ACTION] == action)
         return children.start + int(hits[0]) if len(hits) else -1
 
-    def _proven_for_mover(self, t: int, node: int) -> int:
-        """The PROVEN code of ``node`` from the point of view of its side to move."""
-        nodes = self._tree.nodes
-        code = int(nodes[t, node, PROVEN])
-        if code == UNPROVEN or nodes[t, node, POV] == self._tree.states[t, node, 0]:
-            return code
-        return 2 * PROVEN_DRAW - code
 
-    def _root_value(self, t: int) -> float:
-        code = self._proven_for_mover(t, 0)
-        if code != UNPROVEN:
-            return float(code - PROVEN_DRAW)
-        nodes, mean = self._tree.nodes, self._tree.stats[t, 0, VALUE] / self._tree.nodes[t, 0, VISITS]
-        return float(mean if nodes[t, 0, POV] == self._tree.states[t, 0, 0] else -mean) + 0.0
-
-    def _choose(self, t: int) -> int:
-        """The root child to play: a proven win, else by visits and temperature, proven losses last."""
-        children = self._children(t, 0)
-        nodes, stats = self._tree.nodes[t, children], self._tree.stats[t, children]
-        codes, visits = nodes[:, PROVEN], nodes[:, VISITS].astype(np.float64)
-        wins = codes == PROVEN_WIN  # children keep the root mover's point of view
-        candidates = wins if wins.any() else codes != PROVEN_LOSS
-        if not candidates.any():
-            candidates = np.ones(len(codes), dtype=bool)
-        if self.config.temperature > 0 and not wins.any():
-            weights = np.where(candidates, visits, 0.0)
-            if weights.sum() == 0:
-                weights = candidates.astype(np.float64)
-            policy = visit_policy(weights, self.config.temperature)
-            return children.start + int(sample_index(self._rng, policy, len(policy)))
-        means = stats[:, VALUE] / np.maximum(visits, 1.0)
-        order = np.lexsort((-means, -visits))  # most visits first, then the higher mean
-        return children.start + int(next(i for i in order if candidates[i]))
-
-    def _principal_variation(self, t: int, child: int) -> tuple[list[int], int]:
-        """The line from the root through ``child``, and the node where it ends."""
-        nodes, states = self._tree.nodes, self._tree.states
-        line, node = [int(nodes[t, child, ACTION])], child
-        while states[t, node, 0] not in (TERMINAL, CHANCE) and nodes[t, node, FIRST] >= 0:
-            children = self._children(t, node)
-            code = self._proven_for_mover(t, node)
-            eligible = nodes[t, children, PROVEN] == code if code != UNPROVEN else nodes[t, children, VISITS] > 0
-            if not eligible.any():
-                break
-            visits = np.where(eligible, nodes[t, children, VISITS], -1)
-            node = children.start + int(np.argmax(visits))
-            line.append(int(nodes[t, node, ACTION]))
-        return line, node
-
-    def _result(self, t: int, state: State, simulations: int, reused: int, batches: int,
-                elapsed: float) -> SearchResult:
-        tree, game = self._tree, self._game
-        children = self._children(t, 0)
-        visits = tree.nodes[t, children, VISITS].astype(np.float64)
-        policy = np.zeros(game.num_actions, dtype=np.float64)
-        weights = visits if visits.sum() > 0 else tree.stats[t, children, PRIOR]
-        policy[tree.nodes[t, children, ACTION]] = weights / weights.sum()
-        line, end = self._principal_variation(t, self._choose(t))
-        value = self._root_value(t)
-        proven = self._proven_for_mover(t, 0) != UNPROVEN and abs(value) == 1.0
-        plies_to_end = len(line) if proven and tree.states[t, end, 0] == TERMINAL else None
-        extra = {
-            "simulations_per_second": simulations / elapsed if elapsed > 0 else 0.0,
-            "tree_nodes": float(tree.meta[t, SIZE]),
-            "root_visits": float(tree.nodes[t, 0, VISITS]),
-            "reused_visits": float(reused),
-        }
-        if self._batched:
-            extra["batches"] = float(batches)
-        stats = SearchStats(nodes=simulations, depth=int(tree.meta[t, MAX_DEPTH]), time_s=elapsed, extra=extra)
-        return SearchResult(action=line[0], value=value, policy=policy, principal_variation=tuple(line),
-                            stats=stats, plies_to_end=plies_to_end)
-
-
-class MCTS:
+class MCTS(OneTree):
     """Monte Carlo tree search from one state at a time (a `MultiTreeMCTS` of one tree)::
 
         mcts = MCTS(MCTSConfig(simulations=2000), seed=0)  # UCT with random rollouts
@@ -505,23 +365,7 @@ class MCTS:
 
     def __init__(self, config: MCTSConfig = MCTSConfig(), evaluator: Evaluator | None = None, *, seed: int,
                  rollout: Callable | None = None) -> None:
-        self._trees = MultiTreeMCTS(config, evaluator, seed=seed, rollout=rollout)
-
-    @property
-    def config(self) -> MCTSConfig:
-        return self._trees.config
-
-    @property
-    def evaluator(self) -> Evaluator | None:
-        return self._trees.evaluator
-
-    def seed(self, seed: int) -> None:
-        """Restarts the PRNG from ``seed``."""
-        self._trees.seed(seed)
-
-    def reset(self) -> None:
-        """Forgets the tree: the next search starts afresh."""
-        self._trees.reset()
+        super().__init__(MultiTreeMCTS(config, evaluator, seed=seed, rollout=rollout))
 
     def search(self, state: State, *, start: float | None = None) -> SearchResult:
         """Searches ``state`` (a player to move), continuing the tree when ``state`` is its root;
@@ -531,7 +375,3 @@ class MCTS:
     def advance(self, action: int) -> None:
         """Moves the root along ``action`` (a move, or an outcome at a chance root), keeping its subtree."""
         self._trees.advance(0, action)
-
-    def root_visit_counts(self) -> np.ndarray:
-        """int64[num_actions]: the visits of each root action."""
-        return self._trees.root_visit_counts(0)

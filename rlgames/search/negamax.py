@@ -62,6 +62,7 @@ from rlgames.search.ab_workspace import (
     update_pv,
 )
 from rlgames.search.budget import ABORTED, EVALS, TT_HITS, out_of_budget
+from rlgames.search.nrt import with_nrt
 from rlgames.search.ordering import make_order_moves, record_cutoff, select_move
 from rlgames.search.tt import (
     EMPTY,
@@ -120,22 +121,6 @@ def score_from_tt(score: float, ply: int) -> float:
     if score <= -PROVEN:
         return score + ply
     return score
-
-
-def with_nrt(kernel: Callable) -> Callable:
-    """``kernel`` behind a forwarding njit function compiled with numba's runtime (NRT).
-
-    A function that a ``_nrt=False`` function (the recursion) compiles is compiled without NRT too,
-    unless its own options say otherwise: a kernel that allocates would then fail to compile, and one
-    compiled there would be kept (and cached on disk) without reference counting. The forwarding
-    function says ``_nrt=True``, so the kernels behind it are compiled as anywhere else; LLVM inlines it.
-    """
-
-    @njit(_nrt=True)
-    def call(*args):
-        return kernel(*args)
-
-    return call
 
 
 @functools.cache

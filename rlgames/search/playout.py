@@ -7,17 +7,34 @@ not cache closures on disk). For example, the mean result of random play at tic-
 
     stats = run_random_playouts(rlgames.load_game("tic_tac_toe"), 10_000, seed=0)
     stats.returns.mean()  # about 0.30: the first player wins more often
+
+Repetitions. In a game with a ``repetition`` kernel a playout keeps a stack of the keys of the
+positions it passes: a move into a position the rules forbid is redrawn among the other legal moves,
+and one into a position the rules draw ends the playout, drawn. `make_history_playout`'s playouts start
+from the keys of the positions before ``s`` (a search's history and path); the others know only the
+positions of the playout itself. Games without the kernel compile none of this.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.tuple import tuple_setitem
 
-from rlgames.game import CHANCE, TERMINAL, CompactState, Game, GameKernels
+from rlgames.game import (
+    CHANCE,
+    NO_REPETITION,
+    REPETITION_DRAW,
+    REPETITION_ILLEGAL,
+    TERMINAL,
+    CompactState,
+    Game,
+    GameKernels,
+)
 from rlgames.search.rng import below, new_rng_state, sample_index
 
 
@@ -25,7 +42,7 @@ class PlayoutStats(NamedTuple):
     """The results of a batch of playouts, one entry per playout."""
 
     returns: np.ndarray
-    """int64[n]: player 0's final return, in {-1, 0, 1}."""
+    """int64[n]: player 0's final return, in the game's utility range."""
     lengths: np.ndarray
     """int64[n]: the number of actions played (chance outcomes included)."""
 
@@ -35,8 +52,18 @@ def make_buffered_playout(kernels: GameKernels) -> Callable[..., tuple[CompactSt
     """A compiled ``playout(s, rng_state, actions, probs) -> (s_terminal, plies)``.
 
     ``actions`` (int64) and ``probs`` (float64) are scratch buffers of ``kernels.max_actions``
-    entries, so that callers running many playouts allocate them once.
+    entries, so that callers running many playouts allocate them once. In a game with a ``repetition``
+    kernel the playout judges repetitions among its own positions only (see the module docstring).
     """
+    if kernels.provides("repetition"):
+        history_playout = make_history_playout(kernels)
+
+        @njit
+        def playout_without_history(s, rng_state, actions, probs):
+            return history_playout(s, rng_state, actions, probs, np.empty(64, dtype=np.int64), 0)
+
+        return playout_without_history
+
     legal_actions = kernels.legal_actions
     apply = kernels.apply
     chance_outcomes = kernels.chance_outcomes
@@ -54,6 +81,51 @@ def make_buffered_playout(kernels: GameKernels) -> Callable[..., tuple[CompactSt
                     raise ValueError("random playout: a non-terminal state has no legal action")
                 action = actions[below(rng_state, n)]
             s = apply(s, action)
+            plies += 1
+        return s, plies
+
+    return playout
+
+
+@functools.cache
+def make_history_playout(kernels: GameKernels) -> Callable[..., tuple[CompactState, int]]:
+    """A compiled ``playout(s, rng_state, actions, probs, keys, n) -> (s_terminal, plies)`` for a game
+    with a ``repetition`` kernel: ``keys[:n]`` (int64) are the keys of the positions before ``s``,
+    oldest first, and the playout pushes its own behind them (into a larger copy when ``keys`` is
+    full). A move into a position the rules forbid is redrawn among the remaining legal moves, and one
+    the rules draw ends the playout in a draw, ``(TERMINAL, 0, ...)``."""
+    legal_actions, apply, chance_outcomes = kernels.legal_actions, kernels.apply, kernels.chance_outcomes
+    hash_key, repetition = kernels.hash_key, kernels.repetition
+
+    @njit
+    def playout(s, rng_state, actions, probs, keys, n):
+        plies = 0
+        while s[0] != TERMINAL:
+            if n == keys.shape[0]:
+                wider = np.empty(2 * n + 16, dtype=np.int64)
+                wider[:n] = keys[:n]
+                keys = wider
+            keys[n] = hash_key(s)
+            n += 1
+            if s[0] == CHANCE:
+                count = chance_outcomes(s, actions, probs)
+                child = apply(s, actions[sample_index(rng_state, probs, count)])
+                verdict = NO_REPETITION if child[0] == TERMINAL else repetition(child, keys, n)
+            else:
+                count = legal_actions(s, actions)
+                while True:
+                    if count == 0:
+                        raise ValueError("random playout: a non-terminal state has no legal action")
+                    i = below(rng_state, count)
+                    child = apply(s, actions[i])
+                    verdict = NO_REPETITION if child[0] == TERMINAL else repetition(child, keys, n)
+                    if verdict != REPETITION_ILLEGAL:
+                        break
+                    count -= 1
+                    actions[i] = actions[count]
+            if verdict == REPETITION_DRAW:
+                child = tuple_setitem(tuple_setitem(child, 0, TERMINAL), 1, 0)
+            s = child
             plies += 1
         return s, plies
 
@@ -81,18 +153,26 @@ def make_random_playout(kernels: GameKernels) -> Callable[..., tuple[CompactStat
 
 @functools.cache
 def make_playout_batch(kernels: GameKernels) -> Callable[..., None]:
-    """A compiled ``playout_batch(s, rng_state, returns, lengths)`` running ``len(returns)`` playouts
-    from ``s`` in one call; it writes player 0's return and the length of playout ``i`` into
-    ``returns[i]`` and ``lengths[i]`` (int64 arrays of equal length)."""
+    """A compiled ``playout_batch(s, rng_state, returns, lengths, history)`` running ``len(returns)``
+    playouts from ``s`` in one call; it writes player 0's return and the length of playout ``i`` into
+    ``returns[i]`` and ``lengths[i]`` (int64 arrays of equal length). ``history`` (int64) holds the keys
+    of the positions before ``s`` for a game with a ``repetition`` kernel; other games ignore it."""
+    has_repetition = kernels.provides("repetition")
+    history_playout = make_history_playout(kernels) if has_repetition else None
     buffered = make_buffered_playout(kernels)
     max_actions = kernels.max_actions
 
     @njit
-    def playout_batch(s, rng_state, returns, lengths):
+    def playout_batch(s, rng_state, returns, lengths, history):
         actions = np.empty(max_actions, dtype=np.int64)
         probs = np.empty(max_actions, dtype=np.float64)
+        keys = np.empty(history.shape[0] + 64, dtype=np.int64)
+        keys[: history.shape[0]] = history
         for i in range(returns.shape[0]):
-            end, plies = buffered(s, rng_state, actions, probs)
+            if has_repetition:
+                end, plies = history_playout(s, rng_state, actions, probs, keys, history.shape[0])
+            else:
+                end, plies = buffered(s, rng_state, actions, probs)
             returns[i] = end[1]
             lengths[i] = plies
 
@@ -104,15 +184,18 @@ def run_random_playouts(
     num_playouts: int,
     seed: int | np.ndarray,
     state: CompactState | None = None,
+    history: tuple[int, ...] = (),
 ) -> PlayoutStats:
     """Runs ``num_playouts`` random playouts of ``game`` inside one compiled call.
 
     ``seed`` is an int, or a generator state from `new_rng_state` to continue (advanced in place);
-    ``state`` is the compact state to start from, the initial position by default.
+    ``state`` is the compact state to start from, the initial position by default, and ``history``
+    the keys of the positions before it (`State.history`) for a game with a ``repetition`` kernel.
     """
     rng_state = seed if isinstance(seed, np.ndarray) else new_rng_state(int(seed))
     start = game.initial_compact_state() if state is None else state
     returns = np.empty(num_playouts, dtype=np.int64)
     lengths = np.empty(num_playouts, dtype=np.int64)
-    make_playout_batch(game.kernels)(tuple(start), rng_state, returns, lengths)
+    keys = np.array(history, dtype=np.int64)
+    make_playout_batch(game.kernels)(tuple(start), rng_state, returns, lengths, keys)
     return PlayoutStats(returns, lengths)

@@ -1,0 +1,376 @@
+"""The compiled operations of a Monte Carlo search on `rlgames.search.mcts_tree`'s arrays, generic over
+a game's kernels and over the action selection, which MCTS and Gumbel search pass in.
+
+A simulation:
+
+1. **select** descends from the root. At a decision node it takes the child that the selection function
+   picks (`rlgames.search.selection`): the root's, or the interior nodes'. At a chance node it expands
+   every outcome (priors = probabilities) on the first visit and samples one with the compiled PRNG in
+   proportion to its probability (so that a chance node's mean estimates the expectation). A child's
+   compact state is computed on its first visit. The descent stops at a terminal node, a solved node,
+   or an unexpanded decision node: the leaf. Every node on the path gets a virtual loss once the descent
+   has left it: later descents count it as a visit lost by its ``POV`` player until the backup removes
+   it. A descent never sees its own virtual losses, so only batched descents are spread out by them.
+2. The leaf is **evaluated** by the caller (a terminal's return divided by the game's largest return, a
+   solved value, rollouts, an evaluator) and, unless terminal or solved, **expanded** with the
+   evaluator's priors over its legal actions (uniform without them).
+3. **backup** adds the result to every node on the path and, with the solver, proves nodes upward
+   (Winands, Bjornsson & Saito 2008, for any utility range): a node with a child solved at the best
+   value for its mover (1) is solved at it, one whose children are all solved takes the best of them,
+   a chance node whose outcomes are all solved equal takes that value.
+
+Repetitions. When the game gives a ``repetition`` kernel (a closure constant: other games compile none
+of this), expanding a node computes its children's states and judges each against the keys of the
+root's history and of the node's path (the tree is a tree, so the path is the node's own): a child
+repeating a position the rules forbid is not added (the priors renormalise over the others), one the
+rules draw becomes a terminal draw, ``(TERMINAL, 0, ...)`` as `HistoryState.apply` makes it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import NamedTuple
+
+from numba import njit
+from numba.np.unsafe.ndarray import to_fixed_tuple
+
+from rlgames.game import (
+    CHANCE,
+    NO_REPETITION,
+    REPETITION_DRAW,
+    REPETITION_ILLEGAL,
+    TERMINAL,
+    GameKernels,
+)
+from rlgames.search.mcts_tree import (
+    ACTION,
+    COUNT,
+    DEEPEST,
+    FIRST,
+    HISTORY,
+    NODE_COLUMNS,
+    PARENT,
+    POV,
+    PRIOR,
+    READY,
+    SIZE,
+    SOLVED,
+    SOLVED_VALUE,
+    STAT_COLUMNS,
+    VALUE,
+    VIRTUAL,
+    VISITS,
+)
+from rlgames.search.nrt import with_nrt
+from rlgames.search.rng import uniform
+from rlgames.search.selection import P_SOLVER, uct_or_puct_child
+
+
+class TreeOps(NamedTuple):
+    """The compiled operations of `make_tree_ops` (see the module docstring)."""
+
+    select: Callable[..., int]
+    expand: Callable[..., int]
+    known_value: Callable[..., tuple[bool, float]]
+    backup: Callable[..., None]
+    select_batch: Callable[..., tuple[int, int]]
+    expand_and_backup_batch: Callable[..., None]
+
+
+@functools.cache
+def make_tree_ops(kernels: GameKernels, state_size: int, root_select: Callable = uct_or_puct_child,
+                  interior_select: Callable = uct_or_puct_child) -> TreeOps:
+    """The compiled tree operations for one game whose compact states have ``state_size`` slots and one
+    pair of selection functions ``(tree, t, node, ctx) -> child``, compiled on first call and kept for
+    the process (numba does not cache closures on disk). MCTS's UCB1/PUCT rule is the default.
+
+    Reference counting. Numba atomically increments and decrements the reference count of every array
+    that a compiled function takes, inlined or not: for the `Tree`'s arrays at each operation of each
+    simulation, that was the largest single cost of a simulation with short random playouts
+    (``benchmarks/bench_mcts.py``). The operations only read and write arrays that their caller holds,
+    so they are compiled without numba's runtime (``_nrt=False``, which forbids allocating): those that
+    are not inlined, `expand_and_backup_batch`, and `rlgames.search.mcts_run`'s simulation loop, into
+    which `select`, `expand`, `backup` and the selection functions are inlined (``inline="always"``).
+    The kernels, which may allocate, are called through `with_nrt`. `select_batch` keeps the runtime,
+    as a selection function may allocate (Gumbel's root selection does)."""
+    legal_actions, apply = with_nrt(kernels.legal_actions), with_nrt(kernels.apply)
+    chance_outcomes = with_nrt(kernels.chance_outcomes)
+    hash_key, repetition = with_nrt(kernels.hash_key), with_nrt(kernels.repetition)
+    has_repetition = kernels.provides("repetition")
+    separate_root = root_select is not interior_select
+    max_return = float(kernels.max_return)
+    S = state_size
+
+    @njit(inline="always")
+    def state_of(tree, t, node):
+        return to_fixed_tuple(tree.states[t, node], S)
+
+    @njit(_nrt=False)
+    def add_children(tree, t, node, n, pov):
+        """Reserves ``n`` children for ``node`` (their action and prior are set by the caller)."""
+        nodes = tree.nodes
+        first = tree.meta[t, SIZE]
+        if first + n > nodes.shape[1]:
+            raise RuntimeError("MCTS tree is full: the driver must grow it before searching on")
+        for c in range(first, first + n):
+            nodes[t, c, PARENT] = node
+            nodes[t, c, FIRST] = -1
+            for column in range(COUNT, NODE_COLUMNS):
+                nodes[t, c, column] = 0
+            nodes[t, c, POV] = pov
+            tree.stats[t, c, VALUE] = 0.0
+        nodes[t, node, FIRST] = first
+        nodes[t, node, COUNT] = n
+        tree.meta[t, SIZE] = first + n
+        return first
+
+    @njit(_nrt=False)
+    def path_keys(tree, t, node):
+        """Writes the keys of the root's history and of the path from the root to ``node`` (included)
+        into ``tree.keys[t]``, oldest first; returns their number."""
+        nodes, history = tree.nodes, tree.meta[t, HISTORY]
+        depth, x = 0, node
+        while x != 0:
+            x = nodes[t, x, PARENT]
+            depth += 1
+        n = history + depth + 1
+        if n > tree.keys.shape[1]:
+            raise RuntimeError("MCTS: a path longer than the game's max_game_length")
+        x = node
+        for i in range(n - 1, history - 1, -1):
+            tree.keys[t, i] = hash_key(state_of(tree, t, x))
+            x = nodes[t, x, PARENT]
+        return n
+
+    @njit(_nrt=False)
+    def judge_children(tree, t, node, s, drop_illegal):
+        """Computes the states of ``node``'s children (state ``s``) and judges them by the repetition
+        kernel against the keys of ``node``'s path: a drawn child becomes a terminal draw, an illegal
+        one is removed when ``drop_illegal`` (chance outcomes are kept). Returns the number of keys."""
+        nodes, states, stats = tree.nodes, tree.states, tree.stats
+        n = path_keys(tree, t, node)
+        keys = tree.keys[t]
+        first, kept = nodes[t, node, FIRST], nodes[t, node, FIRST]
+        for c in range(first, first + nodes[t, node, COUNT]):
+            s2 = apply(s, nodes[t, c, ACTION])
+            verdict = NO_REPETITION if s2[0] == TERMINAL else repetition(s2, keys, n)
+            if verdict == REPETITION_ILLEGAL and drop_illegal:
+                continue
+            for column in range(NODE_COLUMNS):  # element by element: a row copy allocates
+                nodes[t, kept, column] = nodes[t, c, column]
+            for column in range(STAT_COLUMNS):
+                stats[t, kept, column] = stats[t, c, column]
+            for i in range(S):
+                states[t, kept, i] = s2[i]
+            if verdict == REPETITION_DRAW:
+                states[t, kept, 0], states[t, kept, 1] = TERMINAL, 0
+            nodes[t, kept, READY] = 1
+            kept += 1
+        if kept == first:
+            raise ValueError("MCTS: every legal action repeats a position that the rules forbid")
+        nodes[t, node, COUNT] = kept - first
+        tree.meta[t, SIZE] = kept
+        return n
+
+    @njit(inline="always")
+    def expand(tree, t, node, s):
+        """Expands decision node ``node`` (state ``s``) with uniform priors; returns the number of keys
+        of its path written into ``tree.keys[t]`` (0 for a game without repetitions)."""
+        n = legal_actions(s, tree.actions)
+        if n == 0:
+            raise ValueError("MCTS: a non-terminal state has no legal action")
+        first = add_children(tree, t, node, n, s[0])
+        for i in range(n):
+            tree.nodes[t, first + i, ACTION] = tree.actions[i]
+        keys = 0
+        if has_repetition:
+            keys = judge_children(tree, t, node, s, True)
+            n = tree.nodes[t, node, COUNT]
+        for c in range(first, first + n):
+            tree.stats[t, c, PRIOR] = 1.0 / n
+        return keys
+
+    @njit(_nrt=False)
+    def expand_with_priors(tree, t, node, s, priors):
+        """Expands decision node ``node`` with ``priors[action]`` renormalised over the legal actions
+        (negative entries count as 0; uniform if none is positive)."""
+        expand(tree, t, node, s)
+        first, n = tree.nodes[t, node, FIRST], tree.nodes[t, node, COUNT]
+        total = 0.0
+        for c in range(first, first + n):
+            total += max(priors[tree.nodes[t, c, ACTION]], 0.0)
+        for c in range(first, first + n):
+            prior = max(priors[tree.nodes[t, c, ACTION]], 0.0)
+            tree.stats[t, c, PRIOR] = prior / total if total > 0.0 else 1.0 / n
+
+    @njit(_nrt=False)
+    def expand_chance(tree, t, node, s):
+        n = chance_outcomes(s, tree.actions, tree.probs)
+        first = add_children(tree, t, node, n, tree.nodes[t, node, POV])
+        for i in range(n):
+            tree.nodes[t, first + i, ACTION] = tree.actions[i]
+            tree.stats[t, first + i, PRIOR] = tree.probs[i]
+        if has_repetition:
+            judge_children(tree, t, node, s, False)
+
+    @njit(inline="always")
+    def sample_outcome(tree, t, node, rng):
+        """An outcome child drawn in proportion to its probability (the last positive one on rounding)."""
+        first = tree.nodes[t, node, FIRST]
+        u = uniform(rng)
+        total = 0.0
+        last = first
+        for c in range(first, first + tree.nodes[t, node, COUNT]):
+            p = tree.stats[t, c, PRIOR]
+            if p > 0.0:
+                total += p
+                last = c
+                if u < total:
+                    return c
+        return last
+
+    @njit(inline="always")
+    def select(tree, t, ctx, rng):
+        """The leaf reached from the root of tree ``t``; adds a virtual loss to every node on the path."""
+        nodes, states = tree.nodes, tree.states
+        node, depth = 0, 0
+        while True:
+            s = state_of(tree, t, node)
+            if s[0] == TERMINAL or (node != 0 and nodes[t, node, SOLVED] != 0):
+                break
+            if nodes[t, node, FIRST] < 0:
+                if s[0] != CHANCE:
+                    break
+                expand_chance(tree, t, node, s)
+            if s[0] == CHANCE:
+                child = sample_outcome(tree, t, node, rng)
+            elif separate_root and node == 0:
+                child = root_select(tree, t, node, ctx)
+            else:
+                child = interior_select(tree, t, node, ctx)
+            nodes[t, node, VIRTUAL] += 1
+            if nodes[t, child, READY] == 0:
+                s2 = apply(s, nodes[t, child, ACTION])
+                for i in range(S):
+                    states[t, child, i] = s2[i]
+                nodes[t, child, READY] = 1
+            node = child
+            depth += 1
+        nodes[t, node, VIRTUAL] += 1
+        tree.meta[t, DEEPEST] = max(tree.meta[t, DEEPEST], depth)
+        return node
+
+    @njit(_nrt=False)
+    def known_value(tree, t, leaf):
+        """``(True, player 0's value)`` for a terminal or solved leaf, ``(False, 0.0)`` otherwise."""
+        if tree.states[t, leaf, 0] == TERMINAL:
+            return True, tree.states[t, leaf, 1] / max_return
+        if tree.nodes[t, leaf, SOLVED] == 0:
+            return False, 0.0
+        value = tree.stats[t, leaf, SOLVED_VALUE]
+        return True, value if tree.nodes[t, leaf, POV] == 0 else -value
+
+    @njit(inline="always")
+    def try_prove(tree, t, node):
+        """Solves ``node`` if its children's solved values decide it; returns whether it did."""
+        nodes, stats = tree.nodes, tree.stats
+        mover = tree.states[t, node, 0]
+        first, count = nodes[t, node, FIRST], nodes[t, node, COUNT]
+        if mover == CHANCE:  # outcomes keep the node's point of view
+            value = stats[t, first, SOLVED_VALUE]
+            for child in range(first, first + count):
+                if nodes[t, child, SOLVED] == 0 or stats[t, child, SOLVED_VALUE] != value:
+                    return False
+        else:  # children keep the mover's point of view
+            value, complete = -2.0, True
+            for child in range(first, first + count):
+                if nodes[t, child, SOLVED] == 0:
+                    complete = False
+                else:
+                    value = max(value, stats[t, child, SOLVED_VALUE])
+            if value != 1.0 and not complete:
+                return False
+            if nodes[t, node, POV] != mover:
+                value = -value
+        nodes[t, node, SOLVED] = 1
+        stats[t, node, SOLVED_VALUE] = value
+        return True
+
+    @njit(inline="always")
+    def backup(tree, t, leaf, result, solver):
+        """Adds player 0's ``result`` along the path from ``leaf`` and removes its virtual losses."""
+        nodes, stats = tree.nodes, tree.stats
+        if solver and tree.states[t, leaf, 0] == TERMINAL:
+            nodes[t, leaf, SOLVED] = 1
+            stats[t, leaf, SOLVED_VALUE] = result if nodes[t, leaf, POV] == 0 else -result
+        proving = solver and nodes[t, leaf, SOLVED] != 0
+        node = leaf
+        while node >= 0:
+            stats[t, node, VALUE] += result if nodes[t, node, POV] == 0 else -result
+            nodes[t, node, VISITS] += 1
+            nodes[t, node, VIRTUAL] -= 1
+            parent = nodes[t, node, PARENT]
+            if proving and parent >= 0:
+                proving = try_prove(tree, t, parent)
+            node = parent
+
+    @njit(_nrt=False)
+    def remove_virtual(tree, t, leaf):
+        node = leaf
+        while node >= 0:
+            tree.nodes[t, node, VIRTUAL] -= 1
+            node = tree.nodes[t, node, PARENT]
+
+    @njit
+    def select_batch(tree, params, rng, budget, done, leaves, owners, rows, leaf_states):
+        """Selects up to ``budget[t]`` leaves (at most ``len(leaves) // T``) in every tree ``t``, with
+        virtual losses. Leaf ``j`` is node ``leaves[j]`` of tree ``owners[j]``; ``rows[j]`` is its row in
+        ``leaf_states`` (the states to evaluate) or -1 for a terminal or solved leaf. A tree's batch ends
+        early when a descent reaches a leaf already awaiting evaluation (its virtual losses are removed)
+        and at once when its root is solved. Returns ``(leaves, rows)`` filled."""
+        num_trees = tree.nodes.shape[0]
+        per_tree = leaves.shape[0] // num_trees
+        solver = params[P_SOLVER] != 0.0
+        count = evaluations = 0
+        for t in range(num_trees):
+            if solver and tree.nodes[t, 0, SOLVED] != 0:
+                budget[t] = 0
+            selected = 0
+            while selected < min(per_tree, budget[t]):
+                leaf = select(tree, t, params, rng)
+                known = tree.states[t, leaf, 0] == TERMINAL or tree.nodes[t, leaf, SOLVED] != 0
+                if not known and tree.nodes[t, leaf, VIRTUAL] > 1:
+                    remove_virtual(tree, t, leaf)
+                    break
+                leaves[count], owners[count], rows[count] = leaf, t, -1
+                if not known:
+                    rows[count] = evaluations
+                    leaf_states[evaluations] = tree.states[t, leaf]
+                    evaluations += 1
+                count += 1
+                selected += 1
+            budget[t] -= selected
+            done[t] += selected
+        return count, evaluations
+
+    @njit(_nrt=False)
+    def expand_and_backup_batch(tree, solver, count, leaves, owners, rows, values, priors, use_priors):
+        """Finishes a batch of simulations: ``values[rows[j]]`` (from the side to move, clipped to
+        [-1, 1]) and ``priors[rows[j]]`` (over the game's actions, when ``use_priors``) for the evaluated
+        leaves, the known value for the others; the MCTS-solver proves nodes when ``solver``."""
+        for j in range(count):
+            t, leaf, row = owners[j], leaves[j], rows[j]
+            if row < 0:
+                _, result = known_value(tree, t, leaf)
+            else:
+                s = state_of(tree, t, leaf)
+                if use_priors:
+                    expand_with_priors(tree, t, leaf, s, priors[row])
+                else:
+                    expand(tree, t, leaf, s)
+                value = min(1.0, max(-1.0, values[row]))
+                result = value if s[0] == 0 else -value
+            backup(tree, t, leaf, result, solver)
+
+    return TreeOps(select, expand, known_value, backup, select_batch, expand_and_backup_batch)

@@ -1,0 +1,88 @@
+"""MCTS's action selection: the UCB1 and PUCT formulas, and the compiled rule that picks a child.
+
+A selection function ``select(tree, t, node, ctx) -> child`` chooses the child of decision node ``node``
+of tree ``t`` that a descent follows; ``ctx`` is whatever the search keeps for it (here the float64
+parameters of `MCTSConfig.params`, for Gumbel its `GumbelArrays`). `rlgames.search.mcts_ops.make_tree_ops`
+takes one for the root and one for the interior nodes, as mctx's ``search`` takes
+``root_action_selection_fn`` and ``interior_action_selection_fn``, so that MCTS and Gumbel share every
+other tree operation. Selection functions are inlined into the descent (``inline="always"``). MCTS's
+must not allocate: `rlgames.search.mcts_run`'s loop, which inlines it, runs without numba's runtime.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from rlgames.search.mcts_tree import (
+    COUNT,
+    FIRST,
+    PRIOR,
+    SOLVED,
+    SOLVED_VALUE,
+    VALUE,
+    VIRTUAL,
+    VISITS,
+)
+
+# Slots of MCTS's search parameters (float64), set by `MCTSConfig.params`.
+P_C, P_C_BASE, P_PUCT, P_SOLVER, P_UNVISITED, P_ROLLOUTS = range(6)
+NUM_PARAMS = 6
+
+
+@njit(cache=True)
+def ucb1(total_utility: float, visits: float, parent_visits: float, c: float) -> float:
+    """UCB1 as in the notes: ``U(n) / N(n) + C * sqrt(ln N(parent) / N(n))`` (Auer et al. 2002, used
+    for trees by Kocsis & Szepesvari 2006); ``visits`` must be positive."""
+    return ucb1_from_log(total_utility, visits, math.log(parent_visits), c)
+
+
+@njit(cache=True)
+def ucb1_from_log(total_utility: float, visits: float, log_parent_visits: float, c: float) -> float:
+    """`ucb1` given ``ln N(parent)``, which selection computes once for all the children."""
+    return total_utility / visits + c * math.sqrt(log_parent_visits / visits)
+
+
+@njit(cache=True)
+def puct_score(q: float, prior: float, visits: float, parent_visits: float, c: float) -> float:
+    """AlphaZero's ``Q + c * P * sqrt(N(parent)) / (1 + N(child))`` (Silver et al. 2018)."""
+    return q + c * prior * math.sqrt(parent_visits) / (1.0 + visits)
+
+
+@njit(cache=True)
+def puct_c(parent_visits: float, c_init: float, c_base: float) -> float:
+    """AlphaZero's exploration rate ``c_init + log((1 + N + c_base) / c_base)``; ``c_init`` when
+    ``c_base`` is 0 (a constant ``c_puct``)."""
+    if c_base <= 0.0:
+        return c_init
+    return c_init + math.log((1.0 + parent_visits + c_base) / c_base)
+
+
+@njit(inline="always")
+def uct_or_puct_child(tree, t, node, params):
+    """The child of highest UCB1 or PUCT score (``params[P_PUCT]``), unvisited children first under
+    UCB1, a solved child scored by its exact value; virtual losses count as lost visits."""
+    nodes, stats = tree.nodes, tree.stats
+    parent_visits = max(float(nodes[t, node, VISITS] + nodes[t, node, VIRTUAL]), 1.0)
+    puct = params[P_PUCT] != 0.0
+    c = puct_c(parent_visits, params[P_C], params[P_C_BASE]) if puct else params[P_C]
+    log_parent_visits = math.log(parent_visits)
+    first = nodes[t, node, FIRST]
+    best, best_score = first, -math.inf
+    for child in range(first, first + nodes[t, node, COUNT]):
+        virtual = nodes[t, child, VIRTUAL]
+        visits = float(nodes[t, child, VISITS] + virtual)
+        total = stats[t, child, VALUE] - virtual
+        if nodes[t, child, SOLVED] != 0:
+            score = stats[t, child, SOLVED_VALUE]
+        elif puct:
+            q = total / visits if visits > 0.0 else params[P_UNVISITED]
+            score = puct_score(q, stats[t, child, PRIOR], visits, parent_visits, c)
+        elif visits == 0.0:
+            score = math.inf
+        else:
+            score = ucb1_from_log(total, visits, log_parent_visits, c)
+        if score > best_score:
+            best, best_score = child, score
+    return best
