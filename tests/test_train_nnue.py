@@ -47,3 +47,22 @@ def test_a_second_run_in_the_same_directory_is_refused(tmp_path, capsys):
     (run / "latest.nnue.pt").write_bytes(b"")
     assert nnue.main(["tic_tac_toe", "--preset", "smoke", "--run-dir", str(run)]) == 2
     assert "--resume" in capsys.readouterr().err
+
+
+def test_a_teacher_labels_the_positions_and_their_random_children():
+    import numpy as np
+
+    from rlgames.evaluators import load_evaluator
+
+    game = rlgames.load_game("tic_tac_toe")
+    teacher = NetworkEvaluator.from_checkpoint("checkpoints/tic_tac_toe.pt", game)
+    config = nnue.NNUEConfig(games=3, depth=2, random_plies=2, lam=1.0, siblings=1.0)
+    data = nnue.self_play(game, load_evaluator("heuristic", game), config, np.random.default_rng(0), teacher)
+    siblings = data.moves == -1
+    assert siblings.any() and (~siblings).any()
+    # lam = 1: every label is the teacher's value of its position, siblings included
+    with torch.no_grad():
+        _, values = teacher.network(torch.from_numpy(data.observations), torch.from_numpy(data.masks))
+    np.testing.assert_allclose(data.labels, values.numpy(), atol=1e-5)
+    plain = nnue.self_play(game, load_evaluator("heuristic", game), config, np.random.default_rng(0))
+    assert not (plain.moves == -1).any() and len(plain.labels) == (~siblings).sum()

@@ -4,7 +4,9 @@ Trains an NNUE (`models.networks.NNUE`) for GAME by alpha-beta self-play, genera
 as Stockfish's NNUE data is made: each generation plays ``games`` games of depth-``depth`` alpha-beta
 with the current evaluation (generation 0: the hand-crafted evaluator; later: the previous network,
 compiled), from random openings, and labels every position with a mix of the search's value and the
-game's result, ``lam * search + (1 - lam) * result`` (Stockfish's ``lambda``); the network learns the
+game's result, ``lam * search + (1 - lam) * result`` (Stockfish's ``lambda``; with a ``teacher``, a
+network trained by ``python -m train``, its value replaces the search's, and random children of the
+positions played teach the positions a search looks at but does not play); the network learns the
 labels of the last ``window`` generations (squared error on the value, cross-entropy on the searched
 move for the policy head). After each generation the new network plays the previous one and the
 hand-crafted evaluator at equal time per move, and TensorBoard gets the losses and scores
@@ -29,7 +31,7 @@ from torch.nn import functional as F
 import rlgames
 from models import CheckpointError
 from models.checkpoint import load_checkpoint, load_weights, save_checkpoint
-from models.evaluator import NNUEvaluator
+from models.evaluator import NetworkEvaluator, NNUEvaluator
 from models.networks import NNUE, build_network
 from rlgames.evaluators import load_evaluator
 from rlgames.evaluators.base import Evaluator
@@ -60,11 +62,17 @@ class NNUEConfig:
     eval_games: int = 40
     eval_time: float = 0.05
     eval_opening_plies: int = 4
+    teacher: str | None = None
+    siblings: float = 0.0
     seed: int = 0
 
 
 PRESETS = {
-    "connect_four": NNUEConfig(games=400, depth=5, random_plies=6),
+    "connect_four": NNUEConfig(games=400, depth=8, random_plies=6, lam=0.75),
+    # distillation: the self-play network's values (a teacher trained by `python -m train`) as labels,
+    # on the positions alpha-beta self-play reaches and on a random child of a third of them
+    "connect_four_teacher": NNUEConfig(games=600, depth=6, random_plies=6, lam=0.75, epochs=10, window=4,
+                                       teacher="checkpoints/connect_four.pt", siblings=0.35),
     "othello": NNUEConfig(games=300, depth=3, random_plies=8, accumulator=64, hidden=32),
     "tic_tac_toe": NNUEConfig(generations=3, games=200, depth=2, random_plies=2, accumulator=16, hidden=8),
     "smoke": NNUEConfig(generations=2, games=8, depth=2, random_plies=2, accumulator=8, hidden=4, epochs=1,
@@ -87,11 +95,15 @@ class Positions:
                            for f in dataclasses.fields(Positions)))
 
 
-def self_play(game: Game, evaluator: Evaluator, config: NNUEConfig, rng: np.random.Generator) -> Positions:
+def self_play(game: Game, evaluator: Evaluator, config: NNUEConfig, rng: np.random.Generator,
+              teacher: Evaluator | None = None) -> Positions:
     """``config.games`` games of depth-``config.depth`` alpha-beta with ``evaluator``, each from a random
-    opening, every position after the opening labelled."""
+    opening, every position after the opening labelled ``lam * v + (1 - lam) * result`` where ``v`` is
+    the search's value, or the ``teacher``'s; with a teacher, a random child of a ``siblings`` fraction
+    of the positions (moves the search did not play) is added, labelled by the teacher alone."""
     search = AlphaBeta(evaluator, AlphaBetaConfig(depth=config.depth, tt_size_mb=4))
-    observations, masks, moves, labels = [], [], [], []
+    positions: list[State] = []
+    moves, labels = [], []
     for _ in range(config.games):
         state = random_opening(game, config.random_plies, rng)
         line: list[tuple[State, SearchResult]] = []
@@ -100,14 +112,37 @@ def self_play(game: Game, evaluator: Evaluator, config: NNUEConfig, rng: np.rand
             line.append((state, result))
             state = state.apply(result.action)
         results = outcome_values(state)
-        for position, searched in line:
-            observations.append(position.observation())
-            masks.append(position.legal_action_mask())
+        taught = _values(teacher, [position for position, _ in line]) if teacher else None
+        for i, (position, searched) in enumerate(line):
+            positions.append(position)
             moves.append(searched.action)
-            result = results[position.current_player()]
-            labels.append(config.lam * searched.value + (1.0 - config.lam) * result)
-    return Positions(np.array(observations, dtype=np.float32), np.array(masks, dtype=np.int8),
-                     np.array(moves, dtype=np.int64), np.array(labels, dtype=np.float32))
+            value = searched.value if taught is None else taught[i]
+            labels.append(config.lam * value + (1.0 - config.lam) * results[position.current_player()])
+    if teacher is not None and config.siblings > 0:
+        children = _random_children(positions, config.siblings, rng)
+        positions += children
+        moves += [-1] * len(children)  # no move to learn: the policy loss ignores them
+        labels += list(_values(teacher, children))
+    observations = np.array([position.observation() for position in positions], dtype=np.float32)
+    masks = np.array([position.legal_action_mask() for position in positions], dtype=np.int8)
+    return Positions(observations, masks, np.array(moves, dtype=np.int64), np.array(labels, dtype=np.float32))
+
+
+def _values(evaluator: Evaluator, states: list[State]) -> np.ndarray:
+    """float64[len(states)]: the evaluator's values from each side to move, in batches."""
+    return np.concatenate([evaluator.evaluate_batch(states[i:i + 256])[0] for i in range(0, len(states), 256)]
+                          or [np.zeros(0)])
+
+
+def _random_children(positions: list[State], fraction: float, rng: np.random.Generator) -> list[State]:
+    """A random non-terminal child of each of a ``fraction`` of ``positions``."""
+    children = []
+    for position in positions:
+        if rng.random() < fraction:
+            child = position.apply(int(rng.choice(position.legal_actions())))
+            if not child.is_terminal():
+                children.append(child)
+    return children
 
 
 def random_opening(game: Game, plies: int, rng: np.random.Generator) -> State:
@@ -132,7 +167,8 @@ def learn(network: NNUE, optimizer: torch.optim.Optimizer, data: Positions, conf
         for batch in torch.randperm(len(labels), generator=generator).split(config.batch_size):
             logits, values = network(obs[batch], masks[batch])  # [B, A], [B]
             value_loss = F.mse_loss(values, labels[batch])
-            policy_loss = F.cross_entropy(logits, moves[batch])
+            played = moves[batch] >= 0  # teacher-labelled siblings have no move
+            policy_loss = F.cross_entropy(logits[played], moves[batch][played]) if played.any() else logits.sum() * 0
             optimizer.zero_grad()
             (value_loss + policy_loss).backward()
             optimizer.step()
@@ -181,6 +217,7 @@ class Run:
                                            hidden=config.hidden)  # type: ignore[assignment]
         self.optimizer = torch.optim.Adam(self.network.parameters(), lr=config.lr)
         self.hand_crafted = load_evaluator("heuristic", game)
+        self.teacher = NetworkEvaluator.from_checkpoint(config.teacher, game) if config.teacher else None
         self.window: list[Positions] = []
         self.generation = 0
         if resume:
@@ -197,7 +234,7 @@ class Run:
             rng = np.random.default_rng([self.config.seed, g])
             generator = torch.Generator().manual_seed(self.config.seed * 100_003 + g)
             previous = self.hand_crafted if g == 0 else NNUEvaluator(self.network, self.game)
-            data = self_play(self.game, previous, self.config, rng)
+            data = self_play(self.game, previous, self.config, rng, self.teacher)
             self.window = [*self.window, data][-self.config.window:]
             losses = learn(self.network, self.optimizer, Positions.concatenate(self.window), self.config, generator)
             scores = evaluate(self.game, NNUEvaluator(self.network, self.game), previous, self.hand_crafted,
