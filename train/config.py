@@ -1,7 +1,7 @@
 """Training configuration: frozen dataclasses, the presets, and overrides read from JSON or TOML.
 
 A `TrainConfig` groups the network, self-play, replay, optimisation and evaluation settings. Presets
-(`PRESETS`) are tuned per game (``tic_tac_toe``, ``connect_four``, ``othello``, and the 2-core sized
+(`PRESETS`) are tuned per game (``tic_tac_toe``, ``connect_four``, ``othello``, ``chess``, and the 2-core sized
 ``connect_four_small`` and ``othello_small``) plus ``smoke``, a tiny
 run for tests. An override file holds a nested table mirroring the dataclasses, e.g.::
 
@@ -274,6 +274,16 @@ PRESETS: dict[str, dict[str, Any]] = {
                   "lr_schedule": [[150, 5e-4], [250, 1e-4]]},
         "eval": {"interval": 25, "games": 10, "opening_plies": 2, "simulations": 200,
                  "opponents": ["alphabeta(depth=3, eval=heuristic)", "mcts(simulations=400)"]},
+    },
+    "chess": {  # a start on 2 CPU cores (weak, as expected): chess's fast learned evaluation is the NNUE
+        "iterations": 100,
+        "network": {"arch": "resnet", "args": {"blocks": 4, "channels": 32}},
+        "selfplay": {"games_per_iteration": 32, "parallel_games": 32, "search": "gumbel", "simulations": 16,
+                     "temperature_moves": 20},
+        "replay": {"capacity": 100_000},
+        "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 40, "min_replay": 2_000},
+        "eval": {"interval": 10, "games": 4, "opening_plies": 2, "simulations": 32,
+                 "opponents": ["alphabeta(depth=1, eval=heuristic)", "random"]},
     },
     "smoke": {
         "iterations": 2,

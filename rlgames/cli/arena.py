@@ -50,7 +50,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     result = run_arena(config, progress=progress_wanted(args))
     print(console_report(result))
     if args.out is not None:
-        print(f"wrote results.json, games.csv, report.md, elo.png, scores.png to {write_results(result, args.out)}")
+        folder = write_results(result, args.out)
+        print(f"wrote {', '.join(sorted(path.name for path in folder.iterdir()))} to {folder}")
     if args.tensorboard is not None:
         log_to_tensorboard(result, args.tensorboard)
         print(f"logged the Elo values under arena/ to {args.tensorboard}")
