@@ -20,6 +20,7 @@ import pytest
 chess = pytest.importorskip("chess")
 
 from rlgames.evaluators import chess as ev
+from rlgames.evaluators import chess_attacks as attacks
 from rlgames.evaluators import chess_tables as tables
 
 MG, EG = 0, 1
@@ -227,13 +228,13 @@ def test_attack_tables_match_python_chess():
         occupied = rng.getrandbits(64) & rng.getrandbits(64)
         square = rng.randrange(64)
         bishop = chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
-        assert ev.bishop_attacks(square, signed(occupied)) == signed(bishop)
+        assert attacks.bishop_attacks(square, signed(occupied)) == signed(bishop)
         rook = (chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
                 | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied])
-        assert ev.rook_attacks(square, signed(occupied)) == signed(rook)
+        assert attacks.rook_attacks(square, signed(occupied)) == signed(rook)
     for square in chess.SQUARES:
-        assert ev.KNIGHT_ATTACKS[square] == signed(chess.BB_KNIGHT_ATTACKS[square])
-        assert ev.KING_ATTACKS[square] == signed(chess.BB_KING_ATTACKS[square])
+        assert attacks.KNIGHT_ATTACKS[square] == signed(chess.BB_KNIGHT_ATTACKS[square])
+        assert attacks.KING_ATTACKS[square] == signed(chess.BB_KING_ATTACKS[square])
 
 
 # ---------------------------------------------------------------------------------------------------
