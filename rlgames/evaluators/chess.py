@@ -36,8 +36,8 @@ does not: PeSTO's tables are asymmetric).
 `VALUE_SCALE` = 400 centipawns: +400 cp is the value of a 10:1 winning chance (0.82), a queen up about
 0.99. `cp_from_value` inverts it for UCI's ``score cp``.
 
-Attacks (`rlgames.evaluators.chess_attacks`) are built from precomputed tables: knight and king attacks by square, sliders by the
-classical ray approach (each ray from the square, cut at its first blocker, found with a bit scan).
+Attacks (`rlgames.evaluators.chess_attacks`) come from precomputed tables: knight and king attacks by
+square, sliders by the classical ray approach (each ray cut at its first blocker, found by a bit scan).
 The kernel takes the compact state of `rlgames.games.chess` (a tuple of int64): s[0] the side to move,
 s[2..7] the pawns, knights, bishops, rooks, queens and kings of both colours, s[8] white's pieces,
 s[9] black's; square a1 = bit 0 .. h8 = bit 63 (the sign bit).
