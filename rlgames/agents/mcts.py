@@ -55,7 +55,7 @@ class MCTSAgent:
 
     def seed(self, seed: int) -> None:
         self._seed = seed
-        if hasattr(self.evaluator, "seed"):  # policy rollouts draw moves
+        if self.evaluator is not None:
             self.evaluator.seed(seed)
         self._mcts = MCTS(self.config, self.evaluator, seed=seed)
         self._root = None

@@ -47,6 +47,10 @@ class Evaluator(abc.ABC):
         """The compiled value ``(s) -> float`` over compact states, or None (the default)."""
         return None
 
+    def seed(self, seed: int) -> None:
+        """Restarts the randomness of an evaluator that draws moves (policy rollouts); the agents call it
+        before every game. The default does nothing."""
+
     def evaluate_batch(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray | None]:
         """``(values float64[B], priors float64[B, num_actions] or None)`` for a batch of states.
 
