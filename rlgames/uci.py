@@ -4,9 +4,10 @@ drive it on stdin and stdout (``rlgames uci chess --agent "alphabeta(eval=heuris
 Supported: ``uci``, ``isready``, ``ucinewgame``, ``position startpos|fen FEN [moves ...]``, ``go`` with
 ``movetime``, ``wtime btime winc binc movestogo``, ``depth``, ``nodes``, ``infinite``, then ``stop``,
 ``setoption name Hash|Move Overhead value N``, ``quit``. The search runs in a thread, so ``stop`` and
-``isready`` are answered while it thinks; an agent that is an `rlgames.agents.base.EngineAgent`
-(alpha-beta) takes each ``go``'s budget, prints an ``info`` line per completed iteration and stops at
-once, another agent plays with the budget of its spec and reports when it is done. Bad input (an
+``isready`` are answered while it thinks. An `rlgames.agents.base.EngineAgent` takes each ``go``'s
+budget and stops when told: alpha-beta prints an ``info`` line per completed iteration and stops at
+once, MCTS (nodes = simulations) reports when done and stops within a chunk of simulations; another
+agent plays with the budget of its spec. Bad input (an
 illegal move or FEN, an unknown command or option) gets one ``info string`` line naming the problem,
 and the engine keeps its position and keeps running.
 """
@@ -201,12 +202,18 @@ class UciEngine:
 
     def _search(self, searcher: Any, state: State) -> None:
         """The search thread: info lines, then (once an infinite search is stopped) the bestmove."""
+        reported = []
+
+        def on_iteration(it: Any) -> None:
+            reported.append(it)
+            self._info(state, it.depth, it.value, it.plies_to_end, it.nodes, it.seconds, it.principal_variation)
+
         try:
             if isinstance(searcher, EngineAgent):
-                result = searcher.search(state, on_iteration=lambda it: self._info(
-                    state, it.depth, it.value, it.plies_to_end, it.nodes, it.seconds, it.principal_variation))
+                result = searcher.search(state, on_iteration=on_iteration)
             else:
                 result = searcher.search(state)
+            if not reported:  # a search without iterations (MCTS): one line for the whole search
                 stats = result.stats
                 self._info(state, stats.depth, result.value, result.plies_to_end, stats.nodes, stats.time_s,
                            result.principal_variation)

@@ -129,3 +129,20 @@ def test_quit_ends_the_loop(engine):
     uci, out = engine
     uci.run(io.StringIO("isready\ngo depth 2\nquit\nisready\n"))
     assert out.lines()[0] == "readyok" and out.lines()[-1].startswith("bestmove") and out.lines().count("readyok") == 1
+
+
+def test_mcts_behind_uci_takes_the_go_budget_and_stops():
+    out = Lines()
+    uci = UciEngine(rlgames.load_game("connect_four"), "mcts", out=out)
+    uci.handle("position startpos moves 4")
+    uci.handle("go nodes 300")
+    uci._thread.join()
+    info = [line for line in out.lines() if line.startswith("info depth")][-1]
+    assert " nodes 300 " in info and out.lines()[-1].startswith("bestmove")
+    uci.handle("go infinite")
+    time.sleep(0.5)
+    assert sum(line.startswith("bestmove") for line in out.lines()) == 1  # the infinite search waits for stop
+    start = time.monotonic()
+    uci.handle("stop")
+    assert time.monotonic() - start < 5.0
+    assert sum(line.startswith("bestmove") for line in out.lines()) == 2

@@ -12,18 +12,20 @@ and the opponent's reply, the search continues in that subtree (``reuse=false`` 
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import time
+from collections.abc import Callable
 
+from rlgames.agents.base import Limits
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, State
-from rlgames.search.mcts import MCTS, MCTSConfig
+from rlgames.search.mcts import MCTS, UNLIMITED, MCTSConfig
 from rlgames.search.result import SearchResult
 
 ROLLOUTS = ("random", "policy")
 DEFAULT_SIMULATIONS = 800
 """Simulations per move without a time budget (AlphaZero's 800, Silver et al. 2018)."""
-UNLIMITED = 2**62
-"""Simulations per move under ``time=`` alone: the clock stops the search."""
 
 
 class MCTSAgent:
@@ -60,7 +62,23 @@ class MCTSAgent:
         self._mcts = MCTS(self.config, self.evaluator, seed=seed)
         self._root = None
 
-    def search(self, state: State) -> SearchResult:
+    def with_limits(self, limits: Limits) -> MCTSAgent:
+        """The same player under ``limits``: ``nodes`` as simulations, ``seconds`` as its time; ``depth``
+        alone (no meaning here) gives the default simulations, and no limit at all runs until `stop`."""
+        simulations = limits.nodes
+        if simulations is None:
+            simulations = DEFAULT_SIMULATIONS if limits.depth is not None and limits.seconds is None else UNLIMITED
+        agent = copy.copy(self)
+        agent.config = dataclasses.replace(self.config, simulations=simulations, time_limit=limits.seconds)
+        agent._mcts, agent._root = MCTS(agent.config, self.evaluator, seed=self._seed), None
+        return agent
+
+    def stop(self) -> None:
+        """Ends the running search (from another thread) within a few hundred simulations."""
+        self._mcts.stop()
+
+    def search(self, state: State, *, on_iteration: Callable[..., None] | None = None) -> SearchResult:
+        """The search from ``state``; MCTS has no iterations to report, so ``on_iteration`` is not called."""
         start = time.perf_counter()  # moving the root to ``state`` counts against ``time=``
         self._follow(state)
         result = self._mcts.search(state, start=start)

@@ -82,10 +82,12 @@ from rlgames.search.selection import (
     P_UNVISITED,
 )
 
-__all__ = ["INITIAL_CAPACITY", "MCTS", "TIME_CHUNK", "MCTSConfig", "MultiTreeMCTS", "visit_policy"]
+__all__ = ["INITIAL_CAPACITY", "MCTS", "TIME_CHUNK", "UNLIMITED", "MCTSConfig", "MultiTreeMCTS", "visit_policy"]
 
 INITIAL_CAPACITY = 1024
 """Nodes per tree allocated at first; the arrays double whenever a search needs more."""
+UNLIMITED = 2**62
+"""Simulations of a search stopped only by its clock or by `MCTS.stop`."""
 TIME_CHUNK = 256
 """Simulations per compiled call when a time limit is set (the clock is read between calls)."""
 
@@ -182,6 +184,7 @@ class MultiTreeMCTS(TreeDriver):
         self._params = config.params()
         self._rng = new_rng_state(seed)
         self._grow_seconds_per_node = 0.0  # measured at each growth, to keep one from passing a deadline
+        self._stopped = False
 
     def seed(self, seed: int) -> None:
         """Restarts the PRNG from ``seed``."""
@@ -199,6 +202,7 @@ class MultiTreeMCTS(TreeDriver):
         default now) is when the move's clock started: ``config.time_limit`` counts from there, so that
         a caller's work for the move (moving the root) is inside the budget."""
         start = time.perf_counter() if start is None else start
+        self._stopped = False
         self._prepare(states)
         reused = self._tree.nodes[:, 0, VISITS].copy()
         self._tree.meta[:, DEEPEST] = 0
@@ -296,7 +300,7 @@ class MultiTreeMCTS(TreeDriver):
         return 0
 
     def _simulate_compiled(self, target: int, done: np.ndarray, deadline: float) -> None:
-        chunk = target if deadline == math.inf else TIME_CHUNK
+        chunk = target if deadline == math.inf and target < UNLIMITED else TIME_CHUNK
         active = list(range(len(done)))
         while active:
             for t in list(active):
@@ -306,7 +310,7 @@ class MultiTreeMCTS(TreeDriver):
                 if not self._ensure_room(1, deadline if done[t] else math.inf):  # one simulation at least
                     return
                 done[t] += self._run(self._tree, t, self._params, self._rng, min(chunk, target - done[t]))
-            if time.perf_counter() > deadline:
+            if time.perf_counter() > deadline or self._stopped:
                 return
 
     def _simulate_batched(self, target: int, done: np.ndarray, deadline: float) -> int:
@@ -327,7 +331,7 @@ class MultiTreeMCTS(TreeDriver):
             batches += evaluations > 0
             self._ops.expand_and_backup_batch(
                 self._tree, self.config.solver, count, leaves, owners, rows, values, priors, use_priors)
-            if time.perf_counter() > deadline:
+            if time.perf_counter() > deadline or self._stopped:
                 return batches
 
     def _add_root_noise(self, done: np.ndarray, deadline: float) -> list[tuple[int, np.ndarray]]:

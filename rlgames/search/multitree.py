@@ -35,6 +35,13 @@ class TreeDriver:
     _game: Game | None = None
     _tree: Tree | None = None
     _roots: list[State | None]
+    _stopped: bool = False
+
+    def stop(self) -> None:
+        """Asks the running search (from another thread) to end after its current chunk of simulations
+        (MCTS: a search of `rlgames.search.mcts.UNLIMITED` simulations and no time limit runs until
+        then); a search that plans its simulations ahead (Gumbel's Sequential Halving) runs them all."""
+        self._stopped = True
 
     def root_visit_counts(self, index: int = 0) -> np.ndarray:
         """int64[num_actions]: the visits of each root action of tree ``index`` (0 if unexpanded)."""
@@ -99,6 +106,10 @@ class OneTree:
     def seed(self, seed: int) -> None:
         """Restarts the PRNG from ``seed``."""
         self._trees.seed(seed)
+
+    def stop(self) -> None:
+        """Ends the running search from another thread (`TreeDriver.stop`)."""
+        self._trees.stop()
 
     def reset(self) -> None:
         """Forgets the tree: the next search starts afresh."""
