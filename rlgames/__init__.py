@@ -7,6 +7,7 @@
 >>> result = agent.search(state)  # action, value, policy, principal variation, statistics
 """
 
+from rlgames.agents.spec import load_agent
 from rlgames.game import (
     CHANCE,
     TERMINAL,
@@ -19,7 +20,6 @@ from rlgames.game import (
     State,
     Symmetry,
 )
-from rlgames.agents.spec import load_agent
 from rlgames.registry import list_games, load_game
 
 __all__ = [

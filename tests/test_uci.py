@@ -10,7 +10,14 @@ import time
 import pytest
 
 import rlgames
-from rlgames.uci import Go, UciEngine, default_centipawns, limits_for, parse_go, score_text
+from rlgames.uci import (
+    Go,
+    UciEngine,
+    default_centipawns,
+    limits_for,
+    parse_go,
+    score_text,
+)
 
 
 class Lines(io.StringIO):

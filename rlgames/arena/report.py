@@ -273,7 +273,10 @@ def write_results(result: ArenaResult, out: str | Path) -> Path:
     if record_format is not None:
         write_game_records(result, folder / f"games.{record_format}")
     (folder / "report.md").write_text(markdown_report(result))
-    from rlgames.arena.plots import plot_elo, plot_scores  # matplotlib loads only when plots are drawn
+    from rlgames.arena.plots import (  # matplotlib loads only when plots are drawn
+        plot_elo,
+        plot_scores,
+    )
 
     plot_elo(result, folder / "elo.png")
     plot_scores(result, folder / "scores.png")

@@ -7,7 +7,6 @@ import argparse
 from rlgames.cli.common import add_game, game_from_args, positive_float
 from rlgames.registry import game_class, game_parameters, list_games
 
-
 SOLVE_TIME = 60.0
 """Seconds `rlgames solve` searches before it gives up."""
 

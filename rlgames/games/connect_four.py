@@ -31,11 +31,11 @@ import numpy as np
 from numba import njit
 
 from rlgames.game import (
-    GameInfo,
     ILLEGAL,
     PLAYER,
     TERMINAL,
     Game,
+    GameInfo,
     GameKernels,
     IllegalActionError,
     State,

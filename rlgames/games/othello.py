@@ -24,10 +24,10 @@ import numpy as np
 from numba import njit
 
 from rlgames.game import (
-    GameInfo,
     ILLEGAL,
     TERMINAL,
     Game,
+    GameInfo,
     GameKernels,
     State,
     Symmetry,

@@ -30,7 +30,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rlgames.game import CHANCE, ILLEGAL, TERMINAL, Game, GameInfo, GameKernels, State, _new_object
+from rlgames.game import (
+    CHANCE,
+    ILLEGAL,
+    TERMINAL,
+    Game,
+    GameInfo,
+    GameKernels,
+    State,
+    _new_object,
+)
 
 SCORE0, SCORE1, TURN_TOTAL, TURN_PLAYER, DECISIONS_LEFT, RULES = range(2, 8)  # compact slots
 ROLL, STOP = 0, 1

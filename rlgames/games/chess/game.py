@@ -18,9 +18,24 @@ from rlgames.games.chess.actions import (
     TO,
     UNDER,
 )
-from rlgames.games.chess.fen import START, board_letters, parse_fen, parse_square, square_name, to_fen
+from rlgames.games.chess.fen import (
+    START,
+    board_letters,
+    parse_fen,
+    parse_square,
+    square_name,
+    to_fen,
+)
 from rlgames.games.chess.kernels import KERNELS, perft
-from rlgames.games.chess.slots import KINGS, ONGOING, PAWNS, TERMINATION, TERMINATIONS, TURN, WHITE
+from rlgames.games.chess.slots import (
+    KINGS,
+    ONGOING,
+    PAWNS,
+    TERMINATION,
+    TERMINATIONS,
+    TURN,
+    WHITE,
+)
 
 _FROM, _TO, _UNDER, _ENCODE = FROM.tolist(), TO.tolist(), UNDER.tolist(), ENCODE.tolist()
 _PROMOTION_SUFFIXES = ("", "n", "b", "r", "q")  # UCI's, by piece code (pawn: none)

@@ -30,7 +30,18 @@ from rlgames.games.chess.bitboards import (
     rook_attacks,
 )
 from rlgames.games.chess.bitboards import KNIGHT as KNIGHT_ATTACKS
-from rlgames.games.chess.slots import BISHOPS, CASTLING, EP, KINGS, KNIGHTS, PAWNS, QUEENS, ROOKS, TURN, WHITE
+from rlgames.games.chess.slots import (
+    BISHOPS,
+    CASTLING,
+    EP,
+    KINGS,
+    KNIGHTS,
+    PAWNS,
+    QUEENS,
+    ROOKS,
+    TURN,
+    WHITE,
+)
 
 
 def _pushes(colour: int, step: int) -> np.ndarray:

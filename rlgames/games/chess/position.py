@@ -16,7 +16,14 @@ from numba.cpython.unsafe.tuple import tuple_setitem
 
 from rlgames.game import TERMINAL
 from rlgames.games.chess.actions import KING, PAWN, ROOK
-from rlgames.games.chess.bitboards import DARK_SQUARES, PAWN_ATTACKS, U1, bit, lsb, popcount
+from rlgames.games.chess.bitboards import (
+    DARK_SQUARES,
+    PAWN_ATTACKS,
+    U1,
+    bit,
+    lsb,
+    popcount,
+)
 from rlgames.games.chess.movegen import board, checkers, count, en_passant_is_legal
 from rlgames.games.chess.slots import (
     BISHOPS,
