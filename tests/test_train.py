@@ -98,7 +98,7 @@ def test_presets_are_valid_and_distinct() -> None:
     assert configs["connect_four"].lr_at(199) == 1e-4
     searches = {name: c.selfplay.search for name, c in configs.items()}
     assert searches == {"tic_tac_toe": "gumbel", "smoke": "auto", "connect_four": "puct", "connect_four_small": "gumbel",
-                        "othello": "puct", "othello_small": "puct"}  # the shipped networks' searches
+                        "othello": "puct", "othello_small": "puct", "chess": "gumbel"}  # the shipped networks' searches
 
 
 def test_overrides_from_json_and_toml(tmp_path: Path) -> None:
@@ -136,8 +136,8 @@ def test_bad_overrides_are_named(overrides: dict, message: str) -> None:
 
 
 def test_bad_preset_and_file(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="unknown preset 'chess'"):
-        load_config("chess")
+    with pytest.raises(ConfigError, match="unknown preset 'go'"):
+        load_config("go")
     (tmp_path / "bad.toml").write_text("iterations = \n")
     with pytest.raises(ConfigError, match="not valid TOML"):
         read_override_file(tmp_path / "bad.toml")
