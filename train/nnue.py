@@ -46,7 +46,11 @@ from train.targets import outcome_values
 
 @dataclass(frozen=True)
 class NNUEConfig:
-    """A run: ``generations`` of ``games`` self-play games each (see the module's notes)."""
+    """A run: ``generations`` of ``games`` self-play games each, alpha-beta at ``depth`` after
+    ``random_plies`` random moves; labels ``lam * value + (1 - lam) * result``, the value being the
+    search's or the ``teacher`` checkpoint's (which also labels a random child of a ``siblings`` fraction
+    of the positions); the network (``accumulator``, ``hidden``) learns the last ``window`` generations
+    for ``epochs`` epochs; ``eval_games`` games at ``eval_time`` seconds a move measure each generation."""
 
     generations: int = 6
     games: int = 300
