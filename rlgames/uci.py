@@ -14,7 +14,6 @@ and the engine keeps its position and keeps running.
 
 from __future__ import annotations
 
-import math
 import sys
 import threading
 from collections.abc import Callable
@@ -23,6 +22,7 @@ from typing import IO, Any
 
 from rlgames.agents import load_agent
 from rlgames.agents.base import EngineAgent, Limits
+from rlgames.evaluators.chess import cp_from_value
 from rlgames.game import Game, State
 
 MOVES_TO_GO = 30
@@ -91,18 +91,12 @@ def score_text(result_value: float, plies_to_end: int | None, centipawns: Callab
     return f"cp {centipawns(result_value)}"
 
 
-def default_centipawns(value: float) -> int:
-    """A value in [-1, 1] as centipawns, by the logistic of the chess evaluator (400 cp: 10 to 1)."""
-    value = min(max(value, -0.999999), 0.999999)
-    return round(400 * math.log10((1 + value) / (1 - value)))
-
-
 class UciEngine:
     """The protocol's state: the position, the agent, and the search thread. ``handle(line)`` takes one
     command and returns False after ``quit``; ``run(stdin)`` reads commands until ``quit`` or the end."""
 
     def __init__(self, game: Game, spec: str, *, out: IO[str] = sys.stdout, name: str = "rlgames",
-                 centipawns: Callable[[float], int] = default_centipawns) -> None:
+                 centipawns: Callable[[float], int] = cp_from_value) -> None:
         self.game, self.spec, self.out, self.name, self.centipawns = game, spec, out, name, centipawns
         self.agent = load_agent(spec, game)
         self.state: State = game.new_initial_state()

@@ -10,10 +10,10 @@ import time
 import pytest
 
 import rlgames
+from rlgames.evaluators.chess import cp_from_value as default_centipawns
 from rlgames.uci import (
     Go,
     UciEngine,
-    default_centipawns,
     limits_for,
     parse_go,
     score_text,

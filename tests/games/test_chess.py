@@ -3,6 +3,9 @@ and OpenSpiel (action numbers, observations), every ending from both seats, and 
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import chess
 import numpy as np
 import pytest
@@ -12,6 +15,9 @@ from rlgames.games.chess import Chess
 from rlgames.games.chess.kernels import KERNELS, null_move
 from rlgames.games.chess.position import zobrist
 from rlgames.game import ILLEGAL, NO_REPETITION, REPETITION_DRAW
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from bench_chess import python_chess_perft  # noqa: E402  (the benchmark's reference, tested here)
 
 START = chess.STARTING_FEN
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
@@ -56,17 +62,6 @@ def test_perft(game, fen, depth, nodes):
 @pytest.mark.parametrize("fen, depth, nodes", perft_cases(slow=True))
 def test_perft_deep(game, fen, depth, nodes):
     assert game.state_from_fen(fen).perft(depth) == nodes
-
-
-def python_chess_perft(board: chess.Board, depth: int) -> int:
-    if depth == 1:
-        return board.legal_moves.count()
-    nodes = 0
-    for move in board.legal_moves:
-        board.push(move)
-        nodes += python_chess_perft(board, depth - 1)
-        board.pop()
-    return nodes
 
 
 @pytest.mark.parametrize("fen", list(PERFT))
