@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import sys
 import time
@@ -67,7 +66,7 @@ from rlgames.games import othello
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import each, machine_info, repeat_runs, spread  # noqa: E402
+from common import each, machine_info, random_positions, repeat_runs, spread  # noqa: E402
 
 DEFAULT_DEPTHS = {"connect_four": 8, "othello": 6}
 """Depths at which OpenSpiel's search takes a second or so per position on a laptop core."""
@@ -134,23 +133,6 @@ EVALUATIONS: dict[str, tuple[Callable[..., float], Callable[[Any, int], float]]]
 
 
 # --- positions ------------------------------------------------------------------------------------
-def random_positions(game: rlgames.Game, count: int, seed: int, min_plies: int, max_plies: int) -> list[list[int]]:
-    """The start and ``count - 1`` non-terminal positions reached by random moves, as action lists."""
-    rng = random.Random(seed)
-    lines: list[list[int]] = [[]]
-    while len(lines) < count:
-        state, line = game.new_initial_state(), []
-        for _ in range(rng.randint(min_plies, max_plies)):
-            action = rng.choice(state.legal_actions())
-            state = state.apply(action)
-            line.append(action)
-            if state.is_terminal():
-                break
-        if not state.is_terminal():
-            lines.append(line)
-    return lines
-
-
 # --- the searches ---------------------------------------------------------------------------------
 def openspiel_search(game: Any, line: list[int], depth: int, evaluate: Callable[[Any, int], float]) -> float:
     """OpenSpiel's alpha-beta from the position after ``line``; the value for the side to move."""

@@ -35,7 +35,7 @@ from rlgames.game import Game, State
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import machine_info
+from common import machine_info, random_positions
 
 CHECKPOINTS = Path(__file__).resolve().parents[1] / "checkpoints"
 DEPTHS = {"connect_four": 12, "othello": 7, "tic_tac_toe": 9, "chess": 5}
@@ -53,21 +53,6 @@ def nnue_evaluator(game: Game, checkpoint: str | None) -> tuple[NNUEvaluator, st
     return NNUEvaluator(build_network(game, "nnue", seed=0), game), "fresh NNUE (accumulator 64, hidden 32)"
 
 
-def positions(game: Game, count: int, seed: int) -> list[State]:
-    """The start and ``count - 1`` positions after 4 to 16 random moves (none ending the game)."""
-    rng = np.random.default_rng(seed)
-    states = [game.new_initial_state()]
-    while len(states) < count:
-        state = game.new_initial_state()
-        for _ in range(int(rng.integers(4, 17))):
-            state = state.apply(int(rng.choice(state.legal_actions())))
-            if state.is_terminal():
-                break
-        if not state.is_terminal():
-            states.append(state)
-    return states
-
-
 def timed(search: AlphaBeta, state: State) -> tuple[int, float]:
     started = time.thread_time()
     result = search.search(state)
@@ -80,7 +65,7 @@ def measure(name: str, depth: int | None, count: int, repeats: int, seed: int, c
     nnue, source = nnue_evaluator(game, checkpoint)
     config = AlphaBetaConfig(depth=depth, quiescence_depth=QUIESCENCE.get(name, 0))
     searches = {"hand-crafted": AlphaBeta(load_evaluator("heuristic", game), config), "nnue": AlphaBeta(nnue, config)}
-    states = positions(game, count, seed)
+    states = [game.state_from_actions(line) for line in random_positions(game, count, seed, 4, 16)]
     for search in searches.values():
         search.search(states[0])  # compiles
     totals = {key: [0, 0.0] for key in searches}

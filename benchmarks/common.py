@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import random
 import statistics
 from typing import Any, Callable, Sequence, TypeVar
 
@@ -73,3 +74,20 @@ def each(names: Sequence[str], measure: Callable[[str], T], index: int, runs: in
         rows.append(measure(name))
         print(f"done: {name}" + (f" (run {index + 1} of {runs})" if runs > 1 else ""), flush=True)
     return rows
+
+
+def random_positions(game: rlgames.Game, count: int, seed: int, min_plies: int, max_plies: int) -> list[list[int]]:
+    """The start and ``count - 1`` non-terminal positions reached by random moves, as action lists."""
+    rng = random.Random(seed)
+    lines: list[list[int]] = [[]]
+    while len(lines) < count:
+        state, line = game.new_initial_state(), []
+        for _ in range(rng.randint(min_plies, max_plies)):
+            action = rng.choice(state.legal_actions())
+            state = state.apply(action)
+            line.append(action)
+            if state.is_terminal():
+                break
+        if not state.is_terminal():
+            lines.append(line)
+    return lines
