@@ -169,5 +169,6 @@ def _nnue_kernel(game: Game, weights: tuple) -> Callable[..., float]:
         digest.update(np.asarray(w, dtype=np.float32).tobytes())
     key = (game, digest.digest())
     if key not in _KERNELS:
-        _KERNELS[key] = make_nnue_kernel(game.kernels.observation, tuple(game.observation_shape), weights)
+        _KERNELS[key] = make_nnue_kernel(game.kernels.observation, tuple(game.observation_shape), weights,
+                                         game.kernels.observer)
     return _KERNELS[key]

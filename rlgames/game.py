@@ -129,6 +129,12 @@ def no_move_score(s, action) -> float:
     return 0.0
 
 
+@numba.njit(cache=True)
+def side_to_move_observer(s) -> int:
+    """The default observer: the side to move; player 0 at a chance node or a terminal state."""
+    return max(s[PLAYER], 0)
+
+
 class GameKernels(NamedTuple):
     """The compiled face of a game: numba functions over its compact state ``s`` (a UniTuple of int64).
 
@@ -160,6 +166,11 @@ class GameKernels(NamedTuple):
       `ILLEGAL` where the game allows no null move (in check, or in a likely zugzwang).
     * ``move_score(s, action) -> float`` orders moves, larger first, before killers and history when
       positive (MVV-LVA for captures); 0 leaves a move to the generic heuristics.
+    * ``observer(s) -> int`` is the player from whose point of view the value of ``s`` is taken (and
+      its observation made, by an evaluator that sees only ``s``): the side to move at a decision node;
+      at a chance node, the player who moved into it (pig: the turn player, who rolled; backgammon:
+      the player who just moved), as the searches take it; player 0 at a terminal state or where no
+      one has moved yet. Default: the side to move, else 0.
     * ``max_return`` is the largest return (``GameInfo.utility[1]``, filled in by `Game`), by which
       compiled code scales returns into values.
     """
@@ -174,6 +185,7 @@ class GameKernels(NamedTuple):
     repetition: Callable[..., int] = no_repetition
     null_move: Callable[..., CompactState] = no_null_move
     move_score: Callable[..., float] = no_move_score
+    observer: Callable[..., int] = side_to_move_observer
     max_return: int = 1
 
     def provides(self, kernel: str) -> bool:
@@ -531,8 +543,10 @@ class State:
 
     def observer(self) -> int:
         """Whose point of view `observation` takes by default: the side to move; at a chance node the
-        game says (pig: the player whose turn it is); player 0 once the game is over."""
+        game says (its ``observer`` kernel: pig's turn player); player 0 once the game is over."""
         player = self.compact[PLAYER]
+        if player == CHANCE:
+            return int(self.game.kernels.observer(self.compact))
         return max(player, 0)
 
     def hash_key(self) -> int:

@@ -17,14 +17,17 @@ import numpy as np
 from numba import njit
 
 from rlgames.evaluators.stack import stack_float32
+from rlgames.game import side_to_move_observer
 
 Weights = tuple  # (w1[F, A] float32, b1[A], w2[A, H], b2[H], w3[H], b3: float)
 
 
 def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[int, ...],
-                     weights: Weights) -> Callable[..., float]:
-    """The njit ``(s) -> value`` in [-1, 1] from the side to move of the network with ``weights``; the
-    weights are frozen into the compiled code (read-only constants)."""
+                     weights: Weights, observer: Callable[..., int] = side_to_move_observer) -> Callable[..., float]:
+    """The njit ``(s) -> value`` in [-1, 1] of the network with ``weights``, from the point of view of
+    ``observer(s)`` (the game's ``GameKernels.observer``: the side to move at a decision node, the
+    player who moved into a chance node), whose observation it reads; the weights are frozen into the
+    compiled code (read-only constants)."""
     w1, b1, w2, b2, w3, b3 = (np.ascontiguousarray(w, dtype=np.float32) if isinstance(w, np.ndarray) else w
                               for w in weights)
     features, width = w1.shape
@@ -38,7 +41,7 @@ def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[
     def kernel(s) -> float:
         x = stack_float32(features)
         x[:] = 0.0
-        observation(s, s[0], x.reshape(observation_shape))
+        observation(s, observer(s), x.reshape(observation_shape))
         accumulator = stack_float32(width)
         accumulator[:] = b1
         for i in range(features):

@@ -124,6 +124,12 @@ def chance_outcomes(s, actions, probs) -> int:
 
 
 @njit(cache=True)
+def observer(s) -> int:
+    """The turn player at a chance node (the player who rolled), else the side to move (0 once over)."""
+    return s[TURN_PLAYER] if s[0] == CHANCE else max(s[0], 0)
+
+
+@njit(cache=True)
 def hash_key(s) -> int:
     """FNV-1a over the game's fields (int64 arithmetic wraps around); the parameters are left out."""
     h = -3750763034362895579  # the FNV-1a 64-bit offset basis, as a signed int64
@@ -265,7 +271,7 @@ class Pig(Game):
         self.die_outcomes = tuple((face, 1.0 / self.diceoutcomes) for face in range(self.diceoutcomes))
         self.kernels = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key,
                                    observation=observation, max_actions=max(2, self.diceoutcomes),
-                                   chance_outcomes=chance_outcomes)
+                                   chance_outcomes=chance_outcomes, observer=observer)
         super().__init__(winscore=self.winscore, diceoutcomes=self.diceoutcomes, horizon=self.horizon)
 
     @classmethod
