@@ -145,7 +145,9 @@ class NetworkEvaluator(Evaluator):
 class NNUEvaluator(NetworkEvaluator):
     """An `NNUE` network: batched values and priors through torch, as any network, and a compiled
     ``kernel`` of its value path (`rlgames.evaluators.nnue`), which the compiled searches call at
-    every leaf."""
+    every leaf (a chance node too, observed from the game's ``observer``)."""
+
+    scores_chance_nodes = True
 
     def __init__(self, network: NNUE, game: Game, **kwargs: Any) -> None:
         super().__init__(network, game, **kwargs)

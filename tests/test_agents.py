@@ -53,6 +53,8 @@ def test_parse_spec(spec, name, params):
     ("alphabeta(depth=4, eval=heuristic, model=checkpoints/connect_four.pt)", "give one of eval= or model=, not both"),
     ("alphabeta(weights=w.json, model=checkpoints/connect_four.pt)", "give one of weights= or model=, not both"),
     ("mcts(eval=heuristic, model=x.pt)", "give one of eval= or model=, not both"),
+    ("expectiminimax(depth=2, plies=1)", "give one of depth= or plies=, not both (depth counts decisions, plies counts turns)"),
+    ("expectiminimax(plies=1, eval=rollout)", "does not score"),
     ("alphabeta(depth=0)", "agent spec 'alphabeta(depth=0)': depth must be in [1, 500], got 0"),
     ("mcts(simulations=0)", "simulations must be at least 1, got 0"),
     ("alphabeta(eval=nonsense)", "unknown evaluator 'nonsense'"),

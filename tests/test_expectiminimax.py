@@ -119,6 +119,39 @@ def test_compiled_search_without_pruning_equals_the_reference(depth):
         assert result.stats.extra["evaluations"] == expected.stats.extra["evaluations"], state
 
 
+class TurnLeadEvaluator(LeadEvaluator):
+    """The lead, which also scores chance nodes (pig's are the turn player's, who rolled)."""
+
+    scores_chance_nodes = True
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_depth_in_turns_compiled_equals_the_reference(depth):
+    evaluator = TurnLeadEvaluator()
+    for state in REFERENCE_STATES:
+        expected = expectiminimax(state, depth, evaluator, by_turn=True)
+        result = search(state, evaluator, depth=depth, depth_unit="turn", pruning="none")
+        assert result.value == pytest.approx(expected.value, abs=1e-12), state
+        assert result.principal_variation == expected.principal_variation, state
+        assert result.stats.nodes == expected.stats.nodes, state
+        assert result.stats.extra["evaluations"] == expected.stats.extra["evaluations"], state
+        pruned = search(state, evaluator, depth=depth, depth_unit="turn", pruning="star1")
+        assert pruned.value == pytest.approx(expected.value, abs=1e-12), state
+
+
+def test_one_turn_cuts_off_on_the_roll_and_on_the_opponents_decision():
+    state = PIG20.state_at(5, 3, turn_total=4, turn=0)  # roll and stop are legal
+    evaluator = TurnLeadEvaluator()
+    result = search(state, evaluator, depth=1, depth_unit="turn", pruning="none")
+    # the root, the chance node after the roll (a turn's end, evaluated) and the opponent's decision
+    assert (result.stats.nodes, result.stats.extra["evaluations"]) == (3, 2)
+    roll = _lead(PIG20.state_at(5, 3, turn_total=4, turn=0, chance=True).compact)
+    stop = -_lead(PIG20.state_at(9, 3, turn=1, decisions=1).compact)
+    assert result.value == pytest.approx(max(roll, stop), abs=1e-12)
+    with pytest.raises(ValueError, match="does not score"):
+        Expectiminimax(LeadEvaluator(), ExpectiminimaxConfig(depth=1, depth_unit="turn"))
+
+
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
 @pytest.mark.parametrize("pruning", ["alphabeta", "star1"])
 @pytest.mark.parametrize("tt_size_mb", [0.0, 0.25])

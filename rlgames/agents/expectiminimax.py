@@ -1,6 +1,9 @@
-"""The expectiminimax agent, for games with chance nodes (pig). Spec: ``expectiminimax(depth=4)``.
+"""The expectiminimax agent, for games with chance nodes (pig, backgammon). Spec: ``expectiminimax(depth=4)``,
+``expectiminimax(plies=2, eval=pubeval)``.
 
-``depth`` counts decisions (chance layers are free); budgets ``nodes=`` and ``time=`` (seconds per move)
+``depth`` counts decisions (chance layers are free); ``plies`` instead counts turns, backgammon's plies
+(a ply is one player's roll and move, cut off on the afterstate: ``plies=1`` is TD-Gammon's 1-ply),
+for evaluators that score chance nodes; budgets ``nodes=`` and ``time=`` (seconds per move)
 stop iterative deepening, and without a ``depth`` the search deepens until a budget runs out; ``eval``
 names the evaluator at the cut-off; the transposition table (``tt_mb``) pays off in pig, whose
 positions transpose a lot.
@@ -18,19 +21,22 @@ DEFAULT_DEPTH = 4
 class ExpectiminimaxAgent:
     """Plays the move of `rlgames.search.expectiminimax.Expectiminimax` (Star1 pruning)."""
 
-    def __init__(self, game: Game, *, depth: int | None = None, eval: str = "heuristic",
+    def __init__(self, game: Game, *, depth: int | None = None, plies: int | None = None, eval: str = "heuristic",
                  weights: str | None = None, model: str | None = None, nodes: int | None = None,
                  time: float | None = None, tt_mb: float = 16.0) -> None:
         from rlgames.evaluators import load_evaluator
 
-        if depth is None and nodes is None and time is None:
+        if depth is not None and plies is not None:
+            raise ValueError("give depth= (decisions) or plies= (turns), not both")
+        if depth is None and plies is None and nodes is None and time is None:
             depth = DEFAULT_DEPTH
         self.game = game
         if model is not None:
             self.evaluator = load_evaluator("model", game, path=model)
         else:
             self.evaluator = load_evaluator(eval, game, **({} if weights is None else {"weights": weights}))
-        config = ExpectiminimaxConfig(depth=depth, max_nodes=nodes, time_limit=time, tt_size_mb=tt_mb)
+        config = ExpectiminimaxConfig(depth=depth if plies is None else plies, max_nodes=nodes, time_limit=time,
+                                      tt_size_mb=tt_mb, depth_unit="decision" if plies is None else "turn")
         self.search_algorithm = Expectiminimax(self.evaluator, config)
 
     def search(self, state: State) -> SearchResult:
@@ -43,4 +49,6 @@ class ExpectiminimaxAgent:
         """Nothing to seed: the search is deterministic."""
 
     def __repr__(self) -> str:
-        return f"expectiminimax(depth={self.search_algorithm.config.depth}, eval={self.evaluator!r})"
+        config = self.search_algorithm.config
+        depth = f"plies={config.depth}" if config.depth_unit == "turn" else f"depth={config.depth}"
+        return f"expectiminimax({depth}, eval={self.evaluator!r})"

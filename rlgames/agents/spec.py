@@ -34,6 +34,9 @@ class AgentEntry:
 
 
 _ONE_EVALUATOR = (("eval", "model"), ("weights", "model"))
+_ONE_DEPTH = ("depth", "plies")
+_WHY_EXCLUSIVE = {_ONE_DEPTH: "depth counts decisions, plies counts turns"}
+"""Why a group of exclusive parameters is one; the default: the agent uses one evaluator."""
 
 _AGENTS: dict[str, AgentEntry] = {
     "random": AgentEntry("rlgames.agents.base:RandomAgent", ("random", "random(seed=3)")),
@@ -43,8 +46,9 @@ _AGENTS: dict[str, AgentEntry] = {
          "alphabeta(time=0.2, model=checkpoints/connect_four.pt)"), _ONE_EVALUATOR),
     "expectiminimax": AgentEntry(
         "rlgames.agents.expectiminimax:ExpectiminimaxAgent",
-        ("expectiminimax(depth=4)", "expectiminimax(depth=6, eval=rollout)", "expectiminimax(time=0.5)"),
-        _ONE_EVALUATOR),
+        ("expectiminimax(depth=4)", "expectiminimax(depth=6, eval=rollout)", "expectiminimax(time=0.5)",
+         "expectiminimax(plies=2, model=checkpoints/backgammon.pt)"),
+        (*_ONE_EVALUATOR, _ONE_DEPTH)),
     "mcts": AgentEntry(
         "rlgames.agents.mcts:MCTSAgent",
         ("mcts(simulations=800)", "mcts(simulations=800, rollout=random)", "mcts(time=1.0)",
@@ -190,8 +194,8 @@ def check_spec(spec: str) -> AgentSpec:
     for group in _AGENTS[parsed.name].exclusive:
         given = [key for key in group if parsed.params.get(key) is not None]
         if len(given) > 1:
-            raise AgentSpecError(f"{where}: give one of {' or '.join(f'{k}=' for k in group)}, not both "
-                                 f"({parsed.name} uses one evaluator)")
+            why = _WHY_EXCLUSIVE.get(group, f"{parsed.name} uses one evaluator")
+            raise AgentSpecError(f"{where}: give one of {' or '.join(f'{k}=' for k in group)}, not both ({why})")
     missing = [p for p in accepted.values() if p.required and parsed.params.get(p.name) is None]
     if missing:
         example = next(iter(_AGENTS[parsed.name].examples), parsed.name)

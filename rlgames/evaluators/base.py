@@ -34,6 +34,10 @@ class Evaluator(abc.ABC):
     """Base class of every evaluator: subclasses implement `value` and, optionally, `policy` and
     `kernel`; `evaluate_batch` loops over `value` and `policy`."""
 
+    scores_chance_nodes: ClassVar[bool] = False
+    """Whether `value` and `kernel` also score chance nodes, from the point of view of the player who
+    moved into one (`GameKernels.observer`), as searches that cut off on them need (backgammon's plies)."""
+
     @abc.abstractmethod
     def value(self, state: State) -> float:
         """The value in [-1, 1] of a non-terminal ``state`` from the side to move's point of view."""

@@ -48,6 +48,8 @@ class PigEvaluator(LinearEvaluator):
     bank it: a 1 can still wipe out a smaller one), the closeness 1, and a win by stopping 3.
     """
 
+    scores_chance_nodes = True  # the features read the turn player, who rolled into a chance node
+
     feature_names = ("score_difference", "turn_total", "held_turn_total", "closeness", "can_win_by_holding")
     default_weights = (2.0, 1.0, 0.5, 1.0, 3.0)
     scale = 1.0

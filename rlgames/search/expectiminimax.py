@@ -10,10 +10,18 @@ Conventions:
   of view is that of the player who moved into it (pig: the turn player, who rolled): the kernels do
   not say whose turn it is at a chance node. A child's value is negated only when the player to move
   changes (pig: rolling a 1 passes the turn, rolling anything else keeps it).
-* **Depth counts decisions**: every decision node lowers the remaining depth by one, chance layers
-  are free. The cut-off therefore always falls on a decision node, the only kind an evaluator accepts
-  (its compiled ``kernel`` is called there, the value clipped to [-1, 1]); chance nodes are always
-  expanded. In pig a depth of ``horizon - decisions`` searches the whole remaining game.
+* **Depth counts decisions** (``depth_unit="decision"``, the default): every decision node lowers the
+  remaining depth by one, chance layers are free. The cut-off therefore always falls on a decision
+  node (the evaluator's compiled ``kernel`` is called there, the value clipped to [-1, 1]); chance
+  nodes are always expanded. In pig a depth of ``horizon - decisions`` searches the whole remaining
+  game.
+* **Or turns** (``depth_unit="turn"``: backgammon's plies, a ply being one player's roll and move): a
+  turn is a player's run of decisions up to the next chance node or the other player's decision
+  (backgammon's doubles are two decisions, one turn), and the cut-off falls where a turn ends: on a
+  chance node, scored by an evaluator that scores chance nodes (`Evaluator.scores_chance_nodes`: from
+  the point of view of the player who moved into it, the game's ``observer``), or on the other
+  player's decision. Depth 1 is TD-Gammon's 1-ply: every way to play the roll, each afterstate
+  evaluated; depth 2 adds the opponent's 21 rolls and replies.
 * **Pruning** (`ExpectiminimaxConfig.pruning`; it changes the value only by rounding): fail-soft
   alpha-beta at decision nodes and Ballard's Star1 at chance nodes (B. W. Ballard, "The *-minimax
   search procedure for trees containing chance nodes", Artificial Intelligence 21(3), 1983), which uses the known bounds
@@ -103,6 +111,8 @@ INF = math.inf
 LAYERS_PER_DECISION = 2
 """Plies reserved per decision: the decision and one chance layer (deeper chains of chance nodes
 between two decisions overflow the workspace, and `Expectiminimax.search` raises)."""
+LAYERS_PER_TURN = 4
+"""Plies reserved per turn when depth counts turns: up to three decisions and one chance layer."""
 VIEW_MIX = -7046029254386353131  # 0x9E3779B97F4A7C15: mixes the point of view into TT keys
 
 # Slots of `Workspace.control` after the shared ones (`rlgames.search.budget`).
@@ -149,20 +159,22 @@ def principal_variation(ws: Workspace) -> tuple[int, ...]:
     return tuple(ws.plies[0, end_col + 1 : end_col + 1 + ws.plies[0, end_col]].tolist())
 
 
-def make_expectiminimax(kernels: GameKernels, evaluate_kernel: Callable[..., float]) -> Callable[..., float]:
+def make_expectiminimax(kernels: GameKernels, evaluate_kernel: Callable[..., float], *,
+                        by_turn: bool = False) -> Callable[..., float]:
     """The compiled recursion ``value(s, player, depth, ply, alpha, beta, ws) -> float`` for one game
     and one evaluator kernel: the value of ``s`` from ``player``'s point of view (``player`` is
-    ``s[0]`` at a decision node), searched ``depth`` more decisions deep; fail-soft: exact inside
-    ``(alpha, beta)``, a bound outside. Compiled on first call, kept for the process and shared by
-    every parameter set of the game (it does not depend on ``max_actions``)."""
+    ``s[0]`` at a decision node), searched ``depth`` more decisions (``by_turn``: turns) deep;
+    fail-soft: exact inside ``(alpha, beta)``, a bound outside. Compiled on first call, kept for the
+    process and shared by every parameter set of the game (it does not depend on ``max_actions``)."""
     return _compile(kernels.legal_actions, kernels.apply, kernels.chance_outcomes, kernels.hash_key,
-                    evaluate_kernel, kernels.repetition, kernels.provides("repetition"), kernels.max_return)
+                    evaluate_kernel, kernels.repetition, kernels.provides("repetition"), kernels.max_return,
+                    by_turn)
 
 
 @functools.cache
 def _compile(legal_actions: Callable[..., int], apply: Callable[..., tuple], chance_outcomes: Callable[..., int],
              hash_key: Callable[..., int], evaluate: Callable[..., float], repetition: Callable[..., int],
-             repeats: bool, max_return: int) -> Callable[..., float]:
+             repeats: bool, max_return: int, by_turn: bool) -> Callable[..., float]:
 
     @njit
     def value(s, player: int, depth: int, ply: int, alpha: float, beta: float, ws: Workspace) -> float:
@@ -175,7 +187,7 @@ def _compile(legal_actions: Callable[..., int], apply: Callable[..., tuple], cha
         if code == TERMINAL:
             return (s[RETURN] if player == 0 else -s[RETURN]) / max_return
         chance = code == CHANCE
-        if not chance and depth <= 0:
+        if depth <= 0 and (by_turn or not chance):
             control[EVALS] += 1
             return min(HIGH, max(LOW, evaluate(s)))
         if ply + 1 >= len(ws.plies) - 1:
@@ -200,7 +212,7 @@ def _compile(legal_actions: Callable[..., int], apply: Callable[..., tuple], cha
             next_depth = depth
         else:
             n = legal_actions(s, actions)
-            next_depth = depth - 1
+            next_depth = depth if by_turn else depth - 1
         original_alpha = alpha
         lo, hi = -INF, INF
         best, best_p, total, remaining = -INF, -1.0, 0.0, 1.0
@@ -232,9 +244,11 @@ def _compile(legal_actions: Callable[..., int], apply: Callable[..., tuple], cha
                 ws.plies[ply + 1, len(probs)] = ply + 1
                 v = 0.0
             elif mover == player or mover == TERMINAL or mover == CHANCE:
-                v = value(s2, player, next_depth, ply + 1, lo, hi, ws)
-            else:
-                v = -value(s2, mover, next_depth, ply + 1, -hi, -lo, ws)
+                turn_ends = by_turn and not chance and mover != player  # into a chance node
+                v = value(s2, player, next_depth - 1 if turn_ends else next_depth, ply + 1, lo, hi, ws)
+            else:  # the other player's decision: a turn ends unless a chance node led here
+                turn_ends = by_turn and not chance
+                v = -value(s2, mover, next_depth - 1 if turn_ends else next_depth, ply + 1, -hi, -lo, ws)
             if control[ABORTED]:
                 return 0.0
             if chance:
@@ -263,6 +277,8 @@ class ExpectiminimaxConfig:
 
     * ``depth`` -- decisions searched (chance layers are free; see the module's notes); None: to the end
       of the game, or as deep as the budgets allow;
+    * ``depth_unit`` -- ``"decision"``, or ``"turn"``: ``depth`` counts turns and the cut-off falls
+      on the chance node that ends one (backgammon's plies; the evaluator must score chance nodes);
     * ``max_nodes`` / ``time_limit`` (seconds) -- budgets over all iterations (None: unlimited): with
       either, the search deepens one decision at a time from depth 1 and returns the deepest iteration
       completed within them (depth 1 is always completed), as `rlgames.search.alphabeta` does;
@@ -273,6 +289,7 @@ class ExpectiminimaxConfig:
     """
 
     depth: int | None = 4
+    depth_unit: Literal["decision", "turn"] = "decision"
     max_nodes: int | None = None
     time_limit: float | None = None
     pruning: Literal["none", "alphabeta", "star1"] = "star1"
@@ -285,6 +302,8 @@ class ExpectiminimaxConfig:
             raise ValueError(f"max_nodes must be positive, got {self.max_nodes}")
         if self.time_limit is not None and self.time_limit <= 0:
             raise ValueError(f"time_limit must be positive, got {self.time_limit}")
+        if self.depth_unit not in ("decision", "turn"):
+            raise ValueError(f"depth_unit must be 'decision' or 'turn', got {self.depth_unit!r}")
         if self.pruning not in PRUNING_LEVELS:
             raise ValueError(f"pruning must be one of {sorted(PRUNING_LEVELS)}, got {self.pruning!r}")
         if self.tt_size_mb < 0:
@@ -306,6 +325,9 @@ class Expectiminimax:
     """
 
     def __init__(self, evaluator: Evaluator, config: ExpectiminimaxConfig = ExpectiminimaxConfig()) -> None:
+        if config.depth_unit == "turn" and not evaluator.scores_chance_nodes:
+            raise ValueError(f"depth counted in turns cuts off on chance nodes, which {evaluator!r} does not score; "
+                             "count decisions instead")
         self.evaluator = evaluator
         self.config = config
 
@@ -318,7 +340,8 @@ class Expectiminimax:
         depths = range(1, max_depth + 1) if config.budgeted else [max_depth]
         if self.evaluator.kernel is None:
             return self._search_reference(state, depths)
-        value = make_expectiminimax(state.game.kernels, self.evaluator.kernel)
+        by_turn = config.depth_unit == "turn"
+        value = make_expectiminimax(state.game.kernels, self.evaluator.kernel, by_turn=by_turn)
         ws = self._workspace(state, max_depth)
         start = time.perf_counter_ns()
         deadline = start + int(config.time_limit * 1e9) if config.time_limit is not None else NO_DEADLINE
@@ -331,8 +354,8 @@ class Expectiminimax:
                 control[DEADLINE] = deadline
             score = value(state.compact, state.compact[0], depth, 0, -INF, INF, ws)
             if control[OVERFLOW]:
-                raise RuntimeError(f"{state.game.name}: more than one chance layer per decision; "
-                                   "expectiminimax reserves two plies per decision")
+                raise RuntimeError(f"{state.game.name}: more plies per decision or turn than expectiminimax "
+                                   f"reserves ({LAYERS_PER_TURN if by_turn else LAYERS_PER_DECISION})")
             if control[ABORTED]:
                 break
             best = (score, principal_variation(ws), depth)
@@ -349,7 +372,8 @@ class Expectiminimax:
                 budget = _Budget(config.max_nodes - nodes if config.max_nodes else math.inf,
                                  start + config.time_limit if config.time_limit else math.inf)
             try:
-                result = expectiminimax(state, depth, self.evaluator, budget=budget)
+                result = expectiminimax(state, depth, self.evaluator, budget=budget,
+                                        by_turn=config.depth_unit == "turn")
             except OutOfBudget as stopped:
                 nodes += stopped.nodes
                 break
@@ -360,7 +384,8 @@ class Expectiminimax:
 
     def _workspace(self, state: State, max_depth: int) -> Workspace:
         config = self.config
-        plies = min(state.game.max_game_length, LAYERS_PER_DECISION * max_depth) + 1
+        per_unit = LAYERS_PER_TURN if config.depth_unit == "turn" else LAYERS_PER_DECISION
+        plies = min(state.game.max_game_length, per_unit * max_depth) + 1
         actions, history = state.game.kernels.max_actions, state.history()
         control = np.zeros(CONTROL_SIZE, dtype=np.int64)
         control[PRUNING] = PRUNING_LEVELS[config.pruning]

@@ -40,6 +40,7 @@ class _Counters:
     nodes: int = 0
     evaluations: int = 0
     budget: _Budget | None = None
+    by_turn: bool = False
 
     def enter(self) -> None:
         """Counts a node; raises `OutOfBudget` once the budget is spent."""
@@ -50,10 +51,11 @@ class _Counters:
 
 
 def expectiminimax(state: State, depth: int | None = None, evaluator: Evaluator | None = None, *,
-                   budget: _Budget | None = None) -> SearchResult:
-    """Plain expectiminimax over the `State` API, ``depth`` decisions deep (None: to the end of the
-    game, which must then be finite), with the conventions of the compiled search and no pruning;
-    raises `OutOfBudget` past a ``budget`` (used by `Expectiminimax`).
+                   budget: _Budget | None = None, by_turn: bool = False) -> SearchResult:
+    """Plain expectiminimax over the `State` API, ``depth`` decisions (``by_turn``: turns, cut off on
+    the chance node that ends one) deep (None: to the end of the game, which must then be finite),
+    with the conventions of the compiled search and no pruning; raises `OutOfBudget` past a
+    ``budget`` (used by `Expectiminimax`).
 
     It counts nodes as the compiled search does (every state entered, terminal ones included), so that
     without pruning or table both report the same count.
@@ -61,7 +63,7 @@ def expectiminimax(state: State, depth: int | None = None, evaluator: Evaluator 
     _check_root(state)
     if depth is not None and (depth < 1 or evaluator is None):
         raise ValueError(f"a depth limit ({depth}) needs depth >= 1 and an evaluator for the cut-off")
-    counters = _Counters(budget=budget)
+    counters = _Counters(budget=budget, by_turn=by_turn)
     start = time.perf_counter()
     value, line = _value(state, state.current_player(), depth, evaluator, counters)
     policy = np.zeros(state.game.num_actions, dtype=np.float64)
@@ -78,6 +80,9 @@ def _value(state: State, player: int, depth: int | None, evaluator: Evaluator | 
     counters.enter()
     if state.is_terminal():
         return terminal_value(state, player), ()
+    if depth == 0 and (counters.by_turn or not state.is_chance_node()):
+        counters.evaluations += 1
+        return min(HIGH, max(LOW, evaluator.value(state))), ()
     if state.is_chance_node():
         total, line, likeliest = 0.0, (), -1.0
         for outcome, probability in state.chance_outcomes():
@@ -86,13 +91,11 @@ def _value(state: State, player: int, depth: int | None, evaluator: Evaluator | 
             if probability > likeliest:
                 likeliest, line = probability, (outcome, *rest)
         return total, line
-    if depth == 0:
-        counters.evaluations += 1
-        return min(HIGH, max(LOW, evaluator.value(state))), ()
     best, line = -INF, ()
     for action in state.legal_actions():
-        value, rest = _child(state.apply(action), player, None if depth is None else depth - 1, evaluator,
-                             counters)
+        child = state.apply(action)
+        turn_ends = not counters.by_turn or child.current_player() != player
+        value, rest = _child(child, player, None if depth is None else depth - turn_ends, evaluator, counters)
         if value > best:
             best, line = value, (action, *rest)
     return best, line
