@@ -294,6 +294,9 @@ class Game(abc.ABC):
     heuristic: ClassVar[str | None] = None
     """``"module:Class"`` of the game's hand-crafted evaluator (`rlgames.evaluators`'s ``heuristic``),
     imported only when one is asked for; None: the game has none."""
+    evaluators: ClassVar[dict[str, str]] = {}
+    """The game's other named evaluators, ``name -> "module:Class"`` (built as ``Class(**params)``),
+    which `rlgames.evaluators.load_evaluator` also accepts for this game (backgammon's ``pubeval``)."""
     solver: ClassVar[str | None] = None
     """``"module:function"`` of an exact solver made for the game, ``solve(state, *, time_limit)``;
     None: `rlgames.solvers` uses its generic exhaustive solver."""

@@ -11,6 +11,7 @@ one by name:
 * ``"zero"`` -- `ZeroEvaluator`;
 * ``"rollout"`` -- `rlgames.evaluators.rollout.RolloutEvaluator` (params: ``rollouts``, ``seed``);
 * ``"model"`` -- a trained network, ``path=CHECKPOINT`` (`models.NetworkEvaluator`; needs torch);
+* a game's own evaluators (`Game.evaluators`: backgammon's ``"pubeval"``);
 * ``"policy_rollout"`` -- AlphaGo's leaf values: a network's value head mixed with rollouts sampled from
   its policy head or from a separate ``rollout_path=CHECKPOINT`` (`models.rollout.PolicyRolloutEvaluator`;
   params ``mix``, ``temperature``, ``seed``).
@@ -149,10 +150,14 @@ def list_evaluators() -> list[str]:
 def load_evaluator(name: str, game: Game, **params: Any) -> Evaluator:
     """The evaluator ``name`` for ``game``, e.g. ``load_evaluator("rollout", game, rollouts=8, seed=0)``.
 
-    Raises `ValueError` for an unknown name (listing the known ones) or a game without a heuristic.
+    Raises `ValueError` for an unknown name (listing the known ones, the game's own included) or a game
+    without a heuristic.
     """
+    if name in game.evaluators:
+        return _import(game.evaluators[name])(**params)
     try:
         factory = _EVALUATORS[name]
     except KeyError:
-        raise ValueError(f"unknown evaluator {name!r}; known evaluators: {', '.join(list_evaluators())}") from None
+        known = ", ".join(sorted([*_EVALUATORS, *game.evaluators]))
+        raise ValueError(f"unknown evaluator {name!r}; known evaluators for {game.name}: {known}") from None
     return factory(game, **params)
