@@ -4,7 +4,8 @@ Spec: ``alphabeta(depth=6, eval=heuristic)``; ``eval=learned, weights=FILE.json`
 fitted by ``python -m train.linear``; budgets ``nodes=`` and ``time=`` (seconds per move) stop
 iterative deepening, and without a ``depth`` the search deepens until a budget runs out;
 ``quiescence=4`` searches up to 4 plies of tactical moves past the horizon (games with
-``tactical_actions``); ``null=2`` turns on null-move pruning with R = 2 (games with a ``null_move``).
+``tactical_actions``); ``null=2`` turns on null-move pruning with R = 2 (games with a ``null_move``);
+``lmr=1`` reduces late quiet moves by one ply.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ class AlphaBetaAgent:
     def __init__(self, game: Game, *, depth: int | None = None, eval: str = "heuristic",
                  weights: str | None = None, model: str | None = None,
                  nodes: int | None = None, time: float | None = None, tt_mb: float = 16.0,
-                 quiescence: int = 0, null: int = 0) -> None:
+                 quiescence: int = 0, null: int = 0, lmr: int = 0) -> None:
         from rlgames.evaluators import load_evaluator
 
         if game.has_chance:
@@ -43,7 +44,8 @@ class AlphaBetaAgent:
             self.evaluator = load_evaluator(eval, game, **({} if weights is None else {"weights": weights}))
         self.search_algorithm = AlphaBeta(
             self.evaluator, AlphaBetaConfig(depth=depth, max_nodes=nodes, time_limit=time, tt_size_mb=tt_mb,
-                                            quiescence_depth=quiescence, null_reduction=null))
+                                            quiescence_depth=quiescence, null_reduction=null,
+                                            late_move_reduction=lmr))
 
     def search(self, state: State, *, on_iteration: Callable[[Iteration], None] | None = None) -> SearchResult:
         return self.search_algorithm.search(state, on_iteration=on_iteration)

@@ -14,8 +14,9 @@ from rlgames.search.tt import new_table
 # Slots of `Workspace.control` after the shared ones (`rlgames.search.budget`): a counter, the settings,
 # and the columns of a ply's row.
 (QUIESCENCE_NODES, NULL_CUTOFFS, QUIESCENCE_DEPTH, NULL_REDUCTION, USE_KILLERS, USE_HISTORY, HISTORY_LEN,
- KILLER_COL, PV_LEN_COL, REPEAT_COL, NULL_COL, PV_COL) = range(SHARED_SLOTS, SHARED_SLOTS + 12)
-CONTROL_SIZE = SHARED_SLOTS + 12
+ KILLER_COL, PV_LEN_COL, REPEAT_COL, NULL_COL, PV_COL, LATE_MOVE_REDUCTION, LMR_RESEARCHES) = range(
+    SHARED_SLOTS, SHARED_SLOTS + 14)
+CONTROL_SIZE = SHARED_SLOTS + 14
 HISTORY_ROW, PRIOR_ROW, ORDER_ROW = 0, 2, 3  # rows of `Workspace.scores`
 NO_REPEAT = np.iinfo(np.int64).max
 
@@ -48,6 +49,7 @@ class Workspace(NamedTuple):
 
 def new_workspace(plies: int, max_actions: int, num_actions: int, history: tuple[int, ...], *,
                   tt_size_mb: float, node_limit: int | None, quiescence_depth: int, null_reduction: int,
+                  late_move_reduction: int,
                   use_killers: bool, use_history: bool, root_prior: np.ndarray | None) -> Workspace:
     """A workspace for searches of at most ``plies`` plies (quiescence included) from a root whose
     game history is ``history`` (keys, oldest first)."""
@@ -62,6 +64,7 @@ def new_workspace(plies: int, max_actions: int, num_actions: int, history: tuple
     control[NODE_LIMIT] = node_limit or np.iinfo(np.int64).max
     control[DEADLINE] = NO_DEADLINE
     control[QUIESCENCE_DEPTH], control[NULL_REDUCTION] = quiescence_depth, null_reduction
+    control[LATE_MOVE_REDUCTION] = late_move_reduction
     control[USE_KILLERS], control[USE_HISTORY] = use_killers, use_history
     control[HISTORY_LEN] = len(history)
     control[KILLER_COL], control[PV_LEN_COL], control[REPEAT_COL], control[NULL_COL] = a, a + 2, a + 3, a + 4

@@ -20,6 +20,7 @@ import numpy as np
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import State
 from rlgames.search.ab_workspace import (
+    LMR_RESEARCHES,
     NULL_CUTOFFS,
     QUIESCENCE_NODES,
     Workspace,
@@ -63,6 +64,8 @@ class AlphaBetaConfig:
       after a stand-pat in games with ``tactical_actions``, else every move while ``is_quiet`` says no;
     * ``null_reduction`` -- R of null-move pruning in games with a ``null_move`` (0: off, the default,
       as it is unsound where passing can help: zugzwang; 2 or 3 in chess engines, Heinz 1999);
+    * ``late_move_reduction`` -- R of late-move reductions (0: off, the default, as they are unsound;
+      1 in chess; see `rlgames.search.negamax`);
     * ``iterative_deepening`` -- False searches the final depth only (one search, as a plain fixed-depth
       alpha-beta does, e.g. to compare searches at equal depth); that search always completes, so the
       budgets then do not apply.
@@ -76,6 +79,7 @@ class AlphaBetaConfig:
     use_history: bool = True
     quiescence_depth: int = 0
     null_reduction: int = 0
+    late_move_reduction: int = 0
     iterative_deepening: bool = True
 
     def __post_init__(self) -> None:
@@ -85,8 +89,9 @@ class AlphaBetaConfig:
             raise ValueError(f"max_nodes must be positive, got {self.max_nodes}")
         if self.time_limit is not None and self.time_limit <= 0:
             raise ValueError(f"time_limit must be positive, got {self.time_limit}")
-        if self.tt_size_mb < 0 or self.quiescence_depth < 0 or self.null_reduction < 0:
-            raise ValueError("tt_size_mb, quiescence_depth and null_reduction must be non-negative")
+        if min(self.tt_size_mb, self.quiescence_depth, self.null_reduction, self.late_move_reduction) < 0:
+            raise ValueError("tt_size_mb, quiescence_depth, null_reduction and late_move_reduction must be "
+                             "non-negative")
 
 
 @dataclass(frozen=True)
@@ -188,7 +193,8 @@ class AlphaBeta:
         return new_workspace(min(max_depth + config.quiescence_depth, MAX_PLY) + 1, state.game.kernels.max_actions,
                              state.game.num_actions, state.history(), tt_size_mb=config.tt_size_mb,
                              node_limit=config.max_nodes, quiescence_depth=config.quiescence_depth,
-                             null_reduction=config.null_reduction, use_killers=config.use_killers,
+                             null_reduction=config.null_reduction,
+                             late_move_reduction=config.late_move_reduction, use_killers=config.use_killers,
                              use_history=config.use_history, root_prior=root_prior)
 
     def _result(self, state: State, score: float, line: tuple[int, ...], depth: int, ws: Workspace,
@@ -200,7 +206,8 @@ class AlphaBeta:
             nodes=int(counters[NODES]), depth=depth, cutoffs=int(counters[CUTOFFS]),
             tt_hits=int(counters[TT_HITS]), time_s=elapsed,
             extra={"evaluations": int(counters[EVALS]), "quiescence_nodes": int(counters[QUIESCENCE_NODES]),
-                   "null_cutoffs": int(counters[NULL_CUTOFFS])},
+                   "null_cutoffs": int(counters[NULL_CUTOFFS]),
+                   "lmr_researches": int(counters[LMR_RESEARCHES])},
         )
         return SearchResult(action=line[0], value=_value(score), policy=policy, principal_variation=line,
                             stats=stats, plies_to_end=_plies_to_end(score))

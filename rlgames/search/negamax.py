@@ -22,6 +22,13 @@ Per node (negamax, fail-soft):
 * **Null move** (a game with ``null_move``, when ``null_reduction > 0``): before searching its moves a
   node gives the opponent a free move, searched ``1 + null_reduction`` plies shallower with a null
   window; if even that fails high, the node is cut off (Beal 1989; Heinz 1999 for R = 2 or 3).
+* **Late-move reductions** (when ``late_move_reduction`` R > 0): at a node at least `LMR_MIN_DEPTH`
+  deep, a move after the first `LMR_FULL_MOVES` (the table's move, captures and killers come first)
+  that the game does not score as tactical (``move_score`` not positive) and that passes the turn is
+  searched R plies shallower with a null window at alpha; only if it beats alpha is it searched again
+  at full depth with the full window (the scheme of Fruit and Stockfish). Unsound (a reduced search
+  may miss a deep refutation), so off by default; it pays in chess, whose late quiet moves rarely
+  matter.
 * **Budgets** (`rlgames.search.budget`): the search aborts once the node limit or the deadline passes.
 * **Nodes:** the root, every interior position and every position evaluated past the horizon; a
   terminal child is scored by its parent and not counted.
@@ -49,6 +56,8 @@ from rlgames.game import (
 )
 from rlgames.search.ab_workspace import (
     HISTORY_LEN,
+    LATE_MOVE_REDUCTION,
+    LMR_RESEARCHES,
     NO_REPEAT,
     NULL_COL,
     NULL_CUTOFFS,
@@ -87,6 +96,10 @@ INF = 1e9
 FORBIDDEN = -2 * INF
 """`settled`'s word for a child the rules forbid (below every score)."""
 NULL_WINDOW = 1e-9
+LMR_FULL_MOVES = 3
+"""Moves searched at full depth before late-move reductions start (the table's move, then the best-ordered)."""
+LMR_MIN_DEPTH = 3
+"""The shallowest remaining depth at which late moves are reduced."""
 
 
 class CompiledAlphaBeta(NamedTuple):
@@ -132,7 +145,8 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
     evaluate, quiet = with_nrt(evaluate_kernel), with_nrt(is_quiet)
     tactical_actions, repetition = with_nrt(kernels.tactical_actions), with_nrt(kernels.repetition)
     null_move = with_nrt(kernels.null_move)
-    order_moves = make_order_moves(with_nrt(kernels.move_score), kernels.provides("move_score"))
+    move_score = with_nrt(kernels.move_score)
+    order_moves = make_order_moves(move_score, kernels.provides("move_score"))
     tactical, repeats = kernels.provides("tactical_actions"), kernels.provides("repetition")
     nulls, max_return = kernels.provides("null_move"), kernels.max_return
 
@@ -251,6 +265,12 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
         return best
 
     @njit(inline="always")
+    def reduced(s, s2, a: int, i: int, depth: int, alpha: float, control) -> bool:
+        """Whether move ``a``, the ``i``-th searched at a node ``depth`` deep, is a late move to reduce."""
+        return (control[LATE_MOVE_REDUCTION] > 0 and i >= LMR_FULL_MOVES and depth >= LMR_MIN_DEPTH
+                and s2[0] != s[0] and alpha > -INF and abs(alpha) < PROVEN and move_score(s, a) <= 0.0)
+
+    @njit(inline="always")
     def null_move_cuts(s, depth: int, ply: int, beta: float, ws: Workspace) -> bool:
         """Whether a null move from ``s`` fails high (the node is then cut off at ``beta``)."""
         control, row = ws.control, ws.plies[ply]
@@ -316,8 +336,15 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
                 value = leaf_value(s2, ply + 1, ws)
                 score = value if s2[0] == mover else -value
             elif np.isnan(score):
-                score = (negamax(s2, depth - 1, ply + 1, alpha, beta, ws) if s2[0] == mover
-                         else -negamax(s2, depth - 1, ply + 1, -beta, -alpha, ws))
+                if reduced(s, s2, a, i, depth, alpha, control):  # a null-window look, shallower
+                    depth2 = depth - 1 - control[LATE_MOVE_REDUCTION]
+                    score = -negamax(s2, depth2, ply + 1, -alpha - NULL_WINDOW, -alpha, ws)
+                    if score > alpha and not control[ABORTED]:
+                        control[LMR_RESEARCHES] += 1
+                        score = -negamax(s2, depth - 1, ply + 1, -beta, -alpha, ws)
+                else:
+                    score = (negamax(s2, depth - 1, ply + 1, alpha, beta, ws) if s2[0] == mover
+                             else -negamax(s2, depth - 1, ply + 1, -beta, -alpha, ws))
                 if repeats:
                     merge_repeats(ply, ws)
             if control[ABORTED]:

@@ -352,3 +352,20 @@ def test_illegal_actions_raise_and_a_finished_game_takes_no_move(game):
         mated.string_to_action("e2e4")
     with pytest.raises(ValueError, match="string"):
         game.state_from_fen(None)
+
+
+def test_late_move_reductions_search_fewer_nodes_and_still_find_the_mate(game):
+    """Off by default; on, a depth-5 search of Kiwipete visits far fewer nodes, and Legall's mate in two
+    (Nf6+ gxf6 Bxf7#, its only mate in two by brute force with python-chess) is still found."""
+    from rlgames.evaluators import load_evaluator
+    from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
+
+    evaluator = load_evaluator("heuristic", game)
+    state = game.state_from_fen(KIWIPETE)
+    plain, reduced = (AlphaBeta(evaluator, AlphaBetaConfig(depth=5, quiescence_depth=4, late_move_reduction=r))
+                      .search(state) for r in (0, 1))
+    assert plain.stats.extra["lmr_researches"] == 0
+    assert reduced.stats.nodes < plain.stats.nodes / 2 and reduced.action in state.legal_actions()
+    mate = game.state_from_fen("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1")
+    found = AlphaBeta(evaluator, AlphaBetaConfig(depth=5, late_move_reduction=1)).search(mate)
+    assert (mate.action_to_string(found.action), found.plies_to_end, found.value) == ("d5f6", 3, 1.0)
