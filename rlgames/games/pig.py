@@ -22,7 +22,8 @@ Python API. `Pig.state_at` builds a position.
 
 Observation: float32[4, winscore + 1], from the point of view of the turn player (the side to move,
 or at a chance node the player who rolled): one-hot rows of the turn total, the turn player's score
-and the opponent's score, each capped at ``winscore``; row 3 is all ones at a chance node.
+and the opponent's score, each capped at ``winscore``; row 3 has a single one (column 0) at a chance node
+(a whole row of ones saturated a small network's first layer: TD(lambda) could not learn pig).
 """
 
 from __future__ import annotations
@@ -141,14 +142,14 @@ def hash_key(s) -> int:
 @njit(cache=True)
 def observation(s, player, out) -> None:
     """out: float32[4, winscore + 1]; rows: the turn total, ``player``'s score, the opponent's score
-    (one-hot, capped at winscore), and all ones at a chance node."""
+    (one-hot, capped at winscore), and a single one in column 0 at a chance node."""
     cap = out.shape[1] - 1
     out[:] = 0.0
     out[0, min(s[TURN_TOTAL], cap)] = 1.0
     out[1, min(s[SCORE0 + player], cap)] = 1.0
     out[2, min(s[SCORE1 - player], cap)] = 1.0
     if s[0] == CHANCE:
-        out[3, :] = 1.0
+        out[3, 0] = 1.0
 
 
 class PigState(State):
@@ -261,6 +262,7 @@ class Pig(Game):
     """Pig: roll to grow a turn total, stop to bank it, a 1 loses it; the first to ``winscore`` wins."""
 
     name = "pig"
+    version = 2  # 2: the chance-node row of the observation is a single one
     state_class = PigState
     heuristic = "rlgames.evaluators.pig:PigEvaluator"
 

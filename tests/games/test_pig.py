@@ -133,7 +133,7 @@ def test_observation_is_from_the_turn_player() -> None:
     expected = np.zeros((4, 11), dtype=np.float32)
     expected[0, 10] = expected[1, 5] = expected[2, 3] = 1  # turn total (capped), own score, opponent's
     np.testing.assert_array_equal(state.observation(), expected)
-    expected[3] = 1
+    expected[3, 0] = 1
     np.testing.assert_array_equal(position(game, CHANCE, 3, 5, 12, 1).observation(), expected)
 
 

@@ -1,0 +1,275 @@
+"""`python -m train.td`: the compiled gradient equals torch's, a TD(lambda) episode equals its hand
+computation, short runs learn (tic-tac-toe) and run (pig), a resumed run equals an uninterrupted one,
+the checkpoint is an NNUE evaluator whose compiled kernel gives the trainer's values, and bad input is
+one line with exit status 2."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+import torch
+from numba import njit
+
+import rlgames
+from models.checkpoint import load_checkpoint, load_network
+from models.evaluator import NNUEvaluator
+from models.networks import NNUE, NetworkConfig, NNUEArgs, build_network
+from rlgames.game import TERMINAL, GameKernels
+from rlgames.search.rng import new_rng_state
+from train import td
+from train.td_kernels import (
+    STATS,
+    add_gradient,
+    forward,
+    layout,
+    make_td_ops,
+    new_scratch,
+    no_heuristic,
+    sparse_features,
+)
+
+
+def torch_value(params: np.ndarray, dims: tuple[int, int, int], x: np.ndarray) -> tuple[float, np.ndarray]:
+    """V(x) and dV/dparams (flat, float64) by torch's autograd on `models.networks.NNUE`."""
+    network = NNUE(NetworkConfig("nnue", NNUEArgs(accumulator=dims[1], hidden=dims[2]), (dims[0],), 1)).double()
+    network.load_state_dict(td.value_path(params, dims), strict=False)
+    _, value = network(torch.from_numpy(x.astype(np.float64))[None])
+    value.sum().backward()
+    grads = [network.accumulator.weight.grad.T, network.accumulator.bias.grad, network.hidden.weight.grad.T,
+             network.hidden.bias.grad, network.value.weight.grad[0], network.value.bias.grad]
+    return float(value.detach()), np.concatenate([g.reshape(-1).numpy() for g in grads])
+
+
+def test_gradient_equals_torch_autograd() -> None:
+    dims = (30, 12, 6)
+    rng = np.random.default_rng(0)
+    params = rng.uniform(-0.5, 0.5, layout(dims)[5])
+    for _ in range(5):
+        x = (rng.random(dims[0]) < 0.3) * rng.uniform(0.2, 1.0, dims[0])  # sparse, as observations are
+        sc = new_scratch(params, dims)
+        sc[0][:] = x
+        nnz = sparse_features(sc[0], sc[1], sc[2])
+        value = forward(params, dims, sc[1], sc[2], nnz, sc[3])
+        grad = np.zeros_like(params)
+        add_gradient(params, grad, dims, 1.0, value, sc[1], sc[2], nnz, sc[3])
+        expected_value, expected_grad = torch_value(params, dims, x.astype(np.float32))
+        assert value == pytest.approx(expected_value, abs=1e-6)
+        np.testing.assert_allclose(grad, expected_grad, atol=1e-6)
+        assert np.count_nonzero(expected_grad) > len(params) // 10  # units on: the check has teeth
+
+
+# A forced three-turn game: player 0, player 1 and player 0 each have one move, and player 0 wins.
+# Afterstates: a0 (player 1 to move), a1 (player 0 to move), then the terminal state.
+@njit
+def _line_legal(s, out):
+    if s[0] == TERMINAL:
+        return 0
+    out[0] = 0
+    return 1
+
+
+@njit
+def _line_apply(s, action):
+    return (TERMINAL, 1, 3) if s[2] == 2 else (1 - s[0], 0, s[2] + 1)
+
+
+@njit
+def _line_hash(s):
+    return s[2]
+
+
+@njit
+def _line_observation(s, player, out):
+    out[s[2], 0] = 1.0
+    out[3, player] = 1.0
+
+
+LINE = GameKernels(legal_actions=_line_legal, apply=_line_apply, hash_key=_line_hash,
+                   observation=_line_observation, max_actions=1)
+
+
+def line_features(step: int, player: int) -> np.ndarray:
+    x = np.zeros((4, 2), dtype=np.float32)
+    x[step, 0] = x[3, player] = 1.0
+    return x.ravel()
+
+
+def test_td_lambda_equals_a_hand_computation() -> None:
+    dims, alpha, lam = (8, 6, 4), 0.3, 0.7
+    params = np.random.default_rng(1).uniform(-0.6, 0.6, layout(dims)[5])
+    # by hand: a0 is observed by player 1 (sign -1), a1 by player 0 (sign +1)
+    w = params.copy()
+    v0, g0 = torch_value(w, dims, line_features(1, 1))
+    v1, _ = torch_value(w, dims, line_features(2, 0))
+    delta0 = -v1 - v0  # a1's value turned to player 1's point of view
+    trace = -g0
+    w = w + alpha * -1 * delta0 * trace
+    v1, g1 = torch_value(w, dims, line_features(2, 0))
+    delta1 = 1.0 - v1  # player 0 wins: the return for a1's observer
+    trace = lam * trace + g1
+    w = w + alpha * delta1 * trace
+
+    ops = make_td_ops(LINE, (4, 2), (0, 0, 0), no_heuristic)
+    stats = np.zeros(len(STATS))
+    trained = params.copy()
+    ops.train(trained, dims, new_rng_state(0), 1, alpha, lam, 0.0, 0.0, stats)
+    np.testing.assert_allclose(trained, w, atol=1e-9)
+    assert dict(zip(STATS, stats))["td_steps"] == 2
+    assert dict(zip(STATS, stats))["abs_delta"] == pytest.approx(abs(delta0) + abs(delta1))
+
+
+@pytest.fixture(scope="module")
+def tic_tac_toe_run(tmp_path_factory) -> td.Run:
+    out = tmp_path_factory.mktemp("ttt")
+    config = dataclasses.replace(td.PRESETS["tic_tac_toe"], games=3000, eval_every=3000, eval_games=200)
+    run = td.Run(rlgames.load_game("tic_tac_toe"), config, out, resume=False, echo=lambda line: None)
+    run.run()
+    return run
+
+
+def test_a_short_tic_tac_toe_run_beats_random_play(tic_tac_toe_run: td.Run) -> None:
+    run = tic_tac_toe_run
+    results = td.evaluate(run.game, run.ops, run.params, run.params, run.dims, run.config, step=99)
+    # an untrained net, which takes the wins in one that it sees, scores 0.70-0.80 (seeds 0-2)
+    assert results["random"]["score_low"] > 0.8
+    untrained = td.initial_params(run.dims, run.config)
+    before = td.evaluate(run.game, run.ops, untrained, untrained, run.dims, run.config, step=99)
+    assert results["random"]["score"] > before["random"]["score"] + 0.05
+
+
+def test_the_checkpoint_is_an_nnue_evaluator_with_the_trainers_values(tic_tac_toe_run: td.Run) -> None:
+    run = tic_tac_toe_run
+    network, info = load_network(run.out / td.CHECKPOINT, run.game)
+    assert info.counters["games"] == 3000
+    np.testing.assert_array_equal(td.from_network(network), run.params)
+    evaluator = NNUEvaluator(network, run.game)
+    states = [run.game.state_from_actions(actions) for actions in ([], [4], [4, 0], [0, 1, 2, 3, 4])]
+    compiled = np.array([evaluator.kernel(state.compact) for state in states])
+    ours = run.ops.values(run.params, run.dims, np.array([state.compact for state in states]))
+    np.testing.assert_allclose(compiled, ours, atol=1e-5)
+    np.testing.assert_allclose(evaluator.evaluate_batch(states)[0], ours, atol=1e-5)
+    assert np.ptp(ours) > 0.1
+
+
+def test_pig_trains_and_its_net_scores_chance_nodes(tmp_path, capsys) -> None:
+    out = tmp_path / "pig"
+    assert td.main(["pig", "--preset", "smoke", "--out", str(out), "--set", "eval_opening_turns=0"]) == 0
+    assert "games 200/200" in capsys.readouterr().out
+    game = rlgames.load_game("pig")
+    network, _ = load_network(out / td.CHECKPOINT, game)
+    chance = game.state_at(10, 20, 8, turn=1, chance=True)
+    evaluator = NNUEvaluator(network, game)
+    params = td.from_network(network)
+    ours = td.compile_ops(game).values(params, td.network_dims(game, td.PRESETS["smoke"]),
+                                       np.array([chance.compact]))
+    assert evaluator.kernel(chance.compact) == pytest.approx(ours[0], abs=1e-5)
+
+
+def brute_force_afterstates(state: rlgames.State) -> set[tuple]:
+    """The states after every way to finish the turn of the side to move, by the Python API."""
+    player, found = state.current_player(), set()
+
+    def walk(position: rlgames.State) -> None:
+        for action in position.legal_actions():
+            child = position.apply(action)
+            if child.current_player() == player:
+                walk(child)
+            else:
+                found.add(child.compact)
+
+    walk(state)
+    return found
+
+
+def test_a_pig_turn_ends_at_the_roll_or_the_stop() -> None:
+    game = rlgames.load_game("pig")
+    state = game.state_at(30, 40, 12, turn=1)
+    afterstates = td.compile_ops(game).afterstates(state.compact)
+    assert {tuple(row) for row in afterstates.tolist()} == brute_force_afterstates(state)
+    assert sorted(row[0] for row in afterstates.tolist()) == [-1, 0]  # a chance node, player 0's decision
+
+
+@pytest.mark.slow
+def test_backgammon_turns_and_chance_node_values() -> None:
+    game = rlgames.load_game("backgammon")
+    ops = td.compile_ops(game)
+    rng = np.random.default_rng(0)
+    config = td.PRESETS["backgammon"]
+    dims = td.network_dims(game, config)
+    params = td.initial_params(dims, config)
+    evaluator = NNUEvaluator(td.to_network(params, dims, game, seed=0), game)
+    checked_doubles = 0
+    for _ in range(30):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = [a for a, _ in state.chance_outcomes()]
+                state = state.apply(int(rng.choice(outcomes)))
+                continue
+            afterstates = ops.afterstates(state.compact)
+            rows = {tuple(row) for row in afterstates.tolist()}
+            assert len(rows) == len(afterstates)  # each afterstate once, though moves reach it in any order
+            if len(afterstates) < 400:  # brute force is slow on the largest doubles turns
+                assert rows == brute_force_afterstates(state)
+                checked_doubles += any(game.kernels.apply(state.compact, a)[0] == state.current_player()
+                                       for a in state.legal_actions())
+            chance = [row for row in afterstates if row[0] == -1][:3]
+            if chance:
+                ours = ops.values(params, dims, np.array(chance))
+                compiled = [evaluator.kernel(tuple(row)) for row in chance]
+                np.testing.assert_allclose(compiled, ours, atol=1e-5)
+            state = state.apply(int(rng.choice(state.legal_actions())))
+    assert checked_doubles > 5
+
+
+@pytest.mark.slow
+def test_backgammon_trains(tmp_path, capsys) -> None:
+    out = tmp_path / "bg"
+    assert td.main(["backgammon", "--preset", "smoke", "--out", str(out), "--set", "eval_opening_turns=0"]) == 0
+    assert "games 200/200" in capsys.readouterr().out
+    game = rlgames.load_game("backgammon")
+    agent = rlgames.load_agent(f"expectiminimax(depth=2, model={out / td.CHECKPOINT})", game)
+    state = game.new_initial_state().apply(0)  # player 0 opens with 2-1
+    assert agent.act(state) in state.legal_actions()
+
+
+def test_resume_equals_an_uninterrupted_run(tmp_path) -> None:
+    straight, split = tmp_path / "straight", tmp_path / "split"
+    args = ["tic_tac_toe", "--preset", "smoke", "--seed", "3"]
+    assert td.main([*args, "--out", str(straight)]) == 0
+    assert td.main([*args, "--out", str(split), "--games", "100"]) == 0
+    assert load_checkpoint(split / td.CHECKPOINT).counters["games"] == 100
+    assert td.main([*args, "--out", str(split), "--resume"]) == 0
+    a, b = load_checkpoint(straight / td.CHECKPOINT), load_checkpoint(split / td.CHECKPOINT)
+    assert a.counters == b.counters and a.counters["games"] == 200
+    assert all(torch.equal(a.model_state[k], b.model_state[k]) for k in a.model_state)
+    assert not torch.equal(a.model_state["value.weight"],
+                           build_network(rlgames.load_game("tic_tac_toe"), "nnue", seed=3, accumulator=8,
+                                         hidden=4).value.weight)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["no_such_game"], "no_such_game"),
+    (["tic_tac_toe", "--preset", "nope"], "unknown preset"),
+    (["tic_tac_toe", "--set", "alhpa=0.1"], "unknown setting 'alhpa'"),
+    (["tic_tac_toe", "--set", "alpha=fast"], "--set"),
+    (["tic_tac_toe", "--set", "lam=2"], "lam"),
+    (["tic_tac_toe", "--resume"], "no such checkpoint"),
+    (["tic_tac_toe", "--resume", "CORRUPT"], "SHA-256"),
+    (["tic_tac_toe", "EXISTS"], "already holds a run"),
+])
+def test_bad_input_is_one_line_and_exit_status_2(tmp_path, capsys, args, message) -> None:
+    out = tmp_path / "run"
+    if "CORRUPT" in args or "EXISTS" in args:
+        assert td.main(["tic_tac_toe", "--preset", "smoke", "--games", "100", "--out", str(out)]) == 0
+        data = bytearray((out / td.CHECKPOINT).read_bytes())
+        if "CORRUPT" in args:
+            data[len(data) // 2] ^= 0xFF
+        (out / td.CHECKPOINT).write_bytes(bytes(data))
+        args = [arg for arg in args if arg not in ("CORRUPT", "EXISTS")]
+        capsys.readouterr()
+    assert td.main([*args, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
