@@ -297,6 +297,9 @@ class Game(abc.ABC):
     evaluators: ClassVar[dict[str, str]] = {}
     """The game's other named evaluators, ``name -> "module:Class"`` (built as ``Class(**params)``),
     which `rlgames.evaluators.load_evaluator` also accepts for this game (backgammon's ``pubeval``)."""
+    default_agent: ClassVar[str | None] = None
+    """The agent spec `rlgames play` sets against a person unless told otherwise; None:
+    ``alphabeta(depth=6)``, or ``expectiminimax(depth=4)`` in a game with chance nodes."""
     solver: ClassVar[str | None] = None
     """``"module:function"`` of an exact solver made for the game, ``solve(state, *, time_limit)``;
     None: `rlgames.solvers` uses its generic exhaustive solver."""

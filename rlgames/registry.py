@@ -19,6 +19,7 @@ _GAMES: dict[str, str] = {
     "halving": "rlgames.games.halving:Halving",
     "pig": "rlgames.games.pig:Pig",
     "chess": "rlgames.games.chess:Chess",
+    "backgammon": "rlgames.games.backgammon:Backgammon",
 }
 
 

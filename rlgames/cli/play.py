@@ -13,7 +13,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from rlgames.play import PlaySession
 
     game = game_from_args(args)
-    spec = args.agent or ("expectiminimax(depth=4)" if game.has_chance else "alphabeta(depth=6)")
+    spec = args.agent or game.default_agent or ("expectiminimax(depth=4)" if game.has_chance else "alphabeta(depth=6)")
     agent = seeded_agent(spec, game, args.seed)
     rng = np.random.default_rng(args.seed)
     seat = int(rng.integers(2)) if args.seat == "random" else int(args.seat)
@@ -29,7 +29,8 @@ def add_play_verb(verbs: argparse._SubParsersAction) -> None:
         "'moves' lists the legal ones, 'quit' stops.\n"
         "Example: rlgames play connect_four --agent \"mcts(simulations=400)\" --seat 0"))
     play.add_argument("--agent", metavar="SPEC",
-                      help="the opponent (default alphabeta(depth=6); expectiminimax(depth=4) for chance games)")
+                      help="the opponent (default: the game's own, else alphabeta(depth=6); "
+                           "expectiminimax(depth=4) for chance games)")
     play.add_argument("--seat", choices=("0", "1", "random"), default="0", help="your seat; 0 moves first")
     play.add_argument("--moves", default="", help="start from the position after these moves")
     play.add_argument("--seed", type=int, default=0, help="seed of the agent, the seat draw and chance")
