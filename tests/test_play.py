@@ -111,3 +111,24 @@ def test_the_end_of_a_game_names_the_points_and_the_termination():
 def test_outcome_text():
     text = outcome_text(Outcome(1, (-3.0, 3.0), "resignation"))
     assert text == "game over: player 1 wins, 0-1 (3 points), resignation"
+
+
+def test_a_whole_backgammon_game_shows_the_dice_and_ends_in_points():
+    """The human (seat 0) asks for the legal moves each turn and plays the first one listed."""
+    game = rlgames.load_game("backgammon")
+    written: list[str] = []
+
+    def read(prompt: str) -> str:
+        listed = written[-1] if written else ""
+        if listed.startswith("legal moves: "):
+            return listed.removeprefix("legal moves: ").split(", ")[0].split(";")[0]
+        return "moves"
+
+    agent = rlgames.load_agent("expectiminimax(plies=1)", game)
+    final = PlaySession(agent, 0, read=read, write=written.append, rng=np.random.default_rng(1)).run(
+        game.new_initial_state())
+    assert final is not None and final.is_terminal()
+    assert any(line.startswith("chance: ") for line in written)
+    boards = [line for line in written if "to move" in line and "dice" in line.lower()]
+    assert boards, "the human's board shows the dice"
+    assert written[-1].split("\n")[-1].startswith("game over: player ")

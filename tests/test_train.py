@@ -98,7 +98,8 @@ def test_presets_are_valid_and_distinct() -> None:
     assert configs["connect_four"].lr_at(199) == 1e-4
     searches = {name: c.selfplay.search for name, c in configs.items()}
     assert searches == {"tic_tac_toe": "gumbel", "smoke": "auto", "connect_four": "puct", "connect_four_small": "gumbel",
-                        "othello": "puct", "othello_small": "puct", "chess": "gumbel"}  # the shipped networks' searches
+                        "othello": "puct", "othello_small": "puct", "chess": "gumbel",
+                        "backgammon": "puct"}  # the shipped networks' searches; PUCT samples backgammon's dice
 
 
 def test_overrides_from_json_and_toml(tmp_path: Path) -> None:
@@ -203,6 +204,18 @@ def test_gumbel_self_play_games_differ() -> None:
     one_stone = positions.observations.reshape(len(positions), -1).sum(axis=1) == 1
     assert stats.games == 16 and one_stone.sum() == 16  # each game's second position
     assert len({obs.tobytes() for obs in positions.observations[one_stone]}) > 2
+
+
+def test_self_play_of_a_game_that_opens_with_a_roll() -> None:
+    """Backgammon starts at a chance node: each game starts past the opening roll, and every recorded
+    position is a decision whose policy covers legal moves only."""
+    game = rlgames.load_game("backgammon")
+    evaluator = NetworkEvaluator(build_network(game, "mlp", hidden=16, layers=1, seed=0), game)
+    config = SelfPlayConfig(games_per_iteration=2, parallel_games=2, search="puct", simulations=4)
+    positions, stats = play_games(game, evaluator, config, seed=0)
+    assert stats.games == 2 and len(positions) == stats.positions > 20
+    assert np.all(positions.policies[~positions.masks] == 0.0)
+    assert set(np.unique(positions.values)) <= {-1.0, 1.0}  # win/loss scoring: every game is decided
 
 
 def test_a_random_move_branches_the_game_and_leaves_the_earlier_positions_out_of_the_value_loss() -> None:
@@ -551,7 +564,8 @@ def test_resume_after_a_kill_gives_the_same_weights(tmp_path: Path) -> None:
     assert uninterrupted.rng.numpy.bit_generator.state == resumed.rng.numpy.bit_generator.state
     events = EventAccumulator(str(tmp_path / "b" / "tb"))
     events.Reload()
-    assert [e.step for e in events.Scalars("replay/size")] == [1, 2]
+    # two event files, read in file-name order: names made in one second order by a process-wide counter
+    assert sorted(e.step for e in events.Scalars("replay/size")) == [1, 2]
 
 
 def test_a_run_can_start_from_another_runs_weights(tmp_path: Path) -> None:

@@ -227,8 +227,10 @@ def test_backgammon_turns_and_chance_node_values() -> None:
 @pytest.mark.slow
 def test_backgammon_trains(tmp_path, capsys) -> None:
     out = tmp_path / "bg"
-    assert td.main(["backgammon", "--preset", "smoke", "--out", str(out), "--set", "eval_opening_turns=0"]) == 0
-    assert "games 200/200" in capsys.readouterr().out
+    assert td.main(["backgammon", "--preset", "smoke", "--out", str(out), "--set", "eval_opening_turns=0",
+                    "--set", 'opponent="pubeval"']) == 0
+    printed = capsys.readouterr().out
+    assert "games 200/200" in printed and "vs pubeval " in printed
     game = rlgames.load_game("backgammon")
     agent = rlgames.load_agent(f"expectiminimax(depth=2, model={out / td.CHECKPOINT})", game)
     state = game.new_initial_state().apply(0)  # player 0 opens with 2-1
@@ -256,6 +258,7 @@ def test_resume_equals_an_uninterrupted_run(tmp_path) -> None:
     (["tic_tac_toe", "--set", "alhpa=0.1"], "unknown setting 'alhpa'"),
     (["tic_tac_toe", "--set", "alpha=fast"], "--set"),
     (["tic_tac_toe", "--set", "lam=2"], "lam"),
+    (["tic_tac_toe", "--set", 'opponent="pubeval"'], "unknown evaluator 'pubeval'"),
     (["tic_tac_toe", "--resume"], "no such checkpoint"),
     (["tic_tac_toe", "--resume", "CORRUPT"], "SHA-256"),
     (["tic_tac_toe", "EXISTS"], "already holds a run"),

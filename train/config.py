@@ -1,9 +1,9 @@
 """Training configuration: frozen dataclasses, the presets, and overrides read from JSON or TOML.
 
 A `TrainConfig` groups the network, self-play, replay, optimisation and evaluation settings. Presets
-(`PRESETS`) are tuned per game (``tic_tac_toe``, ``connect_four``, ``othello``, ``chess``, and the 2-core sized
-``connect_four_small`` and ``othello_small``) plus ``smoke``, a tiny
-run for tests. An override file holds a nested table mirroring the dataclasses, e.g.::
+(`PRESETS`) are tuned per game (``tic_tac_toe``, ``connect_four``, ``othello``, ``chess``,
+``backgammon``, and the 2-core sized ``connect_four_small`` and ``othello_small``) plus ``smoke``, a
+tiny run for tests. An override file holds a nested table mirroring the dataclasses, e.g.::
 
     iterations = 40
     [selfplay]
@@ -284,6 +284,17 @@ PRESETS: dict[str, dict[str, Any]] = {
         "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 40, "min_replay": 2_000},
         "eval": {"interval": 10, "games": 4, "opening_plies": 2, "simulations": 32,
                  "opponents": ["alphabeta(depth=1, eval=heuristic)", "random"]},
+    },
+    "backgammon": {  # policy/value self-play on a chance game (MCTS samples the dice); backgammon's strong
+        # learner is TD(lambda) (`python -m train.td backgammon`), whose net plays 1-ply afterstate search
+        "iterations": 100,
+        "network": {"arch": "mlp", "args": {"hidden": 128, "layers": 2}},
+        "selfplay": {"games_per_iteration": 32, "parallel_games": 32, "search": "puct", "simulations": 32,
+                     "temperature_moves": 10},
+        "replay": {"capacity": 100_000},
+        "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 40, "min_replay": 2_000},
+        "eval": {"interval": 10, "games": 20, "opening_plies": 0, "simulations": 32,
+                 "opponents": ["expectiminimax(plies=1, eval=pubeval)", "random"]},
     },
     "smoke": {
         "iterations": 2,

@@ -196,11 +196,15 @@ def play_games(game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, 
 
 
 def _new_game(game: Game, config: SelfPlayConfig, rng: np.random.Generator) -> _Game:
-    """A game from the start; it plays a random move with probability ``config.random_move_fraction``
-    (no random number is drawn when that is 0, so such runs keep their streams)."""
+    """A game from the start (past the chance outcomes a game may open with: backgammon's first roll);
+    it plays a random move with probability ``config.random_move_fraction`` (no random number is drawn
+    when that is 0, so such runs keep their streams)."""
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state = state.apply(state.sample_chance_outcome(rng))
     if config.random_move_fraction and rng.random() < config.random_move_fraction:
-        return _Game(game.new_initial_state(), random_ply=int(rng.integers(config.random_move_plies)))
-    return _Game(game.new_initial_state())
+        return _Game(state, random_ply=int(rng.integers(config.random_move_plies)))
+    return _Game(state)
 
 
 def _play_move(search: MultiTreeSearch, index: int, played: _Game, result: SearchResult, temperature_moves: int,

@@ -75,7 +75,10 @@ class TDConfig:
     taught with weight ``decision_weight`` (0: not at all), initial parameters uniform in
     ``[-init_range, init_range]``. Every ``eval_every`` games: a checkpoint and ``eval_games`` evaluation
     games (an even number: colours alternate), whose first ``eval_opening_turns`` turns are random (a
-    deterministic game needs at least 1 for the pairs of games to differ).
+    deterministic game needs at least 1 for the pairs of games to differ). ``opponent`` names the
+    compiled evaluator those games measure the network against besides its previous self and random
+    turns (`rlgames.evaluators.load_evaluator`: the game's ``heuristic``, or one of its own such as
+    backgammon's ``pubeval``, the baseline of TD-Gammon's successors).
 
     TD-Gammon's values are ``lam = 0.7`` and ``alpha = 0.1`` (Tesauro 1992, "Practical Issues in Temporal
     Difference Learning", as its reproductions quote it; not checked against the paper's text here). Its
@@ -98,6 +101,7 @@ class TDConfig:
     eval_every: int = 5_000
     eval_games: int = 400
     eval_opening_turns: int = 0
+    opponent: str = "heuristic"
     seed: int = 0
 
     def __post_init__(self) -> None:
@@ -114,7 +118,8 @@ class TDConfig:
 
 PRESETS = {
     # TD-Gammon 0.0 had one layer of 40 to 80 hidden units; here 80 feed a small second layer
-    "backgammon": TDConfig(accumulator=80, hidden=16, games=300_000, eval_every=10_000, eval_games=1000),
+    "backgammon": TDConfig(accumulator=80, hidden=16, games=300_000, eval_every=10_000, eval_games=1000,
+                           opponent="pubeval"),
     "tic_tac_toe": TDConfig(accumulator=32, hidden=16, epsilon=0.2, games=20_000, eval_every=2_000,
                             eval_opening_turns=1),
     "pig": TDConfig(accumulator=32, hidden=16, epsilon=0.1, games=20_000, eval_every=2_000),
@@ -166,10 +171,15 @@ def from_network(network: NNUE) -> np.ndarray:
     return np.concatenate([w1.ravel(), b1, w2.ravel(), b2, w3, [b3]]).astype(np.float32)
 
 
-def compile_ops(game: Game) -> TDOps:
-    """The game's compiled loops; its hand-crafted evaluator's kernel plays ``HEURISTIC``."""
-    heuristic = load_evaluator("heuristic", game).kernel if game.heuristic else no_heuristic
-    return make_td_ops(game.kernels, tuple(game.observation_shape), game.initial_compact_state(), heuristic)
+def compile_ops(game: Game, opponent: str = "heuristic") -> TDOps:
+    """The game's compiled loops; the kernel of the evaluator named ``opponent`` plays ``HEURISTIC`` (a
+    game without a hand-crafted evaluator has none when that is ``"heuristic"``)."""
+    if opponent == "heuristic" and game.heuristic is None:
+        return make_td_ops(game.kernels, tuple(game.observation_shape), game.initial_compact_state(), no_heuristic)
+    kernel = load_evaluator(opponent, game).kernel
+    if kernel is None:
+        raise ConfigError(f"opponent {opponent!r} has no compiled kernel for {game.name}")
+    return make_td_ops(game.kernels, tuple(game.observation_shape), game.initial_compact_state(), kernel)
 
 
 # --- evaluation --------------------------------------------------------------------------------------
@@ -188,12 +198,12 @@ def match_summary(returns: np.ndarray, max_return: int) -> dict[str, float]:
 
 def evaluate(game: Game, ops: TDOps, params: np.ndarray, previous: np.ndarray, dims: tuple[int, int, int],
              config: TDConfig, step: int) -> dict[str, dict[str, float]]:
-    """The network's results, as a 1-ply greedy player, against each opponent: the hand-crafted
-    evaluator (when the game has one), the ``previous`` parameters and random turns."""
+    """The network's results, as a 1-ply greedy player, against each opponent: ``config.opponent`` (unless
+    that is the hand-crafted evaluator of a game without one), the ``previous`` parameters and random turns."""
     pairs = config.eval_games // 2
     pair_rngs = np.random.SeedSequence([config.seed, step]).generate_state(4 * pairs, np.uint64).reshape(pairs, 4)
-    opponents = {"heuristic": HEURISTIC, "previous": NET, "random": RANDOM}
-    if game.heuristic is None:
+    opponents = {config.opponent: HEURISTIC, "previous": NET, "random": RANDOM}
+    if config.opponent == "heuristic" and game.heuristic is None:
         del opponents["heuristic"]
     results = {}
     for name, kind in opponents.items():
@@ -218,7 +228,7 @@ class Run:
             self._resume()
         elif (out / CHECKPOINT).exists():
             raise ValueError(f"{out} already holds a run: pass --resume to continue it, or another --out")
-        self.ops = compile_ops(game)
+        self.ops = compile_ops(game, config.opponent)
         self.previous = self.params.copy()
         self.logger = RunLogger(out, echo)
         self.logger.config(dataclasses.asdict(config), self.games)

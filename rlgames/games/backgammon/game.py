@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 
@@ -188,7 +189,7 @@ class Backgammon(Game):
     move_separator = "; "
     """Moves hold spaces and chance outcomes commas: a line of moves separates them by semicolons."""
     heuristic = "rlgames.evaluators.backgammon:BackgammonEvaluator"
-    evaluators = {"pubeval": "rlgames.evaluators.backgammon:PubevalEvaluator"}
+    evaluators: ClassVar[dict[str, str]] = {"pubeval": "rlgames.evaluators.backgammon:PubevalEvaluator"}
     default_agent = "expectiminimax(plies=2)"
 
     def __init__(self, scoring_type: str = "winloss_scoring", max_player_turns: int = 500) -> None:
