@@ -467,6 +467,45 @@ def test_the_line_follows_the_best_decisions_and_the_likeliest_outcomes():
     assert line.is_terminal() or not line.is_chance_node()
 
 
+@pytest.mark.parametrize("depth", [2, 3])
+@pytest.mark.parametrize("pruning", PRUNINGS)
+def test_a_filter_wider_than_the_root_changes_nothing(depth, pruning):
+    evaluator = LeadEvaluator()
+    for state in REFERENCE_STATES[:20]:
+        plain = search(state, evaluator, depth=depth, pruning=pruning)
+        wide = search(state, evaluator, depth=depth, pruning=pruning, root_filter=100)
+        assert wide.value == pytest.approx(plain.value, abs=1e-12) and wide.action == plain.action, state
+
+
+def _child_value(state, action, depth, evaluator) -> float:
+    """Tic-tac-toe: the value of ``action`` for the side to move, searched ``depth`` plies in all."""
+    child = state.apply(action)
+    if child.is_terminal():
+        return child.returns()[state.current_player()]
+    if depth == 1:
+        return -evaluator.value(child)
+    return -search(child, evaluator, depth=depth - 1, pruning="none").value
+
+
+@pytest.mark.parametrize("width", [1, 2, 3])
+@pytest.mark.parametrize("depth", [2, 4])
+def test_the_filter_searches_deeper_only_the_best_moves_at_depth_one(width, depth):
+    """The filtered value is the best deeper value among the ``width`` root moves of best depth-1 value
+    (ties kept in the order of the legal actions), whatever the budget that deepens to ``depth``."""
+    evaluator = OpenLinesEvaluator()
+    for moves in ("", "b2", "a1 b2", "a1 b2 c3", "b2 a1 c1 a3"):
+        state = TTT.state_from_moves(moves)
+        legal = state.legal_actions()
+        shallow = [_child_value(state, a, 1, evaluator) for a in legal]
+        kept = [legal[i] for i in sorted(range(len(legal)), key=lambda i: -shallow[i])[:width]]
+        expected = max(_child_value(state, a, depth, evaluator) for a in kept)
+        result = search(state, evaluator, depth=depth, root_filter=width)
+        assert result.value == pytest.approx(expected, abs=1e-12), moves
+        assert result.action in kept and _child_value(state, result.action, depth, evaluator) == pytest.approx(expected)
+        deepened = search(state, evaluator, depth=depth, max_nodes=10**9, root_filter=width)
+        assert (deepened.value, deepened.action, deepened.stats.depth) == (result.value, result.action, depth)
+
+
 def test_rejects_chance_and_terminal_roots_and_bad_configs():
     state = PIG20.new_initial_state().apply(0)
     assert state.current_player() == CHANCE
@@ -478,6 +517,8 @@ def test_rejects_chance_and_terminal_roots_and_bad_configs():
     assert over.current_player() == TERMINAL
     with pytest.raises(ValueError):
         search(over)
-    for bad in ({"depth": 0}, {"pruning": "star2"}, {"tt_size_mb": -1}):
+    for bad in ({"depth": 0}, {"pruning": "star2"}, {"tt_size_mb": -1}, {"root_filter": 0}):
         with pytest.raises(ValueError):
             ExpectiminimaxConfig(**bad)
+    with pytest.raises(ValueError, match="compiled kernel"):
+        Expectiminimax(PythonOnlyEvaluator(), ExpectiminimaxConfig(root_filter=4))

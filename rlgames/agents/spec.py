@@ -47,7 +47,7 @@ _AGENTS: dict[str, AgentEntry] = {
     "expectiminimax": AgentEntry(
         "rlgames.agents.expectiminimax:ExpectiminimaxAgent",
         ("expectiminimax(depth=4)", "expectiminimax(depth=6, eval=rollout)", "expectiminimax(time=0.5)",
-         "expectiminimax(plies=2, model=checkpoints/backgammon.pt)"),
+         "expectiminimax(plies=2, model=checkpoints/backgammon.pt)", "expectiminimax(plies=3, filter=8)"),
         (*_ONE_EVALUATOR, _ONE_DEPTH)),
     "mcts": AgentEntry(
         "rlgames.agents.mcts:MCTSAgent",

@@ -52,26 +52,16 @@ readable Python reference (no pruning).
 
 from __future__ import annotations
 
-import functools
 import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, NamedTuple
+from typing import Literal
 
 import numpy as np
-from numba import njit
 
 from rlgames.evaluators.base import Evaluator
-from rlgames.game import (
-    CHANCE,
-    REPETITION_DRAW,
-    REPETITION_ILLEGAL,
-    RETURN,
-    TERMINAL,
-    GameKernels,
-    State,
-)
+from rlgames.game import State
 from rlgames.search.budget import (
     ABORTED,
     CUTOFFS,
@@ -80,9 +70,25 @@ from rlgames.search.budget import (
     NO_DEADLINE,
     NODE_LIMIT,
     NODES,
-    SHARED_SLOTS,
     TT_HITS,
-    out_of_budget,
+)
+from rlgames.search.expectiminimax_kernel import (
+    CHANCE_CUTOFFS,
+    CONTROL_SIZE,
+    HISTORY_LEN,
+    INF,
+    LAYERS_PER_DECISION,
+    LAYERS_PER_TURN,
+    OVERFLOW,
+    PRUNING,
+    PRUNING_LEVELS,
+    AFTERSTATES,
+    FILTER_PASS,
+    KEPT,
+    ROOT_DEPTH,
+    Workspace,
+    make_expectiminimax,
+    principal_variation,
 )
 from rlgames.search.expectiminimax_reference import (
     OutOfBudget,
@@ -92,183 +98,12 @@ from rlgames.search.expectiminimax_reference import (
 )
 from rlgames.search.negamax import MAX_PLY
 from rlgames.search.result import SearchResult, SearchStats
-from rlgames.search.tt import (
-    EMPTY,
-    bound_flag,
-    decides,
-    entry_depth,
-    entry_flag,
-    new_table,
-    tt_lookup,
-    tt_store,
-    tt_value,
-)
+from rlgames.search.tt import new_table
 
 __all__ = ["Expectiminimax", "ExpectiminimaxConfig", "expectiminimax", "make_expectiminimax"]
 
-LOW, HIGH = -1.0, 1.0
-INF = math.inf
-LAYERS_PER_DECISION = 2
-"""Plies reserved per decision: the decision and one chance layer (deeper chains of chance nodes
-between two decisions overflow the workspace, and `Expectiminimax.search` raises)."""
-LAYERS_PER_TURN = 4
-"""Plies reserved per turn when depth counts turns: up to three decisions and one chance layer."""
-VIEW_MIX = -7046029254386353131  # 0x9E3779B97F4A7C15: mixes the point of view into TT keys
-
-# Slots of `Workspace.control` after the shared ones (`rlgames.search.budget`).
-CHANCE_CUTOFFS, OVERFLOW, PRUNING, HISTORY_LEN = range(SHARED_SLOTS, SHARED_SLOTS + 4)
-CONTROL_SIZE = SHARED_SLOTS + 4
-PRUNING_LEVELS = {"none": 0, "alphabeta": 1, "star1": 2}
-ALPHABETA, STAR1 = PRUNING_LEVELS["alphabeta"], PRUNING_LEVELS["star1"]
-
-
-class Workspace(NamedTuple):
-    """The preallocated arrays of one search: ``P`` plies, ``A = max_actions``, ``H`` history keys.
-
-    * ``plies`` int64[P + 1, max(A + 1 + P, H + P)], one row per ply: the node's actions or outcomes
-      (columns ``[0, A)``), the end of the ply's line (column ``A``) and the triangular PV table's row
-      (the line from ply p in columns ``A + 1 + p .. A + 1 + end``); the last row is the key stack of
-      a game with a repetition rule (the history's keys, then the key of the position at each ply);
-    * ``probs`` float64[P, A]: the outcomes' probabilities of the chance node at each ply;
-    * ``tt`` int64[N, 3], the transposition table (`rlgames.search.tt`'s layout);
-    * ``control`` int64[CONTROL_SIZE]: counters, the overflow flag, the pruning level and the budgets
-      (slots named above and in `rlgames.search.budget`).
-    """
-
-    plies: np.ndarray
-    probs: np.ndarray
-    tt: np.ndarray
-    control: np.ndarray
-
-
-@njit(cache=True, inline="always")
-def update_pv(a: int, ply: int, ws: Workspace) -> None:
-    """The line from ``ply``: ``a`` followed by the line from ``ply + 1``."""
-    end_col = ws.probs.shape[1]
-    row, below = ws.plies[ply], ws.plies[ply + 1]
-    row[end_col + 1 + ply] = a
-    end = below[end_col]
-    for p in range(ply + 1, end):
-        row[end_col + 1 + p] = below[end_col + 1 + p]
-    row[end_col] = max(end, ply + 1)
-
-
-def principal_variation(ws: Workspace) -> tuple[int, ...]:
-    """The line from the root of the last search."""
-    end_col = ws.probs.shape[1]
-    return tuple(ws.plies[0, end_col + 1 : end_col + 1 + ws.plies[0, end_col]].tolist())
-
-
-def make_expectiminimax(kernels: GameKernels, evaluate_kernel: Callable[..., float], *,
-                        by_turn: bool = False) -> Callable[..., float]:
-    """The compiled recursion ``value(s, player, depth, ply, alpha, beta, ws) -> float`` for one game
-    and one evaluator kernel: the value of ``s`` from ``player``'s point of view (``player`` is
-    ``s[0]`` at a decision node), searched ``depth`` more decisions (``by_turn``: turns) deep;
-    fail-soft: exact inside ``(alpha, beta)``, a bound outside. Compiled on first call, kept for the
-    process and shared by every parameter set of the game (it does not depend on ``max_actions``)."""
-    return _compile(kernels.legal_actions, kernels.apply, kernels.chance_outcomes, kernels.hash_key,
-                    evaluate_kernel, kernels.repetition, kernels.provides("repetition"), kernels.max_return,
-                    by_turn)
-
-
-@functools.cache
-def _compile(legal_actions: Callable[..., int], apply: Callable[..., tuple], chance_outcomes: Callable[..., int],
-             hash_key: Callable[..., int], evaluate: Callable[..., float], repetition: Callable[..., int],
-             repeats: bool, max_return: int, by_turn: bool) -> Callable[..., float]:
-
-    @njit
-    def value(s, player: int, depth: int, ply: int, alpha: float, beta: float, ws: Workspace) -> float:
-        control = ws.control
-        if out_of_budget(control):  # counts the node
-            return 0.0
-        actions, probs = ws.plies[ply], ws.probs[ply]
-        actions[len(probs)] = ply  # the line from here is empty so far
-        code = s[0]
-        if code == TERMINAL:
-            return (s[RETURN] if player == 0 else -s[RETURN]) / max_return
-        chance = code == CHANCE
-        if depth <= 0 and (by_turn or not chance):
-            control[EVALS] += 1
-            return min(HIGH, max(LOW, evaluate(s)))
-        if ply + 1 >= len(ws.plies) - 1:
-            control[OVERFLOW] = 1
-            return 0.0
-        keys, history = ws.plies[-1], control[HISTORY_LEN]
-        if repeats:
-            keys[history + ply] = hash_key(s)
-        use_tt = len(ws.tt) > 0 and not repeats
-        key = hash_key(s) ^ (player + 1) * VIEW_MIX if use_tt else 0
-        if use_tt:
-            info = tt_lookup(ws.tt, key)
-            if entry_flag(info) != EMPTY and entry_depth(info) >= depth:
-                stored = tt_value(ws.tt, key)
-                if decides(entry_flag(info), stored, alpha, beta):
-                    control[TT_HITS] += 1
-                    return stored
-        prune = control[PRUNING] >= ALPHABETA
-        star1 = control[PRUNING] >= STAR1
-        if chance:
-            n = chance_outcomes(s, actions, probs)
-            next_depth = depth
-        else:
-            n = legal_actions(s, actions)
-            next_depth = depth if by_turn else depth - 1
-        original_alpha = alpha
-        lo, hi = -INF, INF
-        best, best_p, total, remaining = -INF, -1.0, 0.0, 1.0
-        for i in range(n):
-            p = 1.0
-            if chance:
-                if star1 and total + remaining * HIGH <= alpha:  # Star1: the value cannot reach alpha
-                    best = total + remaining * HIGH
-                    control[CHANCE_CUTOFFS] += 1
-                    break
-                if star1 and total + remaining * LOW >= beta:  # Star1: the value stays above beta
-                    best = total + remaining * LOW
-                    control[CHANCE_CUTOFFS] += 1
-                    break
-                p = probs[i]
-                remaining -= p
-                if star1:
-                    lo = max(LOW, (alpha - total - remaining * HIGH) / p)
-                    hi = min(HIGH, (beta - total - remaining * LOW) / p)
-            elif prune:
-                lo, hi = alpha, beta
-            a = actions[i]
-            s2 = apply(s, a)
-            mover = s2[0]
-            verdict = repetition(s2, keys, history + ply + 1) if repeats and mover != TERMINAL else 0
-            if verdict == REPETITION_ILLEGAL:
-                continue
-            if verdict == REPETITION_DRAW:
-                ws.plies[ply + 1, len(probs)] = ply + 1
-                v = 0.0
-            elif mover == player or mover == TERMINAL or mover == CHANCE:
-                turn_ends = by_turn and not chance and mover != player  # into a chance node
-                v = value(s2, player, next_depth - 1 if turn_ends else next_depth, ply + 1, lo, hi, ws)
-            else:  # the other player's decision: a turn ends unless a chance node led here
-                turn_ends = by_turn and not chance
-                v = -value(s2, mover, next_depth - 1 if turn_ends else next_depth, ply + 1, -hi, -lo, ws)
-            if control[ABORTED]:
-                return 0.0
-            if chance:
-                total += p * v
-                best = total
-                if p > best_p:
-                    best_p = p
-                    update_pv(a, ply, ws)
-            elif v > best:
-                best = v
-                update_pv(a, ply, ws)
-                alpha = max(alpha, v)
-                if alpha >= beta:
-                    control[CUTOFFS] += 1
-                    break
-        if use_tt:
-            tt_store(ws.tt, key, best, depth, bound_flag(best, original_alpha, beta), -1)
-        return best
-
-    return value
+AFTERSTATE_CAPACITY = 1 << 15
+"""Afterstates of one turn the move filter can rank (backgammon's doubles reach a few hundred)."""
 
 
 @dataclass(frozen=True)
@@ -285,7 +120,12 @@ class ExpectiminimaxConfig:
     * ``pruning`` -- ``"star1"``: alpha-beta at decision nodes and Star1 at chance nodes;
       ``"alphabeta"``: alpha-beta only (a chance node's outcomes are searched with a full window);
       ``"none"``: plain expectiminimax. The value is the same (up to rounding) for all three;
-    * ``tt_size_mb`` -- transposition-table memory (0 disables it); 24 bytes per entry, a power of 2.
+    * ``tt_size_mb`` -- transposition-table memory (0 disables it); 24 bytes per entry, a power of 2;
+    * ``root_filter`` -- forward pruning at the root, as gnubg's move filters: searches deeper than 1
+      reach only the ``root_filter`` afterstates of the root's turn (where the player's turn ends:
+      after both halves of a backgammon double) of best depth-1 value (None: all of them). It is not
+      exact: a move the filter drops may be the best deeper (`benchmarks/bench_backgammon_search.py`
+      measures its savings).
     """
 
     depth: int | None = 4
@@ -294,6 +134,7 @@ class ExpectiminimaxConfig:
     time_limit: float | None = None
     pruning: Literal["none", "alphabeta", "star1"] = "star1"
     tt_size_mb: float = 0.0
+    root_filter: int | None = None
 
     def __post_init__(self) -> None:
         if self.depth is not None and not 1 <= self.depth <= MAX_PLY:
@@ -308,6 +149,8 @@ class ExpectiminimaxConfig:
             raise ValueError(f"pruning must be one of {sorted(PRUNING_LEVELS)}, got {self.pruning!r}")
         if self.tt_size_mb < 0:
             raise ValueError(f"tt_size_mb must be non-negative, got {self.tt_size_mb}")
+        if self.root_filter is not None and self.root_filter < 1:
+            raise ValueError(f"root_filter must be positive, got {self.root_filter}")
 
     @property
     def budgeted(self) -> bool:
@@ -328,6 +171,8 @@ class Expectiminimax:
         if config.depth_unit == "turn" and not evaluator.scores_chance_nodes:
             raise ValueError(f"depth counted in turns cuts off on chance nodes, which {evaluator!r} does not score; "
                              "count decisions instead")
+        if config.root_filter is not None and evaluator.kernel is None:
+            raise ValueError(f"a root filter needs an evaluator with a compiled kernel, which {evaluator!r} lacks")
         self.evaluator = evaluator
         self.config = config
 
@@ -349,6 +194,9 @@ class Expectiminimax:
         for depth in depths:
             control = ws.control
             control[ABORTED] = 0
+            if config.root_filter is not None and depth > 1 and not control[KEPT]:
+                self._filter_root(state, value, ws)  # before the budgets bind: it always completes
+            control[ROOT_DEPTH] = depth
             if best is not None:  # the first iteration always completes
                 control[NODE_LIMIT] = config.max_nodes or np.iinfo(np.int64).max
                 control[DEADLINE] = deadline
@@ -362,6 +210,22 @@ class Expectiminimax:
             if time.perf_counter_ns() >= deadline:
                 break
         return self._result(state, *best, ws, (time.perf_counter_ns() - start) * 1e-9)
+
+    def _filter_root(self, state: State, value: Callable[..., float], ws: Workspace) -> None:
+        """Restricts the root's turn to the ``config.root_filter`` afterstates of best depth-1 value: a
+        search 1 deep without pruning records every afterstate (`expectiminimax_kernel.Workspace`)."""
+        control = ws.control
+        pruning, control[PRUNING] = control[PRUNING], 0
+        control[FILTER_PASS], control[ROOT_DEPTH], control[AFTERSTATES] = 1, 1, 0
+        value(state.compact, state.compact[0], 1, 0, -INF, INF, ws)
+        control[FILTER_PASS], control[PRUNING] = 0, pruning
+        if control[OVERFLOW]:
+            raise RuntimeError(f"{state.game.name}: more afterstates in a turn than the filter holds ({len(ws.keys)})")
+        n = control[AFTERSTATES]
+        first = np.sort(np.unique(ws.keys[:n], return_index=True)[1])  # each afterstate once, in search order
+        best = first[np.argsort(-ws.values[first], kind="stable")[: self.config.root_filter]]
+        ws.keys[: len(best)] = ws.keys[best]
+        control[KEPT] = len(best)
 
     def _search_reference(self, state: State, depths: Sequence[int]) -> SearchResult:
         """Iterations of the Python reference under the budgets (an evaluator without a kernel)."""
@@ -393,8 +257,10 @@ class Expectiminimax:
         control[HISTORY_LEN] = len(history)
         rows = np.zeros((plies + 1, max(actions + 1 + plies, len(history) + plies)), dtype=np.int64)
         rows[-1, : len(history)] = history
-        return Workspace(plies=rows, probs=np.zeros((plies, actions)), tt=new_table(config.tt_size_mb),
-                         control=control)
+        filtered = AFTERSTATE_CAPACITY if config.root_filter is not None else 0
+        table_mb = config.tt_size_mb if max_depth > 1 else 0.0  # 1 deep, nothing transposes: no table to clear
+        return Workspace(plies=rows, probs=np.zeros((plies, actions)), tt=new_table(table_mb),
+                         control=control, keys=np.zeros(filtered, dtype=np.int64), values=np.zeros(filtered))
 
     def _result(self, state: State, score: float, line: tuple[int, ...], depth: int, ws: Workspace,
                 elapsed: float) -> SearchResult:
