@@ -36,7 +36,7 @@ from rlgames.search.playout import make_playout_batch
 from rlgames.search.rng import new_rng_state
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import machine_info, repeat_runs, spread
+from common import announce, repeat_runs, spread
 
 ROUNDS = 20
 WARMUP_GAMES = 3
@@ -160,9 +160,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
-    print("$ python " + " ".join([sys.argv[0], *(argv if argv is not None else sys.argv[1:])]))
-    machine = machine_info()
-    print(f"{machine['processor']}, {machine['cpu_count']} CPUs, load average {machine['load_average']}")
+    machine = announce(argv)
     runs = repeat_runs(args.runs, lambda index: measure(args.seconds, args.seed + index, args.scoring_type),
                        table, summary)
     if args.json:

@@ -34,7 +34,7 @@ from rlgames.game import Game, State
 from rlgames.search.expectiminimax import Expectiminimax, ExpectiminimaxConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import machine_info
+from common import announce
 
 TT_MB = 16.0
 """The transposition table of ``expectiminimax(...)`` agents (the second half of a double transposes)."""
@@ -125,9 +125,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
-    print("$ python " + " ".join([sys.argv[0], *(argv if argv is not None else sys.argv[1:])]))
-    machine = machine_info()
-    print(f"{machine['processor']}, {machine['cpu_count']} CPUs, load average {machine['load_average']}")
+    machine = announce(argv)
     game = rlgames.load_game("backgammon")
     positions = decision_positions(game, args.positions, args.seed)
     results: dict[str, list[dict[str, Any]]] = {}

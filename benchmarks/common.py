@@ -6,6 +6,7 @@ import os
 import platform
 import random
 import statistics
+import sys
 from typing import Any, Callable, Sequence, TypeVar
 
 import numpy as np
@@ -44,6 +45,14 @@ def machine_info() -> dict[str, Any]:
         "open_spiel": version("open_spiel"),
         "rlgames": rlgames.__version__,
     }
+
+
+def announce(argv: Sequence[str] | None) -> dict[str, Any]:
+    """Prints the command line and the machine it runs on; returns `machine_info`."""
+    print("$ python " + " ".join([sys.argv[0], *(argv if argv is not None else sys.argv[1:])]))
+    machine = machine_info()
+    print(f"{machine['processor']}, {machine['cpu_count']} CPUs, load average {machine['load_average']}")
+    return machine
 
 
 def spread(values: list[float], fmt: str | Callable[[float], str]) -> str:
