@@ -41,6 +41,32 @@ def test_compare_writes_the_report_and_says_what_it_found(nnue_checkpoint, tmp_p
     assert record["summary"] in (out / "report.md").read_text()
 
 
+def test_both_sides_search_alike_and_chance_games_by_expectiminimax():
+    chess = CompareConfig("connect_four", "c4.nnue.pt", search=("null=2",))
+    assert chess.depths == (2, 4, 6)
+    assert chess.specs("time=0.1") == ("alphabeta(time=0.1, null=2, model=c4.nnue.pt)",
+                                       "alphabeta(time=0.1, null=2, eval=heuristic)")
+    backgammon = CompareConfig("backgammon", "bg.pt", search=("filter=8",))
+    assert backgammon.depths == (1, 2)
+    assert [budget for _, budget in backgammon.budgets()] == ["depth=1", "depth=2", "time=0.1"]
+    assert backgammon.specs("depth=2") == ("expectiminimax(plies=2, filter=8, model=bg.pt)",
+                                           "expectiminimax(plies=2, filter=8, eval=heuristic)")
+    assert backgammon.specs("time=0.1")[1] == "expectiminimax(plies=3, time=0.1, filter=8, eval=heuristic)"
+
+
+def test_a_backgammon_comparison_runs(tmp_path, capsys):
+    game = rlgames.load_game("backgammon")
+    learned = tmp_path / "bg.nnue.pt"
+    save_checkpoint(learned, network=build_network(game, "nnue", seed=0, accumulator=8, hidden=4), game=game)
+    out = tmp_path / "report"
+    assert main(["compare", "backgammon", "--learned", str(learned), "--depths", "1", "--no-time", "--games", "4",
+                 "--opening-plies", "2", "--out", str(out), "--no-progress"]) == 0
+    record = json.loads((out / "compare.json").read_text())
+    (row,) = record["rows"]
+    assert row["specs"][0].startswith("expectiminimax(plies=1, ") and row["wins"] + row["losses"] == 4
+    assert "In backgammon, at equal depth" in capsys.readouterr().out
+
+
 def rows(*scores: tuple[str, float, float, float]) -> tuple[Row, ...]:
     return tuple(Row(label, ("a", "b"), 0, 0, 0, score, (low, high), 0.0, (0.0, 0.0), (0.1, 0.1))
                  for label, score, low, high in scores)
@@ -70,6 +96,8 @@ def test_openings_take_the_fewest_plies_that_give_enough_lines(game, count, plie
     (["--learned", "{ckpt}", "--depths", "0"], "depths must be at least 1"),
     (["--learned", "{ckpt}", "--depths", "", "--no-time"], "nothing to compare"),
     (["--learned", "{corrupt}"], "corrupt.pt"),
+    (["--learned", "{ckpt}", "--search", "filter"], "expected KEY=VALUE"),
+    (["--learned", "{ckpt}", "--search", "nosuch=1"], "nosuch"),
 ])
 def test_bad_input_is_one_line(nnue_checkpoint, tmp_path, capsys, argv, message):
     corrupt = tmp_path / "corrupt.pt"

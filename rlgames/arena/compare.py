@@ -3,7 +3,10 @@
 `run_compare` plays alpha-beta with a learned evaluator (a checkpoint: an NNUE runs inside the compiled
 search, another network through torch) against alpha-beta with the game's hand-crafted evaluator, once
 per budget: each depth of ``depths`` (both sides search that deep) and ``seconds`` per move (both sides
-get the same time). Each budget is an arena match (`rlgames.arena.tournament`): ``games`` games from
+get the same time). In a game with chance nodes (backgammon) both sides search by expectiminimax
+instead, a depth counting plies, one player's roll and move (``expectiminimax(plies=N)``), and the
+timed match deepens up to one ply past the deepest equal depth. ``search`` adds parameters to both
+sides' specs (``quiescence=8`` in chess, ``filter=8`` in backgammon). Each budget is an arena match (`rlgames.arena.tournament`): ``games`` games from
 ``games / 2`` distinct random openings, each played with both colourings, the same openings for every
 budget. A budget's row holds the learned side's score with its 95% interval, its Elo relative to the
 hand-crafted side, and both sides' time per move, so that the report shows that the budgets held.
@@ -14,6 +17,7 @@ compare.png and each match's own files.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 from collections.abc import Callable
@@ -28,31 +32,42 @@ from rlgames.registry import load_game
 
 LEARNED, HAND_CRAFTED = 0, 1
 """The players' indices in every match."""
+DEPTHS, CHANCE_DEPTHS = (2, 4, 6), (1, 2)
+"""The equal depths compared by default: alpha-beta's, and expectiminimax's plies in a game with chance."""
 
 
 @dataclass(frozen=True)
 class CompareConfig:
-    """What to compare: ``learned`` is a checkpoint's path; ``depths`` the equal depths and ``seconds``
-    the equal time per move (None: no timed match); ``opening_plies`` None picks the fewest plies that
-    give ``games / 2`` distinct openings (`rlgames.arena.openings.plies_for`)."""
+    """What to compare: ``learned`` is a checkpoint's path; ``depths`` the equal depths (None: 2, 4 and 6,
+    or plies 1 and 2 in a game with chance nodes) and ``seconds`` the equal time per move (None: no
+    timed match); ``search`` extra ``key=value`` parameters of both sides' specs; ``opening_plies`` None
+    picks the fewest plies that give ``games / 2`` distinct openings (`rlgames.arena.openings.plies_for`)."""
 
     game: str
     learned: str
-    depths: tuple[int, ...] = (2, 4, 6)
+    depths: tuple[int, ...] | None = None
     seconds: float | None = 0.1
     games: int = 400
     seed: int = 0
     workers: int = 1
     opening_plies: int | None = None
     game_params: tuple[tuple[str, Any], ...] = ()
+    search: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if self.depths is None:
+            object.__setattr__(self, "depths", CHANCE_DEPTHS if self.chance else DEPTHS)
         if not self.depths and self.seconds is None:
             raise ValueError("nothing to compare: give at least one depth or a time per move")
         if any(depth < 1 for depth in self.depths):
             raise ValueError(f"depths must be at least 1, got {self.depths}")
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError(f"the time per move must be positive, got {self.seconds}")
+
+    @property
+    def chance(self) -> bool:
+        """Whether the game has chance nodes (then both sides search by expectiminimax)."""
+        return _has_chance(self.game, self.game_params)
 
     def budgets(self) -> list[tuple[str, str]]:
         """``(label, alpha-beta budget)`` per match: ``("depth 4", "depth=4")``, ``("0.1 s/move", "time=0.1")``."""
@@ -63,7 +78,20 @@ class CompareConfig:
 
     def specs(self, budget: str) -> tuple[str, str]:
         """The learned and the hand-crafted player's agent specs under ``budget``."""
-        return f"alphabeta({budget}, model={self.learned})", f"alphabeta({budget}, eval=heuristic)"
+        if self.chance:
+            search = "expectiminimax"
+            budget = budget.replace("depth=", "plies=")
+            if budget.startswith("time="):
+                budget = f"plies={max(self.depths, default=1) + 1}, {budget}"
+        else:
+            search = "alphabeta"
+        extra = "".join(f", {item}" for item in self.search)
+        return (f"{search}({budget}{extra}, model={self.learned})", f"{search}({budget}{extra}, eval=heuristic)")
+
+
+@functools.cache
+def _has_chance(game: str, params: tuple[tuple[str, Any], ...]) -> bool:
+    return load_game(game, **dict(params)).info.has_chance
 
 
 @dataclass(frozen=True)
@@ -174,8 +202,9 @@ def table_rows(result: CompareResult) -> list[list[str]]:
 
 def markdown(result: CompareResult) -> str:
     config = result.config
-    method = (f"Alpha-beta with the learned evaluator (`{config.learned}`) against alpha-beta with the "
-              f"hand-crafted evaluator of {config.game}, {config.games} games per budget from "
+    learned, hand_crafted = result.rows[0].specs if result.rows else config.specs(config.budgets()[0][1])
+    method = (f"`{learned}` against `{hand_crafted}` in {config.game} (the budget as each row says), "
+              f"{config.games} games per budget from "
               f"{config.games // 2} random openings of {result.opening_plies} plies, each played with both "
               f"colourings, seed {config.seed}. Score: wins plus half the draws, with the normal "
               f"approximation's 95% interval; Elo relative to the hand-crafted side (maximum likelihood, one "

@@ -24,6 +24,14 @@ def depth_list(text: str) -> tuple[int, ...]:
     return depths
 
 
+def search_param(text: str) -> str:
+    """``KEY=VALUE``, added to both agent specs (checked with them)."""
+    key, equals, value = text.partition("=")
+    if not equals or not key.strip().isidentifier() or not value.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE such as quiescence=8; got {text!r}")
+    return f"{key.strip()}={value.strip()}"
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     from rlgames.agents import load_agent
     from rlgames.arena.compare import CompareConfig, run_compare, summary, write_compare
@@ -31,7 +39,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     config = CompareConfig(args.game, args.learned, depths=args.depths, seconds=None if args.no_time else args.time,
                            games=args.games, seed=args.seed, workers=args.workers, opening_plies=args.opening_plies,
-                           game_params=tuple(args.param))
+                           game_params=tuple(args.param), search=tuple(args.search))
     game = game_from_args(args)
     load_agent(config.specs(config.budgets()[0][1])[0], game)  # a bad checkpoint fails now, not in a worker
     result = run_compare(config, progress=progress_wanted(args), echo=lambda line: print(line, flush=True))
@@ -49,13 +57,18 @@ def add_compare_verb(verbs: argparse._SubParsersAction) -> None:
             "against alpha-beta with the game's hand-crafted evaluator, at each equal depth and at equal time\n"
             "per move: GAMES games per budget from GAMES/2 distinct openings, colours swapped. Prints each\n"
             "budget's score with its 95% interval and a one-sentence finding; writes report.md, compare.json,\n"
-            "compare.png and every game.\n"
-            "Example: rlgames compare connect_four --learned checkpoints/connect_four.nnue.pt --workers 2"))
+            "compare.png and every game. In a game with chance nodes both sides search by expectiminimax,\n"
+            "a depth counting plies (one player's roll and move).\n"
+            "Example: rlgames compare connect_four --learned checkpoints/connect_four.nnue.pt --workers 2\n"
+            "         rlgames compare backgammon --learned checkpoints/backgammon.pt --search filter=8"))
     add_game(compare)
     compare.add_argument("--learned", required=True, type=existing_file, metavar="CHECKPOINT",
                          help="the learned evaluator's checkpoint (e.g. checkpoints/connect_four.nnue.pt)")
-    compare.add_argument("--depths", type=depth_list, default=(2, 4, 6), metavar="D1,D2,...",
-                         help="the equal depths (default 2,4,6; '' for none)")
+    compare.add_argument("--depths", type=depth_list, metavar="D1,D2,...",
+                         help="the equal depths (default 2,4,6, or plies 1,2 in a game with chance; '' for none)")
+    compare.add_argument("--search", action="append", default=[], type=search_param, metavar="KEY=VALUE",
+                         help="a parameter of both sides' searches, e.g. quiescence=8 (chess) or filter=8 "
+                              "(backgammon); repeatable")
     compare.add_argument("--time", type=positive_float, default=0.1, metavar="SECONDS",
                          help="the equal time per move (default 0.1)")
     compare.add_argument("--no-time", action="store_true", help="play no match at equal time")
