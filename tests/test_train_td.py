@@ -19,6 +19,7 @@ from models.networks import NNUE, NetworkConfig, NNUEArgs, build_network
 from rlgames.game import TERMINAL, GameKernels
 from rlgames.search.rng import new_rng_state
 from train import td
+from train.config import ConfigError
 from train.td_kernels import (
     STATS,
     add_gradient,
@@ -252,6 +253,19 @@ def test_resume_equals_an_uninterrupted_run(tmp_path) -> None:
                                          hidden=4).value.weight)
 
 
+def test_a_run_can_start_from_another_runs_weights(tmp_path) -> None:
+    first = tmp_path / "first"
+    assert td.main(["tic_tac_toe", "--preset", "smoke", "--games", "100", "--out", str(first)]) == 0
+    game = rlgames.load_game("tic_tac_toe")
+    config = dataclasses.replace(td.PRESETS["smoke"], init=str(first / td.CHECKPOINT), alpha=0.01)
+    second = td.Run(game, config, tmp_path / "second", resume=False, echo=lambda line: None)
+    network, _ = load_network(first / td.CHECKPOINT, game)
+    np.testing.assert_array_equal(second.params, td.from_network(network))
+    assert second.games == 0
+    with pytest.raises(ConfigError, match="not a TD network of 9 \\+ 4 units"):
+        td.Run(game, dataclasses.replace(config, accumulator=9), tmp_path / "third", resume=False)
+
+
 @pytest.mark.parametrize("args, message", [
     (["no_such_game"], "no_such_game"),
     (["tic_tac_toe", "--preset", "nope"], "unknown preset"),
@@ -260,6 +274,7 @@ def test_resume_equals_an_uninterrupted_run(tmp_path) -> None:
     (["tic_tac_toe", "--set", "lam=2"], "lam"),
     (["tic_tac_toe", "--set", 'opponent="pubeval"'], "unknown evaluator 'pubeval'"),
     (["tic_tac_toe", "--resume"], "no such checkpoint"),
+    (["tic_tac_toe", "--set", 'init="missing.pt"'], "missing.pt"),
     (["tic_tac_toe", "--resume", "CORRUPT"], "SHA-256"),
     (["tic_tac_toe", "EXISTS"], "already holds a run"),
 ])

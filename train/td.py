@@ -78,7 +78,8 @@ class TDConfig:
     deterministic game needs at least 1 for the pairs of games to differ). ``opponent`` names the
     compiled evaluator those games measure the network against besides its previous self and random
     turns (`rlgames.evaluators.load_evaluator`: the game's ``heuristic``, or one of its own such as
-    backgammon's ``pubeval``, the baseline of TD-Gammon's successors).
+    backgammon's ``pubeval``, the baseline of TD-Gammon's successors). ``init``, a checkpoint's path, starts from
+    the weights of another run of the same size instead (a second phase at a lower ``alpha``, say).
 
     TD-Gammon's values are ``lam = 0.7`` and ``alpha = 0.1`` (Tesauro 1992, "Practical Issues in Temporal
     Difference Learning", as its reproductions quote it; not checked against the paper's text here). Its
@@ -102,6 +103,7 @@ class TDConfig:
     eval_games: int = 400
     eval_opening_turns: int = 0
     opponent: str = "heuristic"
+    init: str = ""
     seed: int = 0
 
     def __post_init__(self) -> None:
@@ -221,7 +223,7 @@ class Run:
                  echo: Callable[[str], None] = print) -> None:
         self.game, self.config, self.out, self.echo = game, config, out, echo
         self.dims = network_dims(game, config)
-        self.params = initial_params(self.dims, config)
+        self.params = self._initial_weights(config.init) if config.init else initial_params(self.dims, config)
         self.rng = new_rng_state(config.seed)
         self.games = 0
         if resume:
@@ -266,6 +268,13 @@ class Run:
         save_checkpoint(path, network=to_network(self.params, self.dims, self.game, self.config.seed),
                         game=self.game, counters={"games": self.games, "rng": [int(w) for w in self.rng]},
                         config=dataclasses.asdict(self.config))
+
+    def _initial_weights(self, path: str) -> np.ndarray:
+        network, _ = load_network(Path(path), self.game)
+        features, width, hidden = self.dims
+        if not isinstance(network, NNUE) or [w.shape for w in network.export()[:3:2]] != [(features, width), (width, hidden)]:
+            raise ConfigError(f"init {path}: not a TD network of {width} + {hidden} units for {self.game.name}")
+        return from_network(network)
 
     def _resume(self) -> None:
         path = self.out / CHECKPOINT
