@@ -217,6 +217,12 @@ def test_the_report_warns_when_openings_repeat() -> None:
     assert "only 9 distinct openings" in markdown_report(repeated)
     distinct = run_arena(ArenaConfig("tic_tac_toe", ("solver", "solver"), games=16, seed=0, opening_plies=1))
     assert "distinct openings" not in console_report(distinct) + markdown_report(distinct)
+    # in a game of chance each game rolls its own dice: a repeated opening does not replay a game
+    rolled = run_arena(ArenaConfig("pig", ("random", "random"), games=24, seed=0, opening_plies=1,
+                                   game_params=(("winscore", 10),)))
+    assert len({record.game.opening for record in rolled.records}) < 12
+    assert len({record.actions for record in rolled.records}) == 24
+    assert "distinct openings" not in console_report(rolled)
 
 
 def test_cli_arena_games_csv_is_the_same_with_one_or_two_workers(tmp_path):

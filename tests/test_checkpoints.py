@@ -115,3 +115,13 @@ def test_the_connect_four_model_knows_a_win_on_the_next_move_and_plays_good_move
     kept = sum(policy.act(game.state_from_moves(p.moves)) in solve(game.state_from_moves(p.moves)).value_preserving_actions
                for p in positions)
     assert kept >= 0.88 * len(positions)
+
+
+def test_the_backgammon_td_network_beats_pubeval_at_one_ply():
+    """The manifest's 10,000-game match of 1-ply players, cut to 400 games: the TD network's afterstate
+    values choose better moves than Tesauro's pubeval (and the compiled path plays them)."""
+    model = FOLDER / "backgammon.pt"
+    config = ArenaConfig("backgammon", (f"expectiminimax(plies=1, model={model})", "expectiminimax(plies=1, eval=pubeval)"),
+                         games=400, seed=0)
+    (pair,) = run_arena(config).pairs
+    assert pair.score >= 0.55, pair

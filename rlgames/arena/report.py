@@ -224,7 +224,10 @@ def console_report(result: ArenaResult) -> str:
 
 def repeated_openings_note(result: ArenaResult) -> str:
     """A warning when openings repeat, or "": deterministic engines then replay the same games, which
-    the intervals count as independent."""
+    the intervals count as independent. Not in a game with chance nodes, where each game rolls its
+    own dice (`rlgames.arena.match`)."""
+    if arena_game(result).info.has_chance:
+        return ""
     openings = {record.game.opening for record in result.records}
     played = len({record.game.opening_index for record in result.records})
     if len(openings) >= played:
