@@ -21,7 +21,6 @@ the measurement and prints the median and range::
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -36,7 +35,7 @@ from rlgames.search.playout import make_playout_batch
 from rlgames.search.rng import new_rng_state
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import announce, repeat_runs, spread
+from common import announce, repeat_runs, save_json, spread
 
 ROUNDS = 20
 WARMUP_GAMES = 3
@@ -163,10 +162,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     machine = announce(argv)
     runs = repeat_runs(args.runs, lambda index: measure(args.seconds, args.seed + index, args.scoring_type),
                        table, summary)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"args": vars(args), "machine": machine, "runs": runs}, f, indent=2)
-        print(f"\nwrote {args.json}")
+    save_json(args.json, {"args": vars(args), "machine": machine, "runs": runs})
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ expectiminimax::
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Sequence
@@ -34,7 +33,7 @@ from rlgames.game import Game, State
 from rlgames.search.expectiminimax import Expectiminimax, ExpectiminimaxConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import announce
+from common import announce, save_json
 
 TT_MB = 16.0
 """The transposition table of ``expectiminimax(...)`` agents (the second half of a double transposes)."""
@@ -137,10 +136,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             if plies > 1:
                 rows.append(measure(evaluator, positions, plies, "star1", args.filter))
         print(table(name, rows), flush=True)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"args": vars(args), "machine": machine, "results": results}, f, indent=2)
-        print(f"\nwrote {args.json}")
+    save_json(args.json, {"args": vars(args), "machine": machine, "results": results})
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import random
@@ -53,6 +54,14 @@ def announce(argv: Sequence[str] | None) -> dict[str, Any]:
     machine = machine_info()
     print(f"{machine['processor']}, {machine['cpu_count']} CPUs, load average {machine['load_average']}")
     return machine
+
+
+def save_json(path: str | None, record: dict[str, Any]) -> None:
+    """Writes ``record`` to ``path`` (nothing when it is None) and says so."""
+    if path:
+        with open(path, "w") as f:
+            json.dump(record, f, indent=2)
+        print(f"\nwrote {path}")
 
 
 def spread(values: list[float], fmt: str | Callable[[float], str]) -> str:
