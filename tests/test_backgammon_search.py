@@ -97,11 +97,11 @@ def test_a_filter_of_one_searches_the_best_afterstate_at_one_ply_deeper():
 
 
 def test_mcts_samples_the_dice_and_plays_legal_moves_through_doubles():
-    agent = rlgames.load_agent("mcts(simulations=30)", GAME)
+    agent = rlgames.load_agent("mcts(simulations=20)", GAME)
     agent.seed(0)
     rng = np.random.default_rng(0)
     state, moves, doubles = GAME.new_initial_state(), 0, 0
-    while not state.is_terminal() and moves < 30:
+    while not state.is_terminal() and moves < 16:
         if state.is_chance_node():
             state = state.apply(state.sample_chance_outcome(rng))
             continue
@@ -109,4 +109,4 @@ def test_mcts_samples_the_dice_and_plays_legal_moves_through_doubles():
         assert action in state.legal_actions()
         doubles += is_double(state)
         state, moves = state.apply(action), moves + 1
-    assert moves == 30 and doubles > 0
+    assert moves == 16 and doubles > 0

@@ -40,6 +40,7 @@ def test_the_manifest_holds_each_files_sha256(name):
     assert hashlib.sha256(path.read_bytes()[:-81]).hexdigest() == MANIFEST[name]["sha256"]  # head -c -81 | sha256sum
 
 
+@pytest.mark.slow  # a CLI process (in-process refusals are tested in test_models)
 def test_the_cli_refuses_a_checkpoint_with_a_flipped_weight_in_one_line(tmp_path):
     """A byte flipped inside the tensor data, where torch.load checks nothing: one line on stderr, status 2."""
     original = FOLDER / "connect_four.pt"
@@ -65,9 +66,9 @@ def test_a_shipped_checkpoint_loads_and_plays(name):
     network, info = load_network(FOLDER / name, game)
     assert info.game_name == game.name
     agent = rlgames.load_agent(f"mcts(simulations=50, model={FOLDER / name})", game)
-    state = game.new_initial_state()
+    state, dice = game.new_initial_state(), np.random.default_rng(0)
     while not state.is_terminal():
-        state = state.apply(agent.act(state))
+        state = state.apply(state.sample_chance_outcome(dice) if state.is_chance_node() else agent.act(state))
     assert state.returns()[0] in (-1.0, 0.0, 1.0)
 
 
