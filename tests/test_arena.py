@@ -225,6 +225,7 @@ def test_the_report_warns_when_openings_repeat() -> None:
     assert "distinct openings" not in console_report(rolled)
 
 
+@pytest.mark.slow  # two CLI processes compile their searches (test_parallel_and_serial_runs_give_the_same_results checks the same in-process)
 def test_cli_arena_games_csv_is_the_same_with_one_or_two_workers(tmp_path):
     """The arena's promise (README: "the same numbers on every run and with any --workers"), pinned for
     network agents too: ``python -m rlgames arena`` with one and with two worker processes writes the

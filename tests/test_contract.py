@@ -135,6 +135,7 @@ def test_one_point_win_is_a_value_not_a_proven_win() -> None:
     assert result.value == minimax(state).value == -0.5 and result.plies_to_end is None
 
 
+@pytest.mark.slow  # compiles the search twice more (about 25 s)
 def test_null_move_pruning_is_off_by_default_and_prunes_when_on() -> None:
     state = Tug(size=3, rule="threefold", extras=True).new_initial_state()
     config = AlphaBetaConfig(depth=8, tt_size_mb=0)

@@ -387,6 +387,7 @@ def test_othello_heuristic_beats_random_play():
     assert score_vs(OTHELLO, searcher, None, games=20, seed=0) >= 17
 
 
+@pytest.mark.slow  # a match (about 20 s)
 def test_connect_four_heuristic_beats_the_zero_evaluator_at_equal_depth():
     config = AlphaBetaConfig(depth=4, tt_size_mb=SMALL_TT)
     heuristic, zero = AlphaBeta(ConnectFourEvaluator(), config), AlphaBeta(ZeroEvaluator(), config)

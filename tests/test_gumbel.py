@@ -130,6 +130,7 @@ def test_halving_schedule_matches_the_paper():
             assert np.all(np.diff(visits) <= 0)  # a better-ranked action is never visited less
 
 
+@pytest.mark.slow  # about 20 s
 @pytest.mark.parametrize("evaluator", [OPEN_LINES, PythonOpenLines()])
 def test_search_spends_the_budget_by_sequential_halving(evaluator):
     config = GumbelConfig(simulations=16, max_num_considered_actions=4)
@@ -247,6 +248,7 @@ def test_batched_equals_compiled():
     assert batched[0].stats.extra["batches"] <= 301
 
 
+@pytest.mark.slow  # about 20 s
 def test_pig_chance_nodes_on_both_paths():
     states = [pig_state(15, 19, 4), pig_state(0, 0, 0), pig_state(10, 12, 6)]
     config = GumbelConfig(simulations=64)

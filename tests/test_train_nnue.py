@@ -16,6 +16,7 @@ def weights(path) -> dict[str, torch.Tensor]:
     return load_checkpoint(path).model_state
 
 
+@pytest.mark.slow  # two training runs (about 40 s)
 def test_resume_equals_an_uninterrupted_run(tmp_path, capsys):
     straight, split = tmp_path / "straight", tmp_path / "split"
     args = ["tic_tac_toe", "--preset", "smoke", "--seed", "3"]

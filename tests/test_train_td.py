@@ -154,6 +154,7 @@ def test_the_checkpoint_is_an_nnue_evaluator_with_the_trainers_values(tic_tac_to
     assert np.ptp(ours) > 0.1
 
 
+@pytest.mark.slow  # a training run (about 17 s)
 def test_pig_trains_and_its_net_scores_chance_nodes(tmp_path, capsys) -> None:
     out = tmp_path / "pig"
     assert td.main(["pig", "--preset", "smoke", "--out", str(out), "--set", "eval_opening_turns=0"]) == 0

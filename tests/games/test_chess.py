@@ -354,6 +354,7 @@ def test_illegal_actions_raise_and_a_finished_game_takes_no_move(game):
         game.state_from_fen(None)
 
 
+@pytest.mark.slow  # depth-5 searches of Kiwipete (about 30 s)
 def test_late_move_reductions_search_fewer_nodes_and_still_find_the_mate(game):
     """Off by default; on, a depth-5 search of Kiwipete visits far fewer nodes, and Legall's mate in two
     (Nf6+ gxf6 Bxf7#, its only mate in two by brute force with python-chess) is still found."""
