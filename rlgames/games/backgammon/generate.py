@@ -10,19 +10,22 @@ The listing takes the case of the position:
   second moves after first move ``a`` are the moves open in the position, less ``a`` if its checker
   was alone, plus the one from where ``a`` lands. So for a second move ``b`` open in the position the
   pairs are every first move but ``b``'s lone checker, and otherwise the one first move landing on
-  ``b``: each written in order from the list of first moves, without a branch per pair;
+  ``b``: each row of pairs is copied from the list of first moves by vector instructions of a fixed
+  width (`_copy_row`), without a branch per pair, rows of both kinds taking the same path;
 * otherwise (bearing off): every pair is marked in a table of 25 words, one per second move, then
   read out in order.
 
-The list of first moves and the table are scratch kept in ``out[TABLE:TABLE + 25]``, past any list of
-legal actions (`MAX_LEGAL`), so the buffers hold `MAX_ACTIONS` entries.
+The list of first moves and the table are scratch kept in ``out[TABLE:]``, past any list of legal
+actions (`MAX_LEGAL`) and the margin that the copies may write past it, so the buffers hold
+`MAX_ACTIONS` entries.
 
 When no pair can be played the single moves follow (high die first), else the pass.
 """
 
 from __future__ import annotations
 
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
 from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.np.arrayobj import make_array, populate_array
@@ -36,6 +39,7 @@ from rlgames.games.backgammon.moves import (
     SINGLE,
     absolute_mask,
     after_move,
+    board_masks,
     relative_masks,
     reverse24,
     sources,
@@ -43,11 +47,18 @@ from rlgames.games.backgammon.moves import (
 )
 from rlgames.games.backgammon.slots import HIGH_SHIFT, LOW_SHIFT, META, bar
 
-TABLE = MAX_LEGAL
+ROW = 8
+"""The width of the copies that write a row of `_open_pairs`, doubled past ``ROW`` first moves (there
+are at most 15): while a row is written, entries up to ``4 * ROW - 2`` past the list written so far
+may be overwritten."""
+TABLE = MAX_LEGAL + 4 * ROW
 """Where the scratch words start in the buffer of `decision_actions`."""
-MAX_ACTIONS = MAX_LEGAL + 25
-"""The size of the kernels' action buffers: `MAX_LEGAL` actions, then 25 words of scratch."""
+MAX_ACTIONS = TABLE + 4 * ROW
+"""The size of the kernels' action buffers: `MAX_LEGAL` actions, a margin, then the scratch words (25
+for `_marked_pairs`, up to ``4 * ROW - 1`` read by `_open_pairs`)."""
 BOTH_FROM_BAR = 26 * BAR + BAR
+HOME_0, HOME_1 = 0x3F << 18, 0x3F
+"""The home boards of player 0 and of player 1, as masks of positions."""
 
 
 @intrinsic
@@ -65,6 +76,49 @@ def _borrowed(typingctx, array):
         return view._getvalue()
 
     return array(array), codegen
+
+
+@intrinsic
+def _copy_row(typingctx, out, at, source, base):
+    """``out[at:at + ROW] = base + out[source:source + ROW]`` (ranges that do not overlap) as vector
+    loads, adds and stores: a copy of fixed length, without a loop whose exit the CPU mispredicts."""
+    def codegen(context, builder, signature, args):
+        if signature.args[0].layout != "C":
+            return context.compile_internal(builder, _copy_row_strided, signature, args)
+        data = make_array(signature.args[0])(context, builder, value=args[0]).data
+        row = ir.VectorType(ir.IntType(64), ROW)
+        words = builder.load(builder.bitcast(builder.gep(data, [args[2]]), row.as_pointer()), align=8)
+        bases = ir.Constant(row, None)
+        for j in range(ROW):
+            bases = builder.insert_element(bases, args[3], ir.Constant(ir.IntType(32), j))
+        builder.store(builder.add(words, bases), builder.bitcast(builder.gep(data, [args[1]]), row.as_pointer()),
+                      align=8)
+        return context.get_dummy_value()
+
+    return types.void(out, types.int64, types.int64, types.int64), codegen
+
+
+def _copy_row_strided(out, at: int, source: int, base: int) -> None:
+    """`_copy_row` for an ``out`` that is not C-contiguous."""
+    for j in range(ROW):
+        out[at + j] = base + out[source + j]
+
+
+@njit(cache=True, inline="always")
+def _copy_list(out, at: int, source: int, base: int, wide: bool) -> None:
+    """`_copy_row`, twice as wide if ``wide``."""
+    _copy_row(out, at, source, base)
+    if wide:
+        _copy_row(out, at + ROW, source + ROW, base)
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    """The set bits of the int64 ``x`` (LLVM's ``ctpop``: one instruction)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
 
 
 @njit(cache=True)
@@ -88,18 +142,30 @@ def _entering(d1: int, d2: int, mine: int, blocked: int, player: int, offset: in
 
 
 @njit(cache=True, inline="always")
+def _unblocked(die: int, blocked: int, player: int) -> int:
+    """The positions from which ``player`` moves ``die`` pips onto a point that is not blocked (no
+    bearing off): player 0 moves up, player 1 down."""
+    if player == 0:
+        return ~(blocked >> die) & POINTS_MASK >> die
+    return ~(blocked << die) & POINTS_MASK & ~((1 << die) - 1)
+
+
+@njit(cache=True, inline="always")
 def _open_pairs(d1: int, d2: int, mine: int, single: int, blocked: int, player: int, offset: int, out,
                 n: int) -> int:
-    """The pairs with ``d1`` then ``d2`` where no checker is on the bar and none can bear off: for each
-    second move ``b`` (in increasing order), the first moves ``a`` allowed with it (``allowed``), written
-    by a loop over the list of first moves that keeps an entry by adding 0 or 1 to ``n``."""
-    first = mine & _open(d1, blocked)
-    second = mine & _open(d2, blocked)
-    landing = first >> d1 & _open(d2, blocked) & ~second  # second moves made by the first one
-    step = d1  # first move = second move + step, for a landing
-    if player == 0:
-        first, second, landing, single = reverse24(first), reverse24(second), reverse24(landing), reverse24(single)
-        step = -d1
+    """The pairs with ``d1`` then ``d2`` where no checker is on the bar and none can bear off, from masks
+    of positions: for each second move ``b`` (in increasing order), every first move but ``b``'s lone
+    checker when ``b`` was open before the first move, else the one first move landing on ``b``.
+
+    The first moves are listed in the scratch words, and a row is copied from there `ROW` entries wide,
+    the entries past its end to be overwritten: a row of the first kind is the list (then its tail
+    from the skipped entry on, where one is skipped), one of the second kind the entry of its first
+    move. The kinds of rows alternate unpredictably, so they take the same path."""
+    first = mine & _unblocked(d1, blocked, player)
+    second = mine & _unblocked(d2, blocked, player)
+    landed = first << d1 if player == 0 else first >> d1
+    landing = landed & _unblocked(d2, blocked, player) & ~second  # second moves made by the first one
+    step = -d1 if player == 0 else d1  # first move = second move + step, on a landing row
     k = 0
     rest = first
     while rest:
@@ -108,16 +174,18 @@ def _open_pairs(d1: int, d2: int, mine: int, single: int, blocked: int, player: 
         k += 1
     lone = single & first
     rows = second | landing
+    wide = k > ROW
     while rows:
         b = trailing_zeros(rows)
         rows &= rows - 1
-        open_here = -(second >> b & 1)  # all ones where b was open before the first move
-        allowed = first & ~(lone & 1 << b) & open_here | 1 << ((b + step) & 31) & ~open_here
+        land = landing >> b & 1
+        skip = lone >> b & 1  # b's lone checker: its first move is not in the row (never on a landing row)
+        a = b + step if land else b  # the first move on a landing row
+        index = _popcount(first & ((1 << a) - 1))  # a's index in the list of first moves, if there
         base = offset + 26 * b
-        for j in range(k):
-            a = out[TABLE + j]
-            out[n] = base + a
-            n += allowed >> a & 1
+        _copy_list(out, n, TABLE + (index if land else 0), base, wide)
+        _copy_list(out, n + index, TABLE + index + skip, base, wide)  # the tail (a no-op unless skip)
+        n += 1 if land else k - skip
     return n
 
 
@@ -154,7 +222,8 @@ def _marked_pairs(d1: int, d2: int, mine: int, single: int, blocked: int, player
 @njit(cache=True, inline="always")
 def _pairs(d1: int, d2: int, mine: int, single: int, blocked: int, on_bar: int, player: int, offset: int, out,
            n: int) -> int:
-    """Appends the pairs with ``d1`` then ``d2`` (actions ``offset + 26 * second + first``) in order."""
+    """Appends the pairs with ``d1`` then ``d2`` (actions ``offset + 26 * second + first``) in order, from
+    relative masks, in a position with checkers on the bar or where checkers may bear off."""
     if on_bar >= 2:
         if not (blocked >> (BAR - d1) & 1 or blocked >> (BAR - d2) & 1):
             out[n] = offset + BOTH_FROM_BAR
@@ -162,10 +231,34 @@ def _pairs(d1: int, d2: int, mine: int, single: int, blocked: int, on_bar: int, 
         return n
     if on_bar:
         return _entering(d1, d2, mine, blocked, player, offset, out, n)
-    outside = mine >> 6
-    if outside & (outside - 1) or outside & ~(single >> 6):  # checkers stay outside the home board
-        return _open_pairs(d1, d2, mine, single, blocked, player, offset, out, n)
     return _marked_pairs(d1, d2, mine, single, blocked, player, offset, out, n)
+
+
+@njit(cache=True, inline="always")
+def _stay_outside(mine: int, single: int, player: int) -> bool:
+    """Whether ``player`` has two checkers or more outside its home board (masks of positions), so that
+    none can bear off in a pair of moves."""
+    home = HOME_0 if player == 0 else HOME_1
+    outside, outside_single = mine & ~home, single & ~home
+    return outside & (outside - 1) != 0 or outside & ~outside_single != 0
+
+
+@njit(cache=True, inline="always")
+def _all_pairs(s, player: int, low: int, high: int, out) -> int:
+    """Writes every pair of moves, those with the high die first then (unless doubles) the low die first."""
+    on_bar = bar(s, player)
+    mine, single, blocked = board_masks(s, player)
+    if not on_bar and _stay_outside(mine, single, player):  # the common case
+        n = _open_pairs(high, low, mine, single, blocked, player, 0, out, 0)
+        if low != high:
+            n = _open_pairs(low, high, mine, single, blocked, player, LOW_FIRST, out, n)
+        return n
+    if player == 0:
+        mine, single, blocked = reverse24(mine), reverse24(single), reverse24(blocked)
+    n = _pairs(high, low, mine, single, blocked, on_bar, player, 0, out, 0)
+    if low != high:
+        n = _pairs(low, high, mine, single, blocked, on_bar, player, LOW_FIRST, out, n)
+    return n
 
 
 @njit(cache=True, inline="always")
@@ -186,13 +279,11 @@ def decision_actions(s, out) -> int:
     out = _borrowed(out)
     player = s[0]
     low, high = s[META] >> LOW_SHIFT & 7, s[META] >> HIGH_SHIFT & 7
-    on_bar = bar(s, player)
-    mine, single, blocked = relative_masks(s, player)
-    n = _pairs(high, low, mine, single, blocked, on_bar, player, 0, out, 0)
-    if low != high:
-        n = _pairs(low, high, mine, single, blocked, on_bar, player, LOW_FIRST, out, n)
+    n = _all_pairs(s, player, low, high, out)
     if n:
         return n
+    on_bar = bar(s, player)
+    mine, _, blocked = relative_masks(s, player)
     first = sources(high, mine, blocked, on_bar)
     if first:
         return _singles(absolute_mask(first, player), SINGLE, out)
@@ -201,4 +292,3 @@ def decision_actions(s, out) -> int:
         return _singles(absolute_mask(first, player), SINGLE + LOW_FIRST, out)
     out[0] = PASS
     return 1
-

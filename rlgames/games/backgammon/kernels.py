@@ -140,7 +140,7 @@ def win_points(s, winner: int) -> int:
     return 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play(s, action: int):
     """The successor of the decision node ``s`` after the legal ``action``."""
     player, meta = s[0], s[META]

@@ -66,20 +66,24 @@ def reverse24(x: int) -> int:
 
 
 @njit(cache=True)
-def relative_masks(s, player: int) -> tuple[int, int, int]:
-    """``(mine, single, blocked)`` in ``player``'s relative coordinates: the points where ``player``
-    has checkers, where it has exactly one, and those held by two or more opposing checkers."""
+def board_masks(s, player: int) -> tuple[int, int, int]:
+    """``(mine, single, blocked)`` as masks of positions: where ``player`` has checkers, where it has
+    exactly one, and the points held by two or more opposing checkers."""
     many = s[COUNTS + 1] | s[COUNTS + 2] | s[COUNTS + 3]
     own = s[OWNER] if player == 0 else ~s[OWNER] & POINTS_MASK
-    mine = (s[COUNTS] | many) & own
-    single = s[COUNTS] & ~many & own
-    blocked = many & ~own & POINTS_MASK
+    return (s[COUNTS] | many) & own, s[COUNTS] & ~many & own, many & ~own & POINTS_MASK
+
+
+@njit(cache=True)
+def relative_masks(s, player: int) -> tuple[int, int, int]:
+    """`board_masks` in ``player``'s relative coordinates."""
+    mine, single, blocked = board_masks(s, player)
     if player == 0:
         return reverse24(mine), reverse24(single), reverse24(blocked)
     return mine, single, blocked
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sources(die: int, mine: int, blocked: int, on_bar: int) -> int:
     """The relative places (bit 24: the bar) from which a checker can move ``die`` pips."""
     if on_bar:
@@ -93,7 +97,7 @@ def sources(die: int, mine: int, blocked: int, on_bar: int) -> int:
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def after_move(source: int, die: int, mine: int, single: int, on_bar: int) -> tuple[int, int]:
     """``(mine, on_bar)`` after a checker leaves relative place ``source`` with ``die``."""
     if source == BAR:
@@ -133,7 +137,7 @@ def _has_pair(d1: int, d2: int, mine: int, single: int, blocked: int, on_bar: in
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decision_is_legal(s, action: int) -> bool:
     """Whether ``action`` is legal at the decision node ``s`` (the judgement of `decision_actions`,
     made without listing them all: a pair is checked move by move)."""
