@@ -67,3 +67,33 @@ def test_a_teacher_labels_the_positions_and_their_random_children():
     np.testing.assert_allclose(data.labels, values.numpy(), atol=1e-5)
     plain = nnue.self_play(game, load_evaluator("heuristic", game), config, np.random.default_rng(0))
     assert not (plain.moves == -1).any() and len(plain.labels) == (~siblings).sum()
+
+
+@pytest.mark.parametrize("name", ["tic_tac_toe", "othello", "connect_four"])
+def test_augmented_positions_are_the_positions_of_the_symmetric_boards(name):
+    """Each copy under a symmetry is a real position of the transformed board: its legal moves are
+    the images of the original's, the searched move maps onto a legal move, labels are unchanged."""
+    import numpy as np
+
+    from rlgames.evaluators import load_evaluator
+
+    game = rlgames.load_game(name)
+    config = nnue.NNUEConfig(games=2, depth=1, random_plies=4)
+    data = nnue.self_play(game, load_evaluator("heuristic", game), config, np.random.default_rng(1))
+    symmetries = game.symmetries()
+    augmented = data.under(symmetries)
+    n = len(data.labels)
+    assert len(augmented.labels) == len(symmetries) * n and len(symmetries) > 1
+    for k, symmetry in enumerate(symmetries):
+        part = slice(k * n, (k + 1) * n)
+        np.testing.assert_array_equal(augmented.labels[part], data.labels)
+        for i in range(n):
+            legal = np.flatnonzero(data.masks[i])
+            assert set(np.flatnonzero(augmented.masks[part][i])) == set(symmetry.action_map[legal])
+            assert augmented.masks[part][i, augmented.moves[part][i]] == 1
+        if name != "connect_four":  # the transform moves each cell where the action map does (in
+            # connect four the actions are columns)
+            planes, height, width = game.observation_shape
+            original = data.observations.reshape(n, planes, height * width)
+            image = augmented.observations[part].reshape(n, planes, height * width)
+            np.testing.assert_array_equal(image[:, :, symmetry.action_map[:height * width]], original)

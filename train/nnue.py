@@ -8,7 +8,8 @@ game's result, ``lam * search + (1 - lam) * result`` (Stockfish's ``lambda``; wi
 network trained by ``python -m train``, its value replaces the search's, and random children of the
 positions played teach the positions a search looks at but does not play); the network learns the
 labels of the last ``window`` generations (squared error on the value, cross-entropy on the searched
-move for the policy head). After each generation the new network plays the previous one and the
+move for the policy head), with ``augment`` each position seen under every symmetry of the board
+(`rlgames.Game.symmetries`: 8 in othello), as AlphaGo Zero's data was. After each generation the new network plays the previous one and the
 hand-crafted evaluator at equal time per move, and TensorBoard gets the losses and scores
 (``tensorboard --logdir runs``). Every generation is seeded from ``(seed, generation)`` and its
 checkpoint holds the data window, so ``--resume`` continues a killed run exactly.
@@ -22,6 +23,7 @@ import json
 import sys
 import time
 from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -36,11 +38,12 @@ from models.networks import NNUE, build_network
 from rlgames.evaluators import load_evaluator
 from rlgames.evaluators.base import Evaluator
 from rlgames.files import atomic_write
-from rlgames.game import Game, State
+from rlgames.game import Game, State, Symmetry
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
 from rlgames.search.result import SearchResult
 from train.config import EvalConfig
 from train.evaluate import match
+from train.replay import map_actions
 from train.targets import outcome_values
 
 
@@ -68,6 +71,7 @@ class NNUEConfig:
     eval_opening_plies: int = 4
     teacher: str | None = None
     siblings: float = 0.0
+    augment: bool = False
     seed: int = 0
 
 
@@ -77,7 +81,7 @@ PRESETS = {
     # on the positions alpha-beta self-play reaches and on a random child of a third of them
     "connect_four_teacher": NNUEConfig(games=600, depth=6, random_plies=6, lam=0.75, epochs=10, window=4,
                                        teacher="checkpoints/connect_four.pt", siblings=0.35),
-    "othello": NNUEConfig(games=300, depth=3, random_plies=8, accumulator=64, hidden=32),
+    "othello": NNUEConfig(games=300, depth=3, random_plies=8, accumulator=64, hidden=32, augment=True),
     "tic_tac_toe": NNUEConfig(generations=3, games=200, depth=2, random_plies=2, accumulator=16, hidden=8),
     "smoke": NNUEConfig(generations=2, games=8, depth=2, random_plies=2, accumulator=8, hidden=4, epochs=1,
                         eval_games=2, eval_time=0.01, eval_opening_plies=2),
@@ -97,6 +101,16 @@ class Positions:
     def concatenate(parts: list[Positions]) -> Positions:
         return Positions(*(np.concatenate([getattr(p, f.name) for p in parts])
                            for f in dataclasses.fields(Positions)))
+
+    def under(self, symmetries: Sequence[Symmetry]) -> Positions:
+        """These positions under each of ``symmetries`` in turn (``len(symmetries)`` times as many):
+        observations by the symmetry's transform, masks and moves by its action map."""
+        parts = []
+        for symmetry in symmetries:
+            moves = np.where(self.moves >= 0, symmetry.action_map[np.maximum(self.moves, 0)], -1)
+            parts.append(Positions(symmetry.observation(self.observations),
+                                   map_actions(self.masks, symmetry.action_map), moves, self.labels))
+        return Positions.concatenate(parts)
 
 
 def self_play(game: Game, evaluator: Evaluator, config: NNUEConfig, rng: np.random.Generator,
@@ -240,7 +254,10 @@ class Run:
             previous = self.hand_crafted if g == 0 else NNUEvaluator(self.network, self.game)
             data = self_play(self.game, previous, self.config, rng, self.teacher)
             self.window = [*self.window, data][-self.config.window:]
-            losses = learn(self.network, self.optimizer, Positions.concatenate(self.window), self.config, generator)
+            window = Positions.concatenate(self.window)
+            if self.config.augment:
+                window = window.under(self.game.symmetries())
+            losses = learn(self.network, self.optimizer, window, self.config, generator)
             scores = evaluate(self.game, NNUEvaluator(self.network, self.game), previous, self.hand_crafted,
                               self.config, rng)
             self.generation += 1
