@@ -43,7 +43,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from models.networks import NetworkConfig, PolicyValueNet, network_from_config
+from models.networks import NetworkConfig, PolicyValueNet, input_shape, network_from_config
 from rlgames.files import atomic_write
 from rlgames.game import Game
 from rlgames.registry import load_game
@@ -138,8 +138,8 @@ def save_checkpoint(path: str | os.PathLike, *, network: PolicyValueNet, game: G
                     config: dict[str, Any] | None = None, rng: RngStreams | None = None) -> Path:
     """Writes a sealed checkpoint atomically (creating missing parent directories) and returns its path."""
     path = Path(path)
-    if tuple(game.observation_shape) != network.config.observation_shape or game.num_actions != network.config.num_actions:
-        raise ValueError(f"network {network.config.describe()} does not fit {game.name}'s observations/actions")
+    if input_shape(game, network.config.arch) != network.config.observation_shape or game.num_actions != network.config.num_actions:
+        raise ValueError(f"network {network.config.describe()} does not fit {game.name}'s inputs/actions")
     payload = {
         "format": FORMAT, "format_version": FORMAT_VERSION,
         "game": {"name": game.name, "version": game.version, "params": dict(game.params)},
@@ -206,9 +206,10 @@ def load_checkpoint(path: str | os.PathLike, *, game: Game | None = None, map_lo
     info = _parse(path, payload, sha256)
     if game is not None:
         _check_game(path, info.game_name, info.game_version, info.game_params, game)
-        if info.network.observation_shape != tuple(game.observation_shape) or info.network.num_actions != game.num_actions:
-            raise CheckpointError(f"{path}: its network takes observations {info.network.observation_shape} and "
-                                  f"{info.network.num_actions} actions, {game.name} has {tuple(game.observation_shape)} "
+        expected = input_shape(game, info.network.arch)
+        if info.network.observation_shape != expected or info.network.num_actions != game.num_actions:
+            raise CheckpointError(f"{path}: its network takes inputs {info.network.observation_shape} and "
+                                  f"{info.network.num_actions} actions, {game.name} has {expected} "
                                   f"and {game.num_actions}")
     if network is not None and network != info.network:
         raise CheckpointError(f"{path} holds a {info.network.describe()} network, not {network.describe()}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections import OrderedDict
@@ -12,9 +13,9 @@ import numpy as np
 import torch
 
 from models.checkpoint import load_network
-from models.networks import NNUE, PolicyValueNet
+from models.networks import NNUE, PolicyValueNet, input_shape
 from rlgames.evaluators.base import Evaluator
-from rlgames.evaluators.nnue import make_nnue_kernel
+from rlgames.evaluators.nnue import make_dense_features, make_nnue_kernel
 from rlgames.game import CompactState, Game, State, compiled_entry
 
 
@@ -36,9 +37,10 @@ class NetworkEvaluator(Evaluator):
         if batch_size < 1 or cache_size < 0:
             raise ValueError(f"batch_size must be >= 1 and cache_size >= 0, got {batch_size} and {cache_size}")
         config = network.config
-        if config.observation_shape != tuple(game.observation_shape) or config.num_actions != game.num_actions:
-            raise ValueError(f"network {config.describe()} takes observations {config.observation_shape} and "
-                             f"{config.num_actions} actions; {game.name} has {tuple(game.observation_shape)} "
+        expected = input_shape(game, config.arch)
+        if config.observation_shape != expected or config.num_actions != game.num_actions:
+            raise ValueError(f"network {config.describe()} takes inputs {config.observation_shape} and "
+                             f"{config.num_actions} actions; {game.name} has {expected} "
                              f"and {game.num_actions}")
         self.game = game
         self.device = torch.device(device)
@@ -46,11 +48,11 @@ class NetworkEvaluator(Evaluator):
         self.batch_size = batch_size
         self.cache_size = cache_size
         self._cache: OrderedDict[CompactState, tuple[float, np.ndarray]] = OrderedDict()
-        self._obs = np.zeros((batch_size, *game.observation_shape), dtype=np.float32)  # [N, *obs_shape]
+        self._obs = np.zeros((batch_size, *expected), dtype=np.float32)  # [N, *input_shape]
         self._mask = np.zeros((batch_size, game.num_actions), dtype=np.bool_)  # [N, A]
         self._actions = np.empty(game.kernels.max_actions, dtype=np.int64)
         start = game.initial_compact_state()
-        self._observe = compiled_entry(game.kernels.observation, start, 0, self._obs[0])
+        self._observe = compiled_entry(input_kernel(game, config.arch), start, 0, self._obs[0])
         self._legal = compiled_entry(game.kernels.legal_actions, start, self._actions)
         self.evaluations = 0
         self.cache_hits = 0
@@ -171,6 +173,34 @@ def _nnue_kernel(game: Game, weights: tuple) -> Callable[..., float]:
         digest.update(np.asarray(w, dtype=np.float32).tobytes())
     key = (game, digest.digest())
     if key not in _KERNELS:
-        _KERNELS[key] = make_nnue_kernel(game.kernels.observation, tuple(game.observation_shape), weights,
-                                         game.kernels.observer)
+        kernels = game.kernels
+        _KERNELS[key] = make_nnue_kernel(kernels.observation, tuple(game.observation_shape), weights, kernels.observer,
+                                         features=kernels.features if kernels.num_features else None)
     return _KERNELS[key]
+
+
+def input_kernel(game: Game, arch: str) -> Callable[..., None]:
+    """The njit ``(s, player, out)`` writing what a network of ``arch`` reads (`models.networks.input_shape`):
+    the sparse features as ones and zeros for an NNUE of a game that has them, else the observation."""
+    kernels = game.kernels
+    if arch == "nnue" and kernels.num_features:
+        return _dense_features(kernels.features, kernels.num_features)
+    return kernels.observation
+
+
+@functools.cache
+def _dense_features(features: Callable[..., int], num_features: int) -> Callable[..., None]:
+    return make_dense_features(features, num_features)
+
+
+def network_inputs(game: Game, arch: str, states: Sequence[State]) -> np.ndarray:
+    """float32[len(states), *input_shape]: what a network of ``arch`` reads of each state, from its side
+    to move (the training data of `train.nnue`)."""
+    shape = input_shape(game, arch)
+    inputs = np.zeros((len(states), *shape), dtype=np.float32)
+    if states:
+        write = compiled_entry(input_kernel(game, arch), states[0].compact, 0, inputs[0])
+        for row, state in zip(inputs, states):
+            write(state.compact, state.current_player(), row)
+    return inputs
+

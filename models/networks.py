@@ -122,10 +122,19 @@ def default_arch(observation_shape: tuple[int, ...]) -> str:
     return "resnet" if spatial else "mlp"
 
 
+def input_shape(game: Game, arch: str) -> tuple[int, ...]:
+    """What a network of ``arch`` reads of a position: an NNUE of a game with sparse features
+    (`rlgames.game.GameKernels.features`) their ``(num_features,)`` vector of ones and zeros, any
+    other network the observation."""
+    if arch == "nnue" and game.kernels.num_features:
+        return (game.kernels.num_features,)
+    return tuple(game.observation_shape)
+
+
 def network_config(game: Game, arch: str = "auto", **arch_args: Any) -> NetworkConfig:
     """The `NetworkConfig` for ``game``; ``arch="auto"`` picks `default_arch`."""
-    shape = tuple(game.observation_shape)
-    name = default_arch(shape) if arch == "auto" else arch
+    name = default_arch(tuple(game.observation_shape)) if arch == "auto" else arch
+    shape = input_shape(game, name)
     if name == "resnet" and len(shape) != 3:
         raise ValueError(f"resnet needs (C, H, W) observations; {game.name}'s are shaped {shape}")
     return NetworkConfig(name, make_arch_args(name, **arch_args), shape, game.num_actions)

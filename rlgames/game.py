@@ -130,6 +130,12 @@ def no_move_score(s, action) -> float:
 
 
 @numba.njit(cache=True)
+def no_features(s, out) -> int:
+    """The default: no sparse features (an NNUE reads the observation)."""
+    return 0
+
+
+@numba.njit(cache=True)
 def side_to_move_observer(s) -> int:
     """The default observer: the side to move; player 0 at a chance node or a terminal state."""
     return max(s[PLAYER], 0)
@@ -171,6 +177,11 @@ class GameKernels(NamedTuple):
       at a chance node, the player who moved into it (pig: the turn player, who rolled; backgammon:
       the player who just moved), as the searches take it; player 0 at a terminal state or where no
       one has moved yet. Default: the side to move, else 0.
+    * ``features(s, out: int64[:]) -> int`` writes the indices of the active inputs of an NNUE (sparse
+      binary features, each in ``[0, num_features)``, from the point of view of ``observer(s)``) into
+      ``out[:n]`` (``out`` holds ``num_features``) and returns ``n``: a set a move changes in a few
+      entries, such as chess's 768 piece-square inputs. Default: none (``num_features == 0``); an NNUE
+      then reads the observation.
     * ``max_return`` is the largest return (``GameInfo.utility[1]``, filled in by `Game`), by which
       compiled code scales returns into values.
     """
@@ -186,6 +197,8 @@ class GameKernels(NamedTuple):
     null_move: Callable[..., CompactState] = no_null_move
     move_score: Callable[..., float] = no_move_score
     observer: Callable[..., int] = side_to_move_observer
+    features: Callable[..., int] = no_features
+    num_features: int = 0
     max_return: int = 1
 
     def provides(self, kernel: str) -> bool:

@@ -360,9 +360,9 @@ def test_load_errors(tmp_path: Path) -> None:
                             (set_blocks, r"weights do not fit the architecture resnet\(blocks=2"),
                             (set_arch, "bad network record: unknown network architecture 'transformer'"),
                             (drop_model, "missing or bad entry 'model'"),
-                            (set_observation_shape, r"takes observations \(3, 3, 3\) and 9 actions, tic_tac_toe "
+                            (set_observation_shape, r"takes inputs \(3, 3, 3\) and 9 actions, tic_tac_toe "
                                                     r"has \(2, 3, 3\) and 9"),
-                            (set_num_actions, r"takes observations \(2, 3, 3\) and 10 actions, tic_tac_toe "
+                            (set_num_actions, r"takes inputs \(2, 3, 3\) and 10 actions, tic_tac_toe "
                                               r"has \(2, 3, 3\) and 9")]:
         path.write_bytes(good)
         with pytest.raises(CheckpointError, match=message):

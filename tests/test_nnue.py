@@ -26,8 +26,9 @@ def random_states(game: rlgames.Game, count: int, seed: int) -> list[rlgames.Sta
     return states
 
 
-@pytest.mark.parametrize("name", ["tic_tac_toe", "connect_four", "othello"])
+@pytest.mark.parametrize("name", ["tic_tac_toe", "connect_four", "othello", "chess"])
 def test_compiled_value_equals_the_torch_network(name: str) -> None:
+    """The same values compiled and in torch, from the observation or (chess) the sparse features."""
     game = rlgames.load_game(name)
     evaluator = NNUEvaluator(build_network(game, "nnue", seed=1, accumulator=16, hidden=8), game)
     states = random_states(game, 40, seed=2)
@@ -50,3 +51,24 @@ def test_an_nnue_checkpoint_makes_alphabeta_run_compiled(tmp_path) -> None:
     assert (result.action, result.value) == (expected.action, expected.value)
     assert evaluator.evaluations == 0  # every leaf went through the kernel, none through torch
     assert result.stats.extra["evaluations"] > 0
+
+
+def test_chess_features_are_the_pieces_seen_from_the_side_to_move() -> None:
+    """Against python-chess's piece map: one input per piece, ``64 * (6 * side + piece) + square``,
+    side 0 the mover's pieces, the board flipped when black moves."""
+    import chess
+
+    from models.evaluator import network_inputs
+
+    game = rlgames.load_game("chess")
+    states = random_states(game, 30, seed=4)
+    inputs = network_inputs(game, "nnue", states)  # [N, 768]
+    assert inputs.shape == (30, 768) and {s.current_player() for s in states} == {0, 1}
+    for state, row in zip(states, inputs):
+        board = chess.Board(state.fen())
+        expected = set()
+        for square, piece in board.piece_map().items():
+            side = 0 if piece.color == board.turn else 1
+            seen = square if board.turn == chess.WHITE else chess.square_mirror(square)
+            expected.add(64 * (6 * side + piece.piece_type - 1) + seen)
+        assert set(np.flatnonzero(row)) == expected and row.sum() == len(expected)

@@ -33,7 +33,7 @@ from torch.nn import functional as F
 import rlgames
 from models import CheckpointError
 from models.checkpoint import load_checkpoint, load_weights, save_checkpoint
-from models.evaluator import NetworkEvaluator, NNUEvaluator
+from models.evaluator import NetworkEvaluator, NNUEvaluator, network_inputs
 from models.networks import NNUE, build_network
 from rlgames.evaluators import load_evaluator
 from rlgames.evaluators.base import Evaluator
@@ -49,7 +49,8 @@ from train.targets import outcome_values
 
 @dataclass(frozen=True)
 class NNUEConfig:
-    """A run: ``generations`` of ``games`` self-play games each, alpha-beta at ``depth`` after
+    """A run: ``generations`` of ``games`` self-play games each, alpha-beta at ``depth`` (and
+    ``quiescence`` plies of captures past it, in self-play and in the evaluation matches) after
     ``random_plies`` random moves; labels ``lam * value + (1 - lam) * result``, the value being the
     search's or the ``teacher`` checkpoint's (which also labels a random child of a ``siblings`` fraction
     of the positions); the network (``accumulator``, ``hidden``) learns the last ``window`` generations
@@ -58,6 +59,7 @@ class NNUEConfig:
     generations: int = 6
     games: int = 300
     depth: int = 4
+    quiescence: int = 0
     random_plies: int = 6
     lam: float = 0.5
     window: int = 3
@@ -82,6 +84,10 @@ PRESETS = {
     "connect_four_teacher": NNUEConfig(games=600, depth=6, random_plies=6, lam=0.75, epochs=10, window=4,
                                        teacher="checkpoints/connect_four.pt", siblings=0.35),
     "othello": NNUEConfig(games=300, depth=3, random_plies=8, accumulator=64, hidden=32, augment=True),
+    # 768 piece-square inputs (`rlgames.games.chess.kernels.features`); quiescence on captures, so that
+    # no label is taken in the middle of an exchange
+    "chess": NNUEConfig(games=200, depth=3, quiescence=8, random_plies=8, accumulator=128, hidden=32,
+                        eval_time=0.1),
     "tic_tac_toe": NNUEConfig(generations=3, games=200, depth=2, random_plies=2, accumulator=16, hidden=8),
     "smoke": NNUEConfig(generations=2, games=8, depth=2, random_plies=2, accumulator=8, hidden=4, epochs=1,
                         eval_games=2, eval_time=0.01, eval_opening_plies=2),
@@ -90,9 +96,10 @@ PRESETS = {
 
 @dataclass
 class Positions:
-    """Labelled positions: observations from the side to move, legal masks, searched moves, labels."""
+    """Labelled positions: the network's inputs from the side to move (`models.evaluator.network_inputs`),
+    legal masks, searched moves, labels."""
 
-    observations: np.ndarray  # float32[N, *observation_shape]
+    observations: np.ndarray  # float32[N, *input_shape]
     masks: np.ndarray  # int8[N, A]
     moves: np.ndarray  # int64[N]
     labels: np.ndarray  # float32[N], in [-1, 1] from the side to move
@@ -119,7 +126,7 @@ def self_play(game: Game, evaluator: Evaluator, config: NNUEConfig, rng: np.rand
     opening, every position after the opening labelled ``lam * v + (1 - lam) * result`` where ``v`` is
     the search's value, or the ``teacher``'s; with a teacher, a random child of a ``siblings`` fraction
     of the positions (moves the search did not play) is added, labelled by the teacher alone."""
-    search = AlphaBeta(evaluator, AlphaBetaConfig(depth=config.depth, tt_size_mb=4))
+    search = AlphaBeta(evaluator, AlphaBetaConfig(depth=config.depth, tt_size_mb=4, quiescence_depth=config.quiescence))
     positions: list[State] = []
     moves, labels = [], []
     for _ in range(config.games):
@@ -141,7 +148,7 @@ def self_play(game: Game, evaluator: Evaluator, config: NNUEConfig, rng: np.rand
         positions += children
         moves += [-1] * len(children)  # no move to learn: the policy loss ignores them
         labels += list(_values(teacher, children))
-    observations = np.array([position.observation() for position in positions], dtype=np.float32)
+    observations = network_inputs(game, "nnue", positions)  # the observations, or chess's sparse features
     masks = np.array([position.legal_action_mask() for position in positions], dtype=np.int8)
     return Positions(observations, masks, np.array(moves, dtype=np.int64), np.array(labels, dtype=np.float32))
 
@@ -199,8 +206,8 @@ def learn(network: NNUE, optimizer: torch.optim.Optimizer, data: Positions, conf
 class SearchAgent:
     """An alpha-beta agent over an evaluator object, for the evaluation matches."""
 
-    def __init__(self, evaluator: Evaluator, seconds: float) -> None:
-        self.search_algorithm = AlphaBeta(evaluator, AlphaBetaConfig(time_limit=seconds))
+    def __init__(self, evaluator: Evaluator, seconds: float, quiescence: int = 0) -> None:
+        self.search_algorithm = AlphaBeta(evaluator, AlphaBetaConfig(time_limit=seconds, quiescence_depth=quiescence))
 
     def search(self, state: State) -> SearchResult:
         return self.search_algorithm.search(state)
@@ -216,11 +223,11 @@ def evaluate(game: Game, new: Evaluator, previous: Evaluator, hand_crafted: Eval
              rng: np.random.Generator) -> dict[str, float]:
     """The new network's score against the previous evaluation and the hand-crafted one, at equal time."""
     settings = EvalConfig(games=config.eval_games, opening_plies=config.eval_opening_plies)
-    player = SearchAgent(new, config.eval_time)
+    player = SearchAgent(new, config.eval_time, config.quiescence)
     scores = {}
     for tag, opponent in (("previous", previous), ("hand_crafted", hand_crafted)):
-        scores[f"eval/score_vs_{tag}"] = match(game, player, SearchAgent(opponent, config.eval_time), settings,
-                                               rng)["score"]
+        rival = SearchAgent(opponent, config.eval_time, config.quiescence)
+        scores[f"eval/score_vs_{tag}"] = match(game, player, rival, settings, rng)["score"]
     return scores
 
 

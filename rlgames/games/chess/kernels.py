@@ -22,7 +22,7 @@ from rlgames.games.chess.actions import (
     UNDER,
     move_to_action,
 )
-from rlgames.games.chess.bitboards import ALL, bit
+from rlgames.games.chess.bitboards import ALL, bit, lsb
 from rlgames.games.chess.movegen import board, checkers, count, generate
 from rlgames.games.chess.position import EP_KEYS, SIDE_KEY, judge, make, piece_at
 from rlgames.games.chess.slots import (
@@ -226,6 +226,30 @@ def perft(s, depth: int) -> int:
     return _perft(s, depth, np.empty((depth + 1, MAX_MOVES), dtype=np.int64))
 
 
+NUM_FEATURES = 2 * 6 * 64
+"""The NNUE inputs of chess: a piece of a side on a square."""
+
+
+@njit(cache=True)
+def features(s, out) -> int:
+    """The pieces as NNUE inputs from the side to move (Stockfish's simplest feature set, 768 inputs):
+    ``(64 * (6 * side + piece) + square`` for each piece, ``side`` 0 for the side to move's pieces and
+    1 for the opponent's, ``piece`` pawn .. king, the ``square`` seen from the side to move (the board
+    flipped top to bottom when black moves, so that both sides' pawns advance up the board)."""
+    us = s[TURN]
+    flip = 56 * us
+    n = 0
+    for side in range(2):
+        colour = board(s, WHITE + (us ^ side))
+        for piece in range(6):
+            pieces = board(s, PIECES + piece) & colour
+            while pieces:
+                out[n] = 64 * (6 * side + piece) + (lsb(pieces) ^ flip)
+                pieces &= pieces - np.uint64(1)
+                n += 1
+    return n
+
+
 KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
                       max_actions=MAX_MOVES, tactical_actions=tactical_actions, repetition=repetition,
-                      null_move=null_move, move_score=move_score)
+                      null_move=null_move, move_score=move_score, features=features, num_features=NUM_FEATURES)
