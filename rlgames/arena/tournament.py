@@ -202,10 +202,12 @@ def _played(config: ArenaConfig, game: Game, scheduled: list[ScheduledGame]) -> 
 
 
 def _build(game: Game, specs: Sequence[str]) -> list[Any]:
-    """The players' agents, each compiled first by a throwaway twin (`warm_up`)."""
+    """The players' agents, each compiled first by a throwaway twin (`warm_up`), once every spec has
+    built: a bad spec or a missing checkpoint is reported before anything compiles."""
+    agents = [load_agent(spec, game) for spec in specs]
     for spec in specs:
         warm_up(game, spec)
-    return [load_agent(spec, game) for spec in specs]
+    return agents
 
 
 def warm_up(game: Game, spec: str) -> None:
