@@ -3,6 +3,8 @@ a resumed run equals an uninterrupted one, and bad input is one line with exit s
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import torch
 
@@ -97,3 +99,62 @@ def test_augmented_positions_are_the_positions_of_the_symmetric_boards(name):
             original = data.observations.reshape(n, planes, height * width)
             image = augmented.observations[part].reshape(n, planes, height * width)
             np.testing.assert_array_equal(image[:, :, symmetry.action_map[:height * width]], original)
+
+
+def test_the_factorizer_folds_into_the_first_layer_exactly():
+    """Each run of ``size`` inputs shares a learned column while training; folding it in leaves the
+    layer computing the same function, with the same weight tensor (the optimizer's state stays valid)."""
+    generator = torch.Generator().manual_seed(0)
+    layer = torch.nn.Linear(12, 5)
+    weight = layer.weight
+    shared = nnue._factorize(layer, 4)
+    with torch.no_grad():
+        shared.shared.copy_(torch.randn(5, 3, generator=generator))
+    x = torch.randn(7, 12, generator=generator)
+    expected = x @ (weight + shared.shared.repeat_interleave(4, dim=1)).T + layer.bias
+    torch.testing.assert_close(layer(x), expected)
+    # the shared column of the second run of four inputs moves inputs 4..7 alike
+    torch.testing.assert_close(layer.weight[:, 4:8] - weight[:, 4:8], shared.shared[:, 1:2].expand(5, 4))
+    torch.nn.utils.parametrize.remove_parametrizations(layer, "weight", leave_parametrized=True)
+    assert layer.weight is weight and not torch.nn.utils.parametrize.is_parametrized(layer)
+    torch.testing.assert_close(layer(x), expected)
+    with pytest.raises(ValueError, match="does not divide"):
+        nnue._factorize(torch.nn.Linear(10, 2), 4)
+
+
+def test_learning_with_a_factorizer_and_no_policy_leaves_a_plain_network():
+    import numpy as np
+
+    game = rlgames.load_game("tic_tac_toe")
+    config = nnue.NNUEConfig(games=2, depth=1, random_plies=2, accumulator=8, hidden=4, epochs=2, factor=9,
+                             policy_weight=0.0, one_cycle=True)
+    from rlgames.evaluators import load_evaluator
+    data = nnue.self_play(game, load_evaluator("heuristic", game), config, np.random.default_rng(0))
+    network = nnue.build_network(game, "nnue", seed=0, accumulator=8, hidden=4)
+    policy = network.policy.weight.detach().clone()
+    optimizer = torch.optim.Adam(network.parameters(), lr=config.lr)
+    losses = nnue.learn(network, optimizer, data, config, torch.Generator().manual_seed(0))
+    assert losses["loss/value"] > 0
+    assert not torch.nn.utils.parametrize.is_parametrized(network.accumulator)
+    assert set(network.state_dict()) == set(nnue.build_network(game, "nnue", accumulator=8, hidden=4).state_dict())
+    torch.testing.assert_close(network.policy.weight, policy)  # policy_weight 0: the policy head learns nothing
+
+
+def test_quiet_self_play_keeps_only_positions_whose_searched_move_is_quiet():
+    """Chess with ``quiet``: the same game (the same seed) as without it, less the positions whose
+    searched move captures or promotes (read off the next position: fewer pieces, or fewer pawns of
+    the side that moved, which the next position's inputs hold as the opponent's, inputs 384..447)."""
+    import numpy as np
+
+    from rlgames.evaluators import load_evaluator
+
+    game = rlgames.load_game("chess")
+    evaluator = load_evaluator("heuristic", game)
+    config = nnue.NNUEConfig(games=1, depth=1, quiescence=4, random_plies=6, quiet=True)
+    quiet = nnue.self_play(game, evaluator, config, np.random.default_rng(4))
+    every = nnue.self_play(game, evaluator, dataclasses.replace(config, quiet=False), np.random.default_rng(4))
+    x = every.observations
+    tactical = [x[i + 1].sum() < x[i].sum() or x[i + 1, 384:448].sum() < x[i, :64].sum() for i in range(len(x) - 1)]
+    expected = every.labels[:-1][~np.array(tactical)]
+    assert 0 < len(expected) < len(tactical) and len(quiet.labels) - len(expected) in (0, 1)
+    np.testing.assert_array_equal(quiet.labels[:len(expected)], expected)

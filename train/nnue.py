@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import torch
 from torch.nn import functional as F
+from torch.nn.utils import parametrize
 
 import rlgames
 from models import CheckpointError
@@ -51,23 +52,38 @@ from train.targets import outcome_values
 class NNUEConfig:
     """A run: ``generations`` of ``games`` self-play games each, alpha-beta at ``depth`` (and
     ``quiescence`` plies of captures past it, in self-play and in the evaluation matches) after
-    ``random_plies`` random moves; labels ``lam * value + (1 - lam) * result``, the value being the
-    search's or the ``teacher`` checkpoint's (which also labels a random child of a ``siblings`` fraction
-    of the positions); the network (``accumulator``, ``hidden``) learns the last ``window`` generations
-    for ``epochs`` epochs; ``eval_games`` games at ``eval_time`` seconds a move measure each generation."""
+    ``random_plies`` random moves, and a ``random_moves`` fraction of the later moves random too (the
+    positions before them still labelled by their search: more diverse positions than deterministic
+    self-play gives); labels ``lam * value + (1 - lam) * result``, the value being the search's or the
+    ``teacher`` checkpoint's (which also labels a random child of a ``siblings`` fraction of the
+    positions); with ``quiet``, only positions whose searched move is not one of the game's tactical
+    actions are kept (Stockfish's trainer skips capture positions: the network is evaluated where
+    quiescence stands pat, and a label taken in the middle of an exchange is the exchange's, not the
+    position's); the network (``accumulator``, ``hidden``) learns the last ``window`` generations for
+    ``epochs`` epochs (with ``one_cycle``, the learning rate rising to ``lr`` over the first tenth of
+    each generation's steps and annealed to zero by its end: Smith's one-cycle schedule), the policy loss weighted by ``policy_weight`` (alpha-beta reads only the value)
+    and, with ``factor``, each run of ``factor`` consecutive inputs (a piece's 64 squares in chess)
+    sharing one more learned row of the first layer, folded into the layer after each generation
+    (the "factorizer" of Stockfish's trainer: what a piece is worth anywhere is learned from every
+    square's positions); ``eval_games`` games at ``eval_time`` seconds a move measure each generation."""
 
     generations: int = 6
     games: int = 300
     depth: int = 4
     quiescence: int = 0
     random_plies: int = 6
+    random_moves: float = 0.0
     lam: float = 0.5
+    quiet: bool = False
     window: int = 3
     accumulator: int = 64
     hidden: int = 32
     epochs: int = 6
     batch_size: int = 512
     lr: float = 1e-3
+    one_cycle: bool = False
+    policy_weight: float = 1.0
+    factor: int = 0
     eval_games: int = 40
     eval_time: float = 0.05
     eval_opening_plies: int = 4
@@ -86,8 +102,9 @@ PRESETS = {
     "othello": NNUEConfig(games=300, depth=3, random_plies=8, accumulator=64, hidden=32, augment=True),
     # 768 piece-square inputs (`rlgames.games.chess.kernels.features`); quiescence on captures, so that
     # no label is taken in the middle of an exchange
-    "chess": NNUEConfig(games=200, depth=3, quiescence=8, random_plies=8, accumulator=128, hidden=32,
-                        eval_time=0.1),
+    "chess": NNUEConfig(games=5000, depth=3, quiescence=8, random_plies=8, random_moves=0.05, lam=1.0, quiet=True,
+                        accumulator=128, hidden=32, batch_size=256, lr=2e-3, one_cycle=True, policy_weight=0.0,
+                        factor=64, eval_games=20, eval_time=0.1),
     "tic_tac_toe": NNUEConfig(generations=3, games=200, depth=2, random_plies=2, accumulator=16, hidden=8),
     "smoke": NNUEConfig(generations=2, games=8, depth=2, random_plies=2, accumulator=8, hidden=4, epochs=1,
                         eval_games=2, eval_time=0.01, eval_opening_plies=2),
@@ -123,7 +140,8 @@ class Positions:
 def self_play(game: Game, evaluator: Evaluator, config: NNUEConfig, rng: np.random.Generator,
               teacher: Evaluator | None = None) -> Positions:
     """``config.games`` games of depth-``config.depth`` alpha-beta with ``evaluator``, each from a random
-    opening, every position after the opening labelled ``lam * v + (1 - lam) * result`` where ``v`` is
+    opening (and with ``config.random_moves`` of its moves random), every position after the opening
+    (with ``config.quiet``, every quiet one) labelled ``lam * v + (1 - lam) * result`` where ``v`` is
     the search's value, or the ``teacher``'s; with a teacher, a random child of a ``siblings`` fraction
     of the positions (moves the search did not play) is added, labelled by the teacher alone."""
     search = AlphaBeta(evaluator, AlphaBetaConfig(depth=config.depth, tt_size_mb=4, quiescence_depth=config.quiescence))
@@ -135,8 +153,12 @@ def self_play(game: Game, evaluator: Evaluator, config: NNUEConfig, rng: np.rand
         while not state.is_terminal():
             result = search.search(state)
             line.append((state, result))
-            state = state.apply(result.action)
+            explore = config.random_moves and rng.random() < config.random_moves
+            state = state.apply(int(rng.choice(state.legal_actions())) if explore else result.action)
         results = outcome_values(state)
+        if config.quiet:
+            line = [(position, searched) for position, searched in line
+                    if searched.action not in position.tactical_actions()]
         taught = _values(teacher, [position for position, _ in line]) if teacher else None
         for i, (position, searched) in enumerate(line):
             positions.append(position)
@@ -186,6 +208,11 @@ def learn(network: NNUE, optimizer: torch.optim.Optimizer, data: Positions, conf
     """``config.epochs`` passes over ``data`` in shuffled minibatches; the last epoch's mean losses."""
     obs, masks = torch.from_numpy(data.observations), torch.from_numpy(data.masks)
     moves, labels = torch.from_numpy(data.moves), torch.from_numpy(data.labels)
+    shared = _factorize(network.accumulator, config.factor) if config.factor else None
+    optimizers = [optimizer] + ([torch.optim.Adam(shared.parameters(), lr=config.lr)] if shared else [])
+    steps = config.epochs * -(-len(labels) // config.batch_size)
+    schedules = [torch.optim.lr_scheduler.OneCycleLR(each, max_lr=config.lr, total_steps=steps, pct_start=0.1)
+                 for each in optimizers] if config.one_cycle else []
     network.train()
     for _ in range(config.epochs):
         totals, batches = np.zeros(2), 0
@@ -194,13 +221,40 @@ def learn(network: NNUE, optimizer: torch.optim.Optimizer, data: Positions, conf
             value_loss = F.mse_loss(values, labels[batch])
             played = moves[batch] >= 0  # teacher-labelled siblings have no move
             policy_loss = F.cross_entropy(logits[played], moves[batch][played]) if played.any() else logits.sum() * 0
-            optimizer.zero_grad()
-            (value_loss + policy_loss).backward()
-            optimizer.step()
+            for each in optimizers:
+                each.zero_grad()
+            (value_loss + config.policy_weight * policy_loss).backward()
+            for each in [*optimizers, *schedules]:
+                each.step()
             totals += (value_loss.item(), policy_loss.item())
             batches += 1
+    if shared:
+        parametrize.remove_parametrizations(network.accumulator, "weight", leave_parametrized=True)
     network.eval()
     return {"loss/value": totals[0] / batches, "loss/policy": totals[1] / batches}
+
+
+class Factorizer(torch.nn.Module):
+    """A first layer's weight ``[width, inputs]`` plus one learned column per run of ``size`` inputs,
+    shared by the run (zero at first, so the layer's function is unchanged when it is attached)."""
+
+    def __init__(self, width: int, inputs: int, size: int) -> None:
+        super().__init__()
+        if inputs % size:
+            raise ValueError(f"factor {size} does not divide the network's {inputs} inputs")
+        self.size = size
+        self.shared = torch.nn.Parameter(torch.zeros(width, inputs // size))
+
+    def forward(self, weight: torch.Tensor) -> torch.Tensor:
+        return weight + self.shared.repeat_interleave(self.size, dim=1)  # [width, inputs]
+
+
+def _factorize(layer: torch.nn.Linear, size: int) -> Factorizer:
+    """Attach `Factorizer` to ``layer.weight`` (a parametrization: the weight tensor, and so the
+    optimizer's state for it, stays the same object, and removing it folds the shared rows in)."""
+    shared = Factorizer(layer.out_features, layer.in_features, size)
+    parametrize.register_parametrization(layer, "weight", shared)
+    return shared
 
 
 class SearchAgent:
