@@ -15,7 +15,7 @@ import torch
 from models.checkpoint import load_network
 from models.networks import NNUE, PolicyValueNet, input_shape
 from rlgames.evaluators.base import Evaluator
-from rlgames.evaluators.nnue import make_dense_features, make_nnue_kernel
+from rlgames.evaluators.nnue import Incremental, make_dense_features, make_incremental_nnue, make_nnue_kernel
 from rlgames.game import CompactState, Game, State, compiled_entry
 
 
@@ -147,36 +147,58 @@ class NetworkEvaluator(Evaluator):
 class NNUEvaluator(NetworkEvaluator):
     """An `NNUE` network: batched values and priors through torch, as any network, and a compiled
     ``kernel`` of its value path (`rlgames.evaluators.nnue`), which the compiled searches call at
-    every leaf (a chance node too, observed from the game's ``observer``)."""
+    every leaf (a chance node too, observed from the game's ``observer``). With ``incremental`` (the
+    default) it is also efficiently updatable (`make_incremental_nnue`): compiled alpha-beta keeps its
+    accumulators on the search's stack and updates them move by move instead of calling ``kernel``."""
 
     scores_chance_nodes = True
 
-    def __init__(self, network: NNUE, game: Game, **kwargs: Any) -> None:
+    def __init__(self, network: NNUE, game: Game, *, incremental: bool = True, **kwargs: Any) -> None:
         super().__init__(network, game, **kwargs)
-        self._kernel = _nnue_kernel(game, network.export())
+        self._weights = network.export()
+        self._key = (game, _digest(self._weights))
+        self._kernel = _nnue_kernel(self._key, self._weights)
+        self._incremental = incremental and not game.has_chance
 
     @property
     def kernel(self) -> Callable[..., float]:
         return self._kernel
 
+    @property
+    def incremental(self) -> Incremental | None:
+        return _incremental_nnue(self._key, self._weights) if self._incremental else None
 
 
-_KERNELS: dict[tuple[Game, bytes], Callable[..., float]] = {}
-"""Compiled NNUE kernels by game and weights' digest: the weights are constants of the compiled code,
-so loading the same network again (an arena's every match, a worker's every game) reuses its kernel and
-the searches compiled around it instead of compiling them anew."""
-
-
-def _nnue_kernel(game: Game, weights: tuple) -> Callable[..., float]:
+def _digest(weights: tuple) -> bytes:
     digest = hashlib.sha256()
     for w in weights:
         digest.update(np.asarray(w, dtype=np.float32).tobytes())
-    key = (game, digest.digest())
+    return digest.digest()
+
+
+_KERNELS: dict[tuple[Game, bytes], Callable[..., float]] = {}
+_INCREMENTAL: dict[tuple[Game, bytes], Incremental] = {}
+"""Compiled NNUE kernels by game and weights' digest: the weights are constants of the compiled code,
+so loading the same network again (an arena's every match, a worker's every game) reuses its kernels and
+the searches compiled around them instead of compiling them anew."""
+
+
+def _nnue_kernel(key: tuple[Game, bytes], weights: tuple) -> Callable[..., float]:
     if key not in _KERNELS:
-        kernels = game.kernels
+        game, kernels = key[0], key[0].kernels
         _KERNELS[key] = make_nnue_kernel(kernels.observation, tuple(game.observation_shape), weights, kernels.observer,
                                          features=kernels.features if kernels.num_features else None)
     return _KERNELS[key]
+
+
+def _incremental_nnue(key: tuple[Game, bytes], weights: tuple) -> Incremental:
+    if key not in _INCREMENTAL:
+        game, kernels = key[0], key[0].kernels
+        sparse = bool(kernels.num_features)
+        _INCREMENTAL[key] = make_incremental_nnue(
+            kernels.observation, tuple(game.observation_shape), weights, kernels.observer,
+            features=kernels.features if sparse else None, feature_changes=kernels.feature_changes if sparse else None)
+    return _INCREMENTAL[key]
 
 
 def input_kernel(game: Game, arch: str) -> Callable[..., None]:
@@ -199,7 +221,7 @@ def network_inputs(game: Game, arch: str, states: Sequence[State]) -> np.ndarray
     shape = input_shape(game, arch)
     inputs = np.zeros((len(states), *shape), dtype=np.float32)
     if states:
-        write = compiled_entry(input_kernel(game, arch), states[0].compact, 0, inputs[0])
+        write = compiled_entry(input_kernel(game, arch), states[0].compact, 0, np.zeros(shape, dtype=np.float32))
         for row, state in zip(inputs, states):
             write(state.compact, state.current_player(), row)
     return inputs

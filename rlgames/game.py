@@ -130,8 +130,14 @@ def no_move_score(s, action) -> float:
 
 
 @numba.njit(cache=True)
-def no_features(s, out) -> int:
+def no_features(s, player, out) -> int:
     """The default: no sparse features (an NNUE reads the observation)."""
+    return 0
+
+
+@numba.njit(cache=True)
+def no_feature_changes(s, s2, player, out) -> int:
+    """The default: an incremental NNUE compares the two positions' inputs itself."""
     return 0
 
 
@@ -177,11 +183,16 @@ class GameKernels(NamedTuple):
       at a chance node, the player who moved into it (pig: the turn player, who rolled; backgammon:
       the player who just moved), as the searches take it; player 0 at a terminal state or where no
       one has moved yet. Default: the side to move, else 0.
-    * ``features(s, out: int64[:]) -> int`` writes the indices of the active inputs of an NNUE (sparse
-      binary features, each in ``[0, num_features)``, from the point of view of ``observer(s)``) into
-      ``out[:n]`` (``out`` holds ``num_features``) and returns ``n``: a set a move changes in a few
-      entries, such as chess's 768 piece-square inputs. Default: none (``num_features == 0``); an NNUE
-      then reads the observation.
+    * ``features(s, player, out: int64[:]) -> int`` writes the indices of the active inputs of an NNUE
+      seen by ``player`` (sparse binary features, each in ``[0, num_features)``) into ``out[:n]``
+      (``out`` holds ``num_features``) and returns ``n``: a set a move changes in a few entries, such
+      as chess's 768 piece-square inputs; the NNUE reads them from ``observer(s)``. Default: none
+      (``num_features == 0``); an NNUE then reads the observation.
+    * ``feature_changes(s, s2, player, out: int64[:]) -> int`` writes the inputs seen by ``player``
+      that differ between ``s`` and its child ``s2`` (an input ``s2`` gains as its index, one it loses
+      as ``-1 - index``) and returns their number, for an NNUE that updates its accumulator from the
+      parent's (chess: the few pieces a move moves). Default: none; the NNUE then compares the two
+      positions' inputs.
     * ``max_return`` is the largest return (``GameInfo.utility[1]``, filled in by `Game`), by which
       compiled code scales returns into values.
     """
@@ -198,6 +209,7 @@ class GameKernels(NamedTuple):
     move_score: Callable[..., float] = no_move_score
     observer: Callable[..., int] = side_to_move_observer
     features: Callable[..., int] = no_features
+    feature_changes: Callable[..., int] = no_feature_changes
     num_features: int = 0
     max_return: int = 1
 

@@ -72,3 +72,51 @@ def test_chess_features_are_the_pieces_seen_from_the_side_to_move() -> None:
             seen = square if board.turn == chess.WHITE else chess.square_mirror(square)
             expected.add(64 * (6 * side + piece.piece_type - 1) + seen)
         assert set(np.flatnonzero(row)) == expected and row.sum() == len(expected)
+
+
+@pytest.mark.parametrize("name", ["tic_tac_toe", "connect_four", "othello", "chess"])
+def test_incremental_accumulators_follow_a_game_as_the_full_kernel_does(name: str) -> None:
+    """Updated move by move from the root's (chess: from the pieces a move changes; else from the
+    observations' differences), and through a null move, the accumulators give the full kernel's
+    values, from the side to move at every ply."""
+    game = rlgames.load_game(name)
+    evaluator = NNUEvaluator(build_network(game, "nnue", seed=5, accumulator=16, hidden=8), game)
+    incremental = evaluator.incremental
+    rng = np.random.default_rng(6)
+    for _ in range(4):
+        state = game.new_initial_state()
+        accumulators = np.zeros((game.max_game_length + 2, 2, incremental.width), dtype=np.float32)
+        incremental.refresh(state.compact, accumulators, 0)
+        ply = 0
+        while not state.is_terminal():
+            assert incremental.value(state.compact, accumulators, ply) == pytest.approx(
+                evaluator.kernel(state.compact), abs=1e-5)
+            child = state.apply(int(rng.choice(state.legal_actions())))
+            incremental.update(state.compact, child.compact, accumulators, ply)
+            state, ply = child, ply + 1
+        assert ply > 4
+    if name == "chess":  # a null move changes no input, only the side to move (so the view)
+        from rlgames.games.chess.kernels import null_move
+
+        state = game.state_from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+        accumulators = np.zeros((2, 2, incremental.width), dtype=np.float32)
+        incremental.refresh(state.compact, accumulators, 0)
+        passed = null_move(state.compact)
+        incremental.update(state.compact, passed, accumulators, 0)
+        np.testing.assert_array_equal(accumulators[0], accumulators[1])
+        assert incremental.value(passed, accumulators, 1) == pytest.approx(evaluator.kernel(passed), abs=1e-5)
+
+
+def test_alphabeta_with_incremental_accumulators_finds_the_full_kernels_values() -> None:
+    """The same search, the NNUE updated move by move or summed at every leaf: the same values (up to
+    float32 rounding) and moves, the incremental one without a call to the full kernel."""
+    game = rlgames.load_game("connect_four")
+    network = build_network(game, "nnue", seed=7, accumulator=16, hidden=8)
+    full, incremental = NNUEvaluator(network, game, incremental=False), NNUEvaluator(network, game)
+    assert full.incremental is None and incremental.incremental is not None
+    for moves in ("4453", "3344", "44444"):
+        state = game.state_from_moves(moves)
+        a = AlphaBeta(full, AlphaBetaConfig(depth=6)).search(state)
+        b = AlphaBeta(incremental, AlphaBetaConfig(depth=6)).search(state)
+        assert b.value == pytest.approx(a.value, abs=1e-5) and b.action == a.action
+        assert b.stats.extra["evaluations"] > 0

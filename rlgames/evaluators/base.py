@@ -10,7 +10,10 @@ An evaluator estimates a position for search:
 * ``kernel``: an optional compiled face, an njit function ``(s) -> float`` giving the value from the
   side to move of a non-terminal, non-chance compact state ``s``. Compiled search (alpha-beta) calls
   it at the cut-off; an evaluator without one (a network) has ``kernel = None`` and compiled search
-  falls back to Python search.
+  falls back to Python search;
+* ``incremental``: an optional efficiently updatable face (`rlgames.evaluators.nnue.Incremental`: an
+  NNUE's accumulators kept on the search's stack and updated by each move), which compiled alpha-beta
+  then uses instead of ``kernel``; None by default.
 
 Every evaluator expects non-terminal, non-chance states: search scores terminal states from their
 returns itself.
@@ -49,6 +52,12 @@ class Evaluator(abc.ABC):
     @property
     def kernel(self) -> Callable[..., float] | None:
         """The compiled value ``(s) -> float`` over compact states, or None (the default)."""
+        return None
+
+    @property
+    def incremental(self):
+        """The efficiently updatable kernels (`rlgames.evaluators.nnue.Incremental`) that compiled
+        alpha-beta uses instead of `kernel`, or None (the default)."""
         return None
 
     def seed(self, seed: int) -> None:

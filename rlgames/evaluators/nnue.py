@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -21,6 +22,34 @@ from rlgames.evaluators.stack import stack_float32, stack_int64
 from rlgames.game import side_to_move_observer
 
 Weights = tuple  # (w1[F, A] float32, b1[A], w2[A, H], b2[H], w3[H], b3: float)
+MAX_CHANGES = 64
+"""Room for the inputs one move changes (``GameKernels.feature_changes``): chess's at most 4."""
+
+
+def _frozen(weights: Weights) -> tuple:
+    """float32 contiguous arrays (``w2`` transposed: each hidden unit's weights contiguous) and ``b3``."""
+    w1, b1, w2, b2, w3, b3 = (np.ascontiguousarray(w, dtype=np.float32) if isinstance(w, np.ndarray) else w
+                              for w in weights)
+    return w1, b1, np.ascontiguousarray(w2.T), b2, w3, float(b3)
+
+
+def _make_output(w2t: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: float) -> Callable[..., float]:
+    """The njit layers after the accumulator (float32[width], clipped here in place): the value."""
+    hidden, width = w2t.shape
+
+    @njit(fastmath=True, inline="always")
+    def output(accumulator) -> float:
+        for k in range(width):
+            accumulator[k] = min(np.float32(1.0), max(np.float32(0.0), accumulator[k]))
+        out = b3
+        for j in range(hidden):
+            total = np.float32(0.0)
+            for k in range(width):
+                total += accumulator[k] * w2t[j, k]
+            out += min(1.0, max(0.0, total + b2[j])) * w3[j]
+        return math.tanh(out)
+
+    return output
 
 
 def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[int, ...],
@@ -32,33 +61,17 @@ def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[
     constants). Its inputs are the game's sparse ``features`` kernel (``GameKernels.features``: the
     accumulator adds one row of the first layer per active input) when given, else the observation
     of ``observation_shape`` (a row per non-zero entry, scaled by it)."""
-    w1, b1, w2, b2, w3, b3 = (np.ascontiguousarray(w, dtype=np.float32) if isinstance(w, np.ndarray) else w
-                              for w in weights)
+    w1, b1, w2t, b2, w3, b3 = _frozen(weights)
     inputs, width = w1.shape
-    hidden = w2.shape[1]
-    w2t = np.ascontiguousarray(w2.T)  # [H, A]: each hidden unit's weights contiguous
+    output = _make_output(w2t, b2, w3, b3)
     if features is None and math.prod(observation_shape) != inputs:
         raise ValueError(f"the network takes {inputs} inputs, the observation has {math.prod(observation_shape)}")
-    b3 = float(b3)
-
-    @njit(fastmath=True, inline="always")
-    def output(accumulator) -> float:
-        """The layers after the accumulator (float32[width], clipped here in place)."""
-        for k in range(width):
-            accumulator[k] = min(np.float32(1.0), max(np.float32(0.0), accumulator[k]))
-        out = b3
-        for j in range(hidden):
-            total = np.float32(0.0)
-            for k in range(width):
-                total += accumulator[k] * w2t[j, k]
-            out += min(1.0, max(0.0, total + b2[j])) * w3[j]
-        return math.tanh(out)
 
     if features is not None:
         @njit(fastmath=True)
         def sparse_kernel(s) -> float:
             active = stack_int64(inputs)
-            n = features(s, active)
+            n = features(s, observer(s), active)
             accumulator = stack_float32(width)
             accumulator[:] = b1
             for j in range(n):
@@ -85,15 +98,115 @@ def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[
     return kernel
 
 
+class Incremental(NamedTuple):
+    """An efficiently updatable evaluator's compiled kernels, over ``accumulators`` float32[plies, 2,
+    width] (a search's stack: entry ``ply`` holds the position at that ply, seen by each player):
+
+    * ``refresh(s, accumulators, ply)`` computes entry ``ply`` from ``s`` alone (the root);
+    * ``update(s, s2, accumulators, ply)`` computes entry ``ply + 1``, for ``s2`` (a child of ``s``:
+      a move or a null move), from entry ``ply``;
+    * ``value(s, accumulators, ply) -> float`` is the value of ``s`` (in [-1, 1], from
+      ``observer(s)``) from entry ``ply``.
+    """
+
+    refresh: Callable[..., None]
+    update: Callable[..., None]
+    value: Callable[..., float]
+    width: int
+
+
+def make_incremental_nnue(observation: Callable[..., None], observation_shape: tuple[int, ...],
+                          weights: Weights, observer: Callable[..., int] = side_to_move_observer, *,
+                          features: Callable[..., int] | None = None,
+                          feature_changes: Callable[..., int] | None = None) -> Incremental:
+    """The network of `make_nnue_kernel`, efficiently updatable: its values equal that kernel's (up to
+    float32 rounding: a sum in another order). A child's accumulators are its parent's plus the rows of
+    the inputs it gains and minus those it loses: the game's ``feature_changes`` with sparse
+    ``features``, else the entries in which the two positions' observations differ."""
+    w1, b1, w2t, b2, w3, b3 = _frozen(weights)
+    inputs, width = w1.shape
+    output = _make_output(w2t, b2, w3, b3)
+    sparse = features is not None
+    if sparse and feature_changes is None:
+        raise ValueError("an incremental NNUE over sparse features needs the game's feature_changes")
+    if not sparse and math.prod(observation_shape) != inputs:
+        raise ValueError(f"the network takes {inputs} inputs, the observation has {math.prod(observation_shape)}")
+
+    @njit(fastmath=True, inline="always")
+    def add_row(accumulator, row: int, scale) -> None:
+        for k in range(width):
+            accumulator[k] += scale * w1[row, k]
+
+    @njit(fastmath=True)
+    def refresh(s, accumulators, ply: int) -> None:
+        for player in range(2):
+            accumulator = accumulators[ply, player]
+            accumulator[:] = b1
+            if sparse:
+                active = stack_int64(inputs)
+                for j in range(features(s, player, active)):
+                    add_row(accumulator, active[j], np.float32(1.0))
+            else:
+                x = stack_float32(inputs)
+                x[:] = 0.0
+                observation(s, player, x.reshape(observation_shape))
+                for i in range(inputs):
+                    if x[i] != 0.0:
+                        add_row(accumulator, i, x[i])
+
+    # The parent's entry is copied element by element (a slice assignment between two views of one
+    # array checks for overlap and may copy through a temporary), then the changed rows are added.
+    @njit(fastmath=True, inline="always")
+    def copy_entry(accumulators, ply: int, player: int) -> None:
+        for k in range(width):
+            accumulators[ply + 1, player, k] = accumulators[ply, player, k]
+
+    @njit(fastmath=True, inline="always")
+    def add_child_row(accumulators, ply: int, player: int, row: int, scale) -> None:
+        for k in range(width):
+            accumulators[ply + 1, player, k] += scale * w1[row, k]
+
+    @njit(fastmath=True)
+    def update(s, s2, accumulators, ply: int) -> None:
+        for player in range(2):
+            copy_entry(accumulators, ply, player)
+            if sparse:
+                changes = stack_int64(MAX_CHANGES)
+                for j in range(feature_changes(s, s2, player, changes)):
+                    change = changes[j]
+                    if change >= 0:
+                        add_child_row(accumulators, ply, player, change, np.float32(1.0))
+                    else:
+                        add_child_row(accumulators, ply, player, -1 - change, np.float32(-1.0))
+            else:
+                before, after = stack_float32(inputs), stack_float32(inputs)
+                before[:] = 0.0
+                after[:] = 0.0
+                observation(s, player, before.reshape(observation_shape))
+                observation(s2, player, after.reshape(observation_shape))
+                for i in range(inputs):
+                    if after[i] != before[i]:
+                        add_child_row(accumulators, ply, player, i, after[i] - before[i])
+
+    @njit(fastmath=True)
+    def value(s, accumulators, ply: int) -> float:
+        player = observer(s)
+        accumulator = stack_float32(width)
+        for k in range(width):
+            accumulator[k] = accumulators[ply, player, k]
+        return output(accumulator)
+
+    return Incremental(refresh, update, value, width)
+
+
 def make_dense_features(features: Callable[..., int], num_features: int) -> Callable[..., None]:
-    """An njit ``(s, player, out: float32[num_features])`` writing the game's sparse features as a
-    vector of ones and zeros (``player`` is not read: the features are the observer's), the input of an
-    NNUE in torch; ``out`` must be zeroed."""
+    """An njit ``(s, player, out: float32[num_features])`` writing the game's sparse features seen by
+    ``player`` as a vector of ones and zeros, the input of an NNUE in torch; ``out`` must be zeroed."""
 
     @njit
     def dense(s, player: int, out) -> None:
         active = stack_int64(num_features)
-        for j in range(features(s, active)):
+        for j in range(features(s, player, active)):
             out[active[j]] = 1.0
 
     return dense

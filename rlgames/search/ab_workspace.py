@@ -47,6 +47,22 @@ class Workspace(NamedTuple):
     control: np.ndarray
 
 
+class EvalWorkspace(NamedTuple):
+    """A `Workspace` with an incremental evaluator's ``accumulators`` float32[P + 2, 2, width] (an NNUE's
+    first layer for each ply's position, seen by each player: `rlgames.evaluators.nnue.Incremental`)."""
+
+    plies: np.ndarray
+    scores: np.ndarray
+    tt: np.ndarray
+    control: np.ndarray
+    accumulators: np.ndarray
+
+
+def with_accumulators(ws: Workspace, width: int) -> EvalWorkspace:
+    """``ws`` with room for an accumulator of ``width`` per ply and player."""
+    return EvalWorkspace(*ws, accumulators=np.zeros((len(ws.plies), 2, width), dtype=np.float32))
+
+
 def new_workspace(plies: int, max_actions: int, num_actions: int, history: tuple[int, ...], *,
                   tt_size_mb: float, node_limit: int | None, quiescence_depth: int, null_reduction: int,
                   late_move_reduction: int,

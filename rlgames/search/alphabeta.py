@@ -23,9 +23,11 @@ from rlgames.search.ab_workspace import (
     LMR_RESEARCHES,
     NULL_CUTOFFS,
     QUIESCENCE_NODES,
+    EvalWorkspace,
     Workspace,
     new_workspace,
     principal_variation,
+    with_accumulators,
 )
 from rlgames.search.batched_alphabeta import batched_alphabeta
 from rlgames.search.budget import (
@@ -151,7 +153,7 @@ class AlphaBeta:
             config = self.config
             return batched_alphabeta(state, depth=config.depth, evaluator=self.evaluator, root_prior=root_prior,
                                      max_nodes=config.max_nodes, time_limit=config.time_limit)
-        compiled = make_alphabeta(state.game.kernels, kernel, self.is_quiet)
+        compiled = make_alphabeta(state.game.kernels, kernel, self.is_quiet, self.evaluator.incremental)
         self._stopped = False
         try:
             return self._iterate(state, compiled, root_prior, on_iteration)
@@ -188,14 +190,16 @@ class AlphaBeta:
                 break
         return self._result(state, *best, ws, (time.perf_counter_ns() - start) * 1e-9)
 
-    def _workspace(self, state: State, max_depth: int, root_prior: np.ndarray | None) -> Workspace:
+    def _workspace(self, state: State, max_depth: int, root_prior: np.ndarray | None) -> Workspace | EvalWorkspace:
         config = self.config
-        return new_workspace(min(max_depth + config.quiescence_depth, MAX_PLY) + 1, state.game.kernels.max_actions,
+        ws = new_workspace(min(max_depth + config.quiescence_depth, MAX_PLY) + 1, state.game.kernels.max_actions,
                              state.game.num_actions, state.history(), tt_size_mb=config.tt_size_mb,
                              node_limit=config.max_nodes, quiescence_depth=config.quiescence_depth,
                              null_reduction=config.null_reduction,
                              late_move_reduction=config.late_move_reduction, use_killers=config.use_killers,
                              use_history=config.use_history, root_prior=root_prior)
+        incremental = self.evaluator.incremental
+        return ws if incremental is None else with_accumulators(ws, incremental.width)
 
     def _result(self, state: State, score: float, line: tuple[int, ...], depth: int, ws: Workspace,
                 elapsed: float) -> SearchResult:

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -85,6 +85,9 @@ from rlgames.search.tt import (
     tt_store,
     tt_value,
 )
+
+if TYPE_CHECKING:
+    from rlgames.evaluators.nnue import Incremental
 
 WIN = 1000.0
 """Internal score of a win on the last ply; a win ``p`` plies from the root scores ``WIN - p``."""
@@ -138,9 +141,13 @@ def score_from_tt(score: float, ply: int) -> float:
 
 @functools.cache
 def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
-                   is_quiet: Callable[..., bool] = always_quiet) -> CompiledAlphaBeta:
+                   is_quiet: Callable[..., bool] = always_quiet, incremental: Incremental | None = None
+                   ) -> CompiledAlphaBeta:
     """The compiled alpha-beta for one game and one evaluator kernel (``(s) -> value`` from the side
-    to move), compiled on first call and kept for the process (numba does not cache closures on disk)."""
+    to move), compiled on first call and kept for the process (numba does not cache closures on disk).
+    With an ``incremental`` evaluator (an NNUE's accumulators, `EvalWorkspace.accumulators`), the
+    root's entry is computed once and each child's from its parent's as the search enters it, and
+    values are read from them instead of calling ``evaluate_kernel``."""
     legal_actions, apply, hash_key = with_nrt(kernels.legal_actions), with_nrt(kernels.apply), with_nrt(kernels.hash_key)
     evaluate, quiet = with_nrt(evaluate_kernel), with_nrt(is_quiet)
     tactical_actions, repetition = with_nrt(kernels.tactical_actions), with_nrt(kernels.repetition)
@@ -149,6 +156,7 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
     order_moves = make_order_moves(move_score, kernels.provides("move_score"))
     tactical, repeats = kernels.provides("tactical_actions"), kernels.provides("repetition")
     nulls, max_return = kernels.provides("null_move"), kernels.max_return
+    static_value, enter_child, enter_root = _evaluation(evaluate, incremental)
 
     @njit(inline="always")
     def terminal_score(s2, mover: int, ply: int) -> float:
@@ -187,7 +195,7 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
         if out_of_budget(control):
             return 0.0
         control[EVALS] += 1
-        return min(1.0, max(-1.0, evaluate(s)))
+        return min(1.0, max(-1.0, static_value(s, ply, ws)))
 
     @njit(inline="always")
     def judge(s2, ply: int, ws: Workspace) -> int:
@@ -236,7 +244,7 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
             return 0.0
         control[QUIESCENCE_NODES] += 1
         control[EVALS] += 1
-        best = min(1.0, max(-1.0, evaluate(s)))
+        best = min(1.0, max(-1.0, static_value(s, ply, ws)))
         if best >= beta or -depth >= control[QUIESCENCE_DEPTH]:
             return best
         alpha = max(alpha, best)
@@ -250,6 +258,7 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
             if score == FORBIDDEN:
                 continue
             if np.isnan(score):
+                enter_child(s, s2, ply, ws)
                 score = (quiesce(s2, depth - 1, ply + 1, alpha, beta, ws) if s2[0] == mover
                          else -quiesce(s2, depth - 1, ply + 1, -beta, -alpha, ws))
                 if repeats:
@@ -282,6 +291,7 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
         if s2[0] == ILLEGAL:
             return False
         row[control[NULL_COL]] = 1
+        enter_child(s, s2, ply, ws)
         score = -negamax(s2, depth - 1 - reduction, ply + 1, -beta, -beta + NULL_WINDOW, ws)
         row[control[NULL_COL]] = 0
         if score >= beta and not control[ABORTED]:
@@ -332,6 +342,8 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
             score = settled(s2, mover, ply, ws)
             if score == FORBIDDEN:
                 continue
+            if np.isnan(score):
+                enter_child(s, s2, ply, ws)
             if np.isnan(score) and is_leaf(s2, depth - 1, control):  # evaluated here: most nodes are leaves
                 value = leaf_value(s2, ply + 1, ws)
                 score = value if s2[0] == mover else -value
@@ -387,9 +399,46 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
     @njit(nogil=True)  # another thread may stop it meanwhile (`AlphaBeta.stop`)
     def search(s, depth: int, ws: Workspace) -> float:
         ws.control[ABORTED] = 0
+        enter_root(s, ws)
         score = negamax(s, depth, 0, -INF, INF, ws)
         if not ws.control[ABORTED]:
             extend_pv(s, ws)
         return score
 
     return CompiledAlphaBeta(search, negamax)
+
+
+def _evaluation(evaluate: Callable[..., float], incremental: Incremental | None) -> tuple[Callable, ...]:
+    """njit ``(static_value(s, ply, ws) -> float, enter_child(s, s2, ply, ws), enter_root(s, ws))``: the
+    evaluator's value of ``s`` at ``ply``, and what entering a child at ``ply + 1`` or the root does
+    (an incremental evaluator's accumulators: the child's from its parent's; nothing for a kernel)."""
+    if incremental is None:
+        @njit(inline="always")
+        def kernel_value(s, ply: int, ws) -> float:
+            return evaluate(s)
+
+        @njit(inline="always")
+        def no_child(s, s2, ply: int, ws) -> None:
+            pass
+
+        @njit(inline="always")
+        def no_root(s, ws) -> None:
+            pass
+
+        return kernel_value, no_child, no_root
+
+    refresh, update, value = with_nrt(incremental.refresh), with_nrt(incremental.update), with_nrt(incremental.value)
+
+    @njit(inline="always")
+    def accumulated_value(s, ply: int, ws) -> float:
+        return value(s, ws.accumulators, ply)
+
+    @njit(inline="always")
+    def update_child(s, s2, ply: int, ws) -> None:
+        update(s, s2, ws.accumulators, ply)
+
+    @njit(inline="always")
+    def refresh_root(s, ws) -> None:
+        refresh(s, ws.accumulators, 0)
+
+    return accumulated_value, update_child, refresh_root

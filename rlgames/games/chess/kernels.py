@@ -231,16 +231,16 @@ NUM_FEATURES = 2 * 6 * 64
 
 
 @njit(cache=True)
-def features(s, out) -> int:
-    """The pieces as NNUE inputs from the side to move (Stockfish's simplest feature set, 768 inputs):
-    ``(64 * (6 * side + piece) + square`` for each piece, ``side`` 0 for the side to move's pieces and
-    1 for the opponent's, ``piece`` pawn .. king, the ``square`` seen from the side to move (the board
-    flipped top to bottom when black moves, so that both sides' pawns advance up the board)."""
-    us = s[TURN]
-    flip = 56 * us
+def features(s, player: int, out) -> int:
+    """The pieces as NNUE inputs seen by ``player`` (Stockfish's simplest feature set, 768 inputs):
+    ``(64 * (6 * side + piece) + square`` for each piece, ``side`` 0 for ``player``'s pieces and 1 for
+    the opponent's, ``piece`` pawn .. king, the ``square`` seen by ``player`` (the board flipped top to
+    bottom for black, so that both sides' pawns advance up the board). The NNUE reads them from the
+    side to move."""
+    flip = 56 * player
     n = 0
     for side in range(2):
-        colour = board(s, WHITE + (us ^ side))
+        colour = board(s, WHITE + (player ^ side))
         for piece in range(6):
             pieces = board(s, PIECES + piece) & colour
             while pieces:
@@ -250,6 +250,32 @@ def features(s, out) -> int:
     return n
 
 
+@njit(cache=True)
+def feature_changes(s, s2, player: int, out) -> int:
+    """The inputs seen by ``player`` (`features`) that differ between ``s`` and ``s2`` (a child: a few),
+    each ``s2`` gains written as its index and each it loses as ``-1 - index``; returns their number
+    (a move: 2, a capture or promotion 3, castling or a capturing promotion 4; a null move none)."""
+    flip = 56 * player
+    n = 0
+    for side in range(2):
+        before_colour, after_colour = board(s, WHITE + (player ^ side)), board(s2, WHITE + (player ^ side))
+        for piece in range(6):
+            before = board(s, PIECES + piece) & before_colour
+            after = board(s2, PIECES + piece) & after_colour
+            base = 64 * (6 * side + piece)
+            gone, new = before & ~after, after & ~before
+            while gone:
+                out[n] = -1 - (base + (lsb(gone) ^ flip))
+                gone &= gone - np.uint64(1)
+                n += 1
+            while new:
+                out[n] = base + (lsb(new) ^ flip)
+                new &= new - np.uint64(1)
+                n += 1
+    return n
+
+
 KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
                       max_actions=MAX_MOVES, tactical_actions=tactical_actions, repetition=repetition,
-                      null_move=null_move, move_score=move_score, features=features, num_features=NUM_FEATURES)
+                      null_move=null_move, move_score=move_score, features=features, feature_changes=feature_changes,
+                      num_features=NUM_FEATURES)
