@@ -147,17 +147,21 @@ class NetworkEvaluator(Evaluator):
 class NNUEvaluator(NetworkEvaluator):
     """An `NNUE` network: batched values and priors through torch, as any network, and a compiled
     ``kernel`` of its value path (`rlgames.evaluators.nnue`), which the compiled searches call at
-    every leaf (a chance node too, observed from the game's ``observer``). With ``incremental`` (the
-    default) it is also efficiently updatable (`make_incremental_nnue`): compiled alpha-beta keeps its
-    accumulators on the search's stack and updates them move by move instead of calling ``kernel``."""
+    every leaf (a chance node too, observed from the game's ``observer``). With ``incremental`` it is
+    also efficiently updatable (`make_incremental_nnue`): compiled alpha-beta keeps its accumulators
+    on the search's stack and updates them move by move instead of calling ``kernel``. By default
+    (None) it is where the game lists the inputs a move changes (``GameKernels.feature_changes``:
+    chess); comparing two observations costs more than it saves (`benchmarks/bench_nnue.py`)."""
 
     scores_chance_nodes = True
 
-    def __init__(self, network: NNUE, game: Game, *, incremental: bool = True, **kwargs: Any) -> None:
+    def __init__(self, network: NNUE, game: Game, *, incremental: bool | None = None, **kwargs: Any) -> None:
         super().__init__(network, game, **kwargs)
         self._weights = network.export()
         self._key = (game, _digest(self._weights))
         self._kernel = _nnue_kernel(self._key, self._weights)
+        if incremental is None:
+            incremental = game.kernels.provides("feature_changes")
         self._incremental = incremental and not game.has_chance
 
     @property

@@ -80,7 +80,7 @@ def test_incremental_accumulators_follow_a_game_as_the_full_kernel_does(name: st
     observations' differences), and through a null move, the accumulators give the full kernel's
     values, from the side to move at every ply."""
     game = rlgames.load_game(name)
-    evaluator = NNUEvaluator(build_network(game, "nnue", seed=5, accumulator=16, hidden=8), game)
+    evaluator = NNUEvaluator(build_network(game, "nnue", seed=5, accumulator=16, hidden=8), game, incremental=True)
     incremental = evaluator.incremental
     rng = np.random.default_rng(6)
     for _ in range(4):
@@ -112,8 +112,11 @@ def test_alphabeta_with_incremental_accumulators_finds_the_full_kernels_values()
     float32 rounding) and moves, the incremental one without a call to the full kernel."""
     game = rlgames.load_game("connect_four")
     network = build_network(game, "nnue", seed=7, accumulator=16, hidden=8)
-    full, incremental = NNUEvaluator(network, game, incremental=False), NNUEvaluator(network, game)
-    assert full.incremental is None and incremental.incremental is not None
+    full, incremental = NNUEvaluator(network, game), NNUEvaluator(network, game, incremental=True)
+    assert full.incremental is None and incremental.incremental is not None  # by default only where the
+    # game lists the inputs a move changes (chess)
+    assert NNUEvaluator(build_network(rlgames.load_game("chess"), "nnue", accumulator=8, hidden=4),
+                        rlgames.load_game("chess")).incremental is not None
     for moves in ("4453", "3344", "44444"):
         state = game.state_from_moves(moves)
         a = AlphaBeta(full, AlphaBetaConfig(depth=6)).search(state)
