@@ -107,6 +107,7 @@ def test_incremental_accumulators_follow_a_game_as_the_full_kernel_does(name: st
         assert incremental.value(passed, accumulators, 1) == pytest.approx(evaluator.kernel(passed), abs=1e-5)
 
 
+@pytest.mark.slow  # two searches to compile (50 s); the accumulators' kernels are checked above
 def test_alphabeta_with_incremental_accumulators_finds_the_full_kernels_values() -> None:
     """The same search, the NNUE updated move by move or summed at every leaf: the same values (up to
     float32 rounding) and moves, the incremental one without a call to the full kernel."""
