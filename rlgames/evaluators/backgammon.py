@@ -32,6 +32,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
+from rlgames.closure_cache import cache_closure
 from rlgames.evaluators.backgammon_features import (
     DEFAULT_WEIGHTS,
     FEATURE_NAMES,
@@ -104,7 +105,7 @@ def make_heuristic_kernel(weights: tuple[float, ...], scale: float) -> Callable[
     def kernel(s) -> float:
         return heuristic_value(s, frozen, scale)
 
-    return kernel
+    return cache_closure(kernel)
 
 
 @njit(cache=True, inline="always")

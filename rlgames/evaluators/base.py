@@ -29,6 +29,7 @@ from typing import Callable, ClassVar, Sequence
 import numpy as np
 from numba import njit
 
+from rlgames.closure_cache import cache_closure
 from rlgames.evaluators.stack import stack_float64
 from rlgames.game import State
 
@@ -173,4 +174,4 @@ def make_linear_kernel(features: Callable[..., None], weights: tuple[float, ...]
             total += frozen[i] * out[i]
         return math.tanh(total * inverse_scale)
 
-    return kernel
+    return cache_closure(kernel)

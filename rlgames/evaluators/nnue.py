@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from rlgames.closure_cache import cache_closure
 from rlgames.evaluators.stack import stack_float32, stack_int64
 from rlgames.game import side_to_move_observer
 
@@ -80,7 +81,7 @@ def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[
                     accumulator[k] += w1[row, k]
             return output(accumulator)
 
-        return sparse_kernel
+        return cache_closure(sparse_kernel)
 
     @njit(fastmath=True)
     def kernel(s) -> float:
@@ -95,7 +96,7 @@ def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[
                     accumulator[k] += x[i] * w1[i, k]
         return output(accumulator)
 
-    return kernel
+    return cache_closure(kernel)
 
 
 class Incremental(NamedTuple):

@@ -11,7 +11,6 @@ refused (they use expectiminimax).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -39,6 +38,7 @@ from rlgames.search.budget import (
     NODE_LIMIT,
     NODES,
     TT_HITS,
+    now_ns,
 )
 from rlgames.search.negamax import (
     MAX_PLY,
@@ -166,7 +166,7 @@ class AlphaBeta:
         max_depth = min(config.depth or state.game.max_game_length, state.game.max_game_length,
                         MAX_PLY - config.quiescence_depth)
         ws = self._workspace(state, max_depth, root_prior)
-        start = time.perf_counter_ns()
+        start = now_ns()
         deadline = start + int(config.time_limit * 1e9) if config.time_limit is not None else NO_DEADLINE
         best: tuple[float, tuple[int, ...], int] | None = None
         node_limit = ws.control[NODE_LIMIT]
@@ -183,12 +183,12 @@ class AlphaBeta:
             best = (score, principal_variation(ws), depth)
             if on_iteration is not None:
                 on_iteration(Iteration(depth, _value(score), _plies_to_end(score), best[1], int(ws.control[NODES]),
-                                       (time.perf_counter_ns() - start) * 1e-9))
+                                       (now_ns() - start) * 1e-9))
             if abs(score) >= PROVEN and WIN - abs(score) <= depth:
                 break  # a proven result within the horizon: deeper iterations cannot change it
-            if time.perf_counter_ns() >= deadline or self._stopped:
+            if now_ns() >= deadline or self._stopped:
                 break
-        return self._result(state, *best, ws, (time.perf_counter_ns() - start) * 1e-9)
+        return self._result(state, *best, ws, (now_ns() - start) * 1e-9)
 
     def _workspace(self, state: State, max_depth: int, root_prior: np.ndarray | None) -> Workspace | EvalWorkspace:
         config = self.config

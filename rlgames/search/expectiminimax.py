@@ -71,6 +71,7 @@ from rlgames.search.budget import (
     NODE_LIMIT,
     NODES,
     TT_HITS,
+    now_ns,
 )
 from rlgames.search.expectiminimax_kernel import (
     CHANCE_CUTOFFS,
@@ -188,7 +189,7 @@ class Expectiminimax:
         by_turn = config.depth_unit == "turn"
         value = make_expectiminimax(state.game.kernels, self.evaluator.kernel, by_turn=by_turn)
         ws = self._workspace(state, max_depth)
-        start = time.perf_counter_ns()
+        start = now_ns()
         deadline = start + int(config.time_limit * 1e9) if config.time_limit is not None else NO_DEADLINE
         best = None
         for depth in depths:
@@ -207,9 +208,9 @@ class Expectiminimax:
             if control[ABORTED]:
                 break
             best = (score, principal_variation(ws), depth)
-            if time.perf_counter_ns() >= deadline:
+            if now_ns() >= deadline:
                 break
-        return self._result(state, *best, ws, (time.perf_counter_ns() - start) * 1e-9)
+        return self._result(state, *best, ws, (now_ns() - start) * 1e-9)
 
     def _filter_root(self, state: State, value: Callable[..., float], ws: Workspace) -> None:
         """Restricts the root's turn to the ``config.root_filter`` afterstates of best depth-1 value: a

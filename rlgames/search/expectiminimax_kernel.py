@@ -12,6 +12,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from rlgames.closure_cache import cache_closure
 from rlgames.game import (
     CHANCE,
     REPETITION_DRAW,
@@ -236,4 +237,4 @@ def _compile(legal_actions: Callable[..., int], apply: Callable[..., tuple], cha
             tt_store(ws.tt, key, best, depth, bound_flag(best, original_alpha, beta), -1)
         return best
 
-    return value
+    return cache_closure(value)

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 from numba.np.unsafe.ndarray import to_fixed_tuple
 
+from rlgames.closure_cache import cache_closure
 from rlgames.game import CHANCE, TERMINAL, GameKernels
 from rlgames.search.mcts_ops import TreeOps, make_tree_ops
 from rlgames.search.mcts_tree import (
@@ -271,7 +272,7 @@ def make_gumbel_ops(kernels: GameKernels, state_size: int) -> GumbelOps:
                 lines[t, length], length = nodes[t, node, ACTION], length + 1
             lengths[t] = length
 
-    return GumbelOps(next_leaf, select_batch, finish_batch, summarize)
+    return GumbelOps(*map(cache_closure, (next_leaf, select_batch, finish_batch, summarize)))
 
 
 @functools.cache
@@ -303,4 +304,4 @@ def make_gumbel_run(kernels: GameKernels, state_size: int, kernel: Callable[...,
                 backup(tree, t, leaf, result, False)
         return True
 
-    return run
+    return cache_closure(run)

@@ -35,6 +35,7 @@ from typing import NamedTuple
 from numba import njit
 from numba.np.unsafe.ndarray import to_fixed_tuple
 
+from rlgames.closure_cache import cache_closure
 from rlgames.game import (
     CHANCE,
     NO_REPETITION,
@@ -373,4 +374,5 @@ def make_tree_ops(kernels: GameKernels, state_size: int, root_select: Callable =
                 result = value if s[0] == 0 else -value
             backup(tree, t, leaf, result, solver)
 
-    return TreeOps(select, expand, known_value, backup, select_batch, expand_and_backup_batch)
+    return TreeOps(select, expand, known_value, backup, cache_closure(select_batch),
+                   cache_closure(expand_and_backup_batch))

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from numba import njit
 from numba.np.unsafe.ndarray import to_fixed_tuple
 
+from rlgames.closure_cache import cache_closure
 from rlgames.game import GameKernels
 from rlgames.search.mcts_ops import make_tree_ops
 from rlgames.search.mcts_tree import SIZE, SOLVED, reserve_per_simulation
@@ -37,7 +38,7 @@ def make_rollout_value(playout: Callable, max_return: int = 1, history: bool = F
             total += end[1]
         return total / (rollouts * scale)
 
-    return leaf_value
+    return cache_closure(leaf_value)
 
 
 @functools.cache
@@ -50,7 +51,7 @@ def make_kernel_value(kernel: Callable) -> Callable[..., float]:
         value = min(1.0, max(-1.0, evaluate(s)))
         return value if s[0] == 0 else -value
 
-    return leaf_value
+    return cache_closure(leaf_value)
 
 
 @functools.cache
@@ -94,4 +95,4 @@ def make_run(kernels: GameKernels, state_size: int, leaf_value: Callable[..., fl
             done += 1
         return done
 
-    return run
+    return cache_closure(run)

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from numba import njit
 
+from rlgames.closure_cache import cache_closure
 from rlgames.game import (
     ILLEGAL,
     REPETITION_DRAW,
@@ -400,12 +401,13 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
     def search(s, depth: int, ws: Workspace) -> float:
         ws.control[ABORTED] = 0
         enter_root(s, ws)
-        score = negamax(s, depth, 0, -INF, INF, ws)
+        root_ply = np.int64(0)  # not a literal 0: one compiled version of the recursion, to cache it
+        score = negamax(s, depth, root_ply, -INF, INF, ws)
         if not ws.control[ABORTED]:
             extend_pv(s, ws)
         return score
 
-    return CompiledAlphaBeta(search, negamax)
+    return CompiledAlphaBeta(cache_closure(search), negamax)
 
 
 def _evaluation(evaluate: Callable[..., float], incremental: Incremental | None) -> tuple[Callable, ...]:

@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.tuple import tuple_setitem
 
+from rlgames.closure_cache import cache_closure
 from rlgames.game import (
     CHANCE,
     NO_REPETITION,
@@ -62,7 +63,7 @@ def make_buffered_playout(kernels: GameKernels) -> Callable[..., tuple[CompactSt
         def playout_without_history(s, rng_state, actions, probs):
             return history_playout(s, rng_state, actions, probs, np.empty(64, dtype=np.int64), 0)
 
-        return playout_without_history
+        return cache_closure(playout_without_history)
 
     legal_actions = kernels.legal_actions
     apply = kernels.apply
@@ -84,7 +85,7 @@ def make_buffered_playout(kernels: GameKernels) -> Callable[..., tuple[CompactSt
             plies += 1
         return s, plies
 
-    return playout
+    return cache_closure(playout)
 
 
 @functools.cache
@@ -129,7 +130,7 @@ def make_history_playout(kernels: GameKernels) -> Callable[..., tuple[CompactSta
             plies += 1
         return s, plies
 
-    return playout
+    return cache_closure(playout)
 
 
 @functools.cache
@@ -148,7 +149,7 @@ def make_random_playout(kernels: GameKernels) -> Callable[..., tuple[CompactStat
         probs = np.empty(max_actions, dtype=np.float64)
         return buffered(s, rng_state, actions, probs)
 
-    return playout
+    return cache_closure(playout)
 
 
 @functools.cache
@@ -176,7 +177,7 @@ def make_playout_batch(kernels: GameKernels) -> Callable[..., None]:
             returns[i] = end[1]
             lengths[i] = plies
 
-    return playout_batch
+    return cache_closure(playout_batch)
 
 
 def run_random_playouts(

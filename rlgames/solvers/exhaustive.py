@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.tuple import tuple_setitem
 
+from rlgames.closure_cache import cache_closure
 from rlgames.game import PLAYER, RETURN, TERMINAL, Game, State, precompile
 from rlgames.search.tt import tt_slot
 from rlgames.solvers.result import SolveBudgetError, SolveResult
@@ -236,7 +237,7 @@ def make_exhaustive(legal_actions: Callable[..., int], apply: Callable, hash_key
                 level += 1
                 push(child, level, stack)
 
-    return search
+    return cache_closure(search)
 
 
 class ExhaustiveSolver:

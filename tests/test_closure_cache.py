@@ -1,0 +1,129 @@
+"""The on-disk cache of compiled closures (`rlgames.closure_cache`): keys equal across processes
+exactly when the code is, a second process loads what the first compiled, and what cannot be
+reloaded safely is not cached."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+from numba import njit
+
+from rlgames.closure_cache import cache_closure, fingerprint
+
+
+def _adder(k, table):
+    @njit
+    def add(x):
+        return x + k + table[0]
+
+    return add
+
+
+def test_the_fingerprint_follows_closure_values_arrays_and_called_code():
+    base = fingerprint(_adder(1, np.zeros(2)))
+    assert fingerprint(_adder(1, np.zeros(2))) == base  # a new closure over equal values
+    assert fingerprint(_adder(2, np.zeros(2))) != base
+    assert fingerprint(_adder(1, np.ones(2))) != base
+    assert fingerprint(_adder(1, np.zeros(2, dtype=np.float32))) != base
+    assert fingerprint(_adder(1.0, np.zeros(2))) != base  # 1 and 1.0 compile differently
+
+    @njit
+    def one():
+        return 1
+
+    @njit
+    def two():
+        return 2
+
+    def calling(f):
+        @njit
+        def g():
+            return f()
+
+        return g
+
+    assert fingerprint(calling(one)) != fingerprint(calling(two))
+
+
+def test_a_closure_that_calls_the_interpreter_is_not_cached():
+    import numba
+
+    @njit
+    def now():
+        with numba.objmode(t="float64"):
+            t = 1.0
+        return t
+
+    def make():
+        @njit
+        def f():
+            return now()
+
+        return f
+
+    f = cache_closure(make())
+    assert type(f._cache).__name__ == "NullCache"
+    assert f() == 1.0
+
+
+_SCRIPT = textwrap.dedent("""
+    import json, sys
+    import numpy as np
+    from numba import njit
+    from rlgames.closure_cache import cache_closure
+    import rlgames
+    from rlgames.evaluators import load_evaluator
+    from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
+    from rlgames.search.negamax import make_alphabeta
+
+    game = rlgames.load_game("tic_tac_toe")
+    searcher = AlphaBeta(load_evaluator("heuristic", game), AlphaBetaConfig(depth=9))
+    result = searcher.search(game.new_initial_state())
+    compiled = make_alphabeta(game.kernels, searcher.evaluator.kernel, searcher.is_quiet, None).search
+
+    def recursions(k):  # a recursion that the caller enters with a literal: compiled in two versions
+        @njit(_nrt=False)
+        def q(n, ws):
+            return ws[0] if n <= 0 else q(n - 1, ws) + 1.0
+
+        @njit(_nrt=False)
+        def a(n, ws):
+            return q(3, ws) if n <= 0 else a(n - 1, ws) + k
+
+        @njit
+        def entry(n, ws):
+            return a(n, ws)
+
+        return cache_closure(entry)
+
+    entry = recursions(2)
+    print(json.dumps({"value": result.value, "action": result.action, "nodes": result.stats.nodes,
+                      "hits": sum(compiled.stats.cache_hits.values()),
+                      "misses": sum(compiled.stats.cache_misses.values()),
+                      "recursion": entry(5, np.ones(1)), "recursion_hits": sum(entry.stats.cache_hits.values())}))
+""")
+
+
+def _run(directory) -> dict:
+    script = directory / "search_twice.py"
+    script.write_text(_SCRIPT)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(directory / "cache"))
+    out = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_a_second_process_loads_the_compiled_search_and_finds_the_same_result(tmp_path):
+    first, second = _run(tmp_path), _run(tmp_path)
+    assert first["hits"] == 0 and first["misses"] >= 1
+    assert second["hits"] >= 1 and second["misses"] == 0
+    assert (second["value"], second["action"], second["nodes"]) == (first["value"], first["action"], first["nodes"])
+    assert first["value"] == 0.0  # tic-tac-toe is a draw
+    # The two-version recursion is left uncached (a new process would call an unfilled pointer).
+    assert first["recursion"] == second["recursion"] == 1.0 + 3 + 2 * 5
+    assert second["recursion_hits"] == 0
