@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from models.checkpoint import load_network
-from models.networks import NNUE, PolicyValueNet, input_shape
+from models.networks import NNUE, PolicyValueNet, input_shape, reads_features
 from rlgames.evaluators.base import Evaluator
 from rlgames.evaluators.nnue import Incremental, make_dense_features, make_incremental_nnue, make_nnue_kernel
 from rlgames.game import CompactState, Game, State, compiled_entry
@@ -150,8 +150,11 @@ class NNUEvaluator(NetworkEvaluator):
     every leaf (a chance node too, observed from the game's ``observer``). With ``incremental`` it is
     also efficiently updatable (`make_incremental_nnue`): compiled alpha-beta keeps its accumulators
     on the search's stack and updates them move by move instead of calling ``kernel``. By default
-    (None) it is where the game lists the inputs a move changes (``GameKernels.feature_changes``:
-    chess); comparing two observations costs more than it saves (`benchmarks/bench_nnue.py`)."""
+    (None) it is where the game lists the inputs a move changes and they are not its observation's
+    entries (chess). Measured by `benchmarks/bench_nnue.py`, updating costs more than it saves where
+    the network is small and a move changes many inputs (othello: 0.78 of summing's nodes per
+    second, its dense layers taking most of an evaluation) or where two observations must be
+    compared (connect four)."""
 
     scores_chance_nodes = True
 
@@ -161,7 +164,7 @@ class NNUEvaluator(NetworkEvaluator):
         self._key = (game, _digest(self._weights))
         self._kernel = _nnue_kernel(self._key, self._weights)
         if incremental is None:
-            incremental = game.kernels.provides("feature_changes")
+            incremental = game.kernels.provides("feature_changes") and reads_features(game, "nnue")
         self._incremental = incremental and not game.has_chance
 
     @property
@@ -209,7 +212,7 @@ def input_kernel(game: Game, arch: str) -> Callable[..., None]:
     """The njit ``(s, player, out)`` writing what a network of ``arch`` reads (`models.networks.input_shape`):
     the sparse features as ones and zeros for an NNUE of a game that has them, else the observation."""
     kernels = game.kernels
-    if arch == "nnue" and kernels.num_features:
+    if reads_features(game, arch):
         return _dense_features(kernels.features, kernels.num_features)
     return kernels.observation
 

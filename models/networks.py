@@ -122,11 +122,18 @@ def default_arch(observation_shape: tuple[int, ...]) -> str:
     return "resnet" if spatial else "mlp"
 
 
+def reads_features(game: Game, arch: str) -> bool:
+    """Whether a network of ``arch`` reads the game's sparse features (`rlgames.game.GameKernels.features`)
+    rather than its observation: an NNUE of a game whose features are not the observation's own
+    entries (chess's 768 piece-square inputs; othello's 128 are its flattened observation)."""
+    kernels = game.kernels
+    return arch == "nnue" and kernels.num_features not in (0, math.prod(game.observation_shape))
+
+
 def input_shape(game: Game, arch: str) -> tuple[int, ...]:
-    """What a network of ``arch`` reads of a position: an NNUE of a game with sparse features
-    (`rlgames.game.GameKernels.features`) their ``(num_features,)`` vector of ones and zeros, any
-    other network the observation."""
-    if arch == "nnue" and game.kernels.num_features:
+    """What a network of ``arch`` reads of a position: the ``(num_features,)`` vector of ones and
+    zeros of the game's sparse features where it `reads_features`, else the observation."""
+    if reads_features(game, arch):
         return (game.kernels.num_features,)
     return tuple(game.observation_shape)
 

@@ -14,7 +14,9 @@ processes: a fingerprint of everything its compiled code depends on, followed th
   and a hash of their bytes, tuples item by item;
 - the modules it names, by name and, for a module read from a file, that file's size and mtime.
 
-An object of any other kind makes the closure uncacheable (it compiles in each process, as before).
+An object of any other kind, or a function marked by `never_cache` (the rollout evaluator's kernel,
+which reaches its PRNG state by address), makes the closure uncacheable: it compiles in each
+process, as before.
 Entries live in numba's cache directory beside the factory's source (``__pycache__``), and numba
 discards them when that file, numba or the CPU changes.
 """
@@ -34,7 +36,7 @@ from numba.core.codegen import RuntimeLinker
 from numba.core.caching import CompileResultCacheImpl, FunctionCache
 from numba.core.registry import CPUDispatcher
 
-__all__ = ["cache_closure", "fingerprint"]
+__all__ = ["cache_closure", "fingerprint", "never_cache"]
 
 
 class Uncacheable(TypeError):
@@ -51,6 +53,14 @@ def cache_closure(dispatcher: CPUDispatcher) -> CPUDispatcher:
     except (Uncacheable, RuntimeError):  # RuntimeError: numba found no usable cache directory
         return dispatcher
     dispatcher._cache = cache
+    return dispatcher
+
+
+def never_cache(dispatcher: CPUDispatcher) -> CPUDispatcher:
+    """Marks ``dispatcher`` as specific to this process (compiled code holding addresses of this
+    process's memory): no closure that reaches it is cached, as its key would be new in every
+    process and each would add an entry that none reuses. Returns it."""
+    dispatcher._rlgames_process_specific = True
     return dispatcher
 
 
@@ -129,6 +139,8 @@ class _Walker:
         elif isinstance(obj, np.generic):
             self.feed("npscalar", obj.dtype.str, obj.item())
         elif isinstance(obj, CPUDispatcher):
+            if getattr(obj, "_rlgames_process_specific", False):
+                raise Uncacheable(f"{obj.py_func.__qualname__} is specific to this process")
             self.feed("dispatcher", sorted(obj.targetoptions.items(), key=str))
             self.visit(obj.py_func)
         elif isinstance(obj, types.FunctionType):

@@ -186,8 +186,10 @@ class GameKernels(NamedTuple):
     * ``features(s, player, out: int64[:]) -> int`` writes the indices of the active inputs of an NNUE
       seen by ``player`` (sparse binary features, each in ``[0, num_features)``) into ``out[:n]``
       (``out`` holds ``num_features``) and returns ``n``: a set a move changes in a few entries, such
-      as chess's 768 piece-square inputs; the NNUE reads them from ``observer(s)``. Default: none
-      (``num_features == 0``); an NNUE then reads the observation.
+      as chess's 768 piece-square inputs; the NNUE reads them from ``observer(s)``. Features may also
+      be the observation's own entries, the indices of the ones of the flattened observation, with
+      ``num_features`` its size (othello): an NNUE then reads the observation, summing only these
+      rows. Default: none (``num_features == 0``); an NNUE then reads the observation.
     * ``feature_changes(s, s2, player, out: int64[:]) -> int`` writes the inputs seen by ``player``
       that differ between ``s`` and its child ``s2`` (an input ``s2`` gains as its index, one it loses
       as ``-1 - index``) and returns their number, for an NNUE that updates its accumulator from the

@@ -9,10 +9,15 @@ import subprocess
 import sys
 import textwrap
 
+import numba
 import numpy as np
+import pytest
 from numba import njit
 
-from rlgames.closure_cache import cache_closure, fingerprint
+import rlgames
+from rlgames.closure_cache import Uncacheable, cache_closure, fingerprint
+from rlgames.evaluators.rollout import RolloutEvaluator
+from rlgames.search.negamax import make_alphabeta
 
 
 def _adder(k, table):
@@ -49,9 +54,17 @@ def test_the_fingerprint_follows_closure_values_arrays_and_called_code():
     assert fingerprint(calling(one)) != fingerprint(calling(two))
 
 
-def test_a_closure_that_calls_the_interpreter_is_not_cached():
-    import numba
+def test_a_search_around_a_process_specific_kernel_is_not_cached():
+    """The rollout evaluator's kernel reaches its PRNG state by address: a search compiled around it
+    would get a new key in every process."""
+    game = rlgames.load_game("tic_tac_toe")
+    kernel = RolloutEvaluator(game, rollouts=2, seed=0).kernel
+    with pytest.raises(Uncacheable):
+        fingerprint(kernel)
+    assert type(make_alphabeta(game.kernels, kernel).search._cache).__name__ == "NullCache"
 
+
+def test_a_closure_that_calls_the_interpreter_is_not_cached():
     @njit
     def now():
         with numba.objmode(t="float64"):

@@ -74,6 +74,37 @@ def test_chess_features_are_the_pieces_seen_from_the_side_to_move() -> None:
         assert set(np.flatnonzero(row)) == expected and row.sum() == len(expected)
 
 
+def test_othello_features_are_the_ones_of_the_observation_and_their_changes_a_moves_discs() -> None:
+    """Othello's sparse features index the flattened observation (so its NNUE reads the observation as
+    before, summing only the discs' rows), seen by either player; a move changes the placed disc
+    and the turned ones, in both views, and a pass none."""
+    from rlgames.games.othello import feature_changes, features, observation
+
+    game = rlgames.load_game("othello")
+    states = random_states(game, 40, seed=7)
+    active, changes = np.zeros(128, dtype=np.int64), np.zeros(128, dtype=np.int64)
+    for state in states:
+        for player in (0, 1):
+            planes = np.zeros((2, 8, 8), dtype=np.float32)
+            observation(state.compact, player, planes)
+            n = features(state.compact, player, active)
+            assert sorted(active[:n]) == list(np.flatnonzero(planes.ravel()))
+            for action in state.legal_actions():
+                child = state.apply(action).compact
+                m = features(child, player, active)
+                after = set(active[:m].tolist())
+                before = set(active[:features(state.compact, player, active)].tolist())
+                k = feature_changes(state.compact, child, player, changes)
+                gained = {c for c in changes[:k].tolist() if c >= 0}
+                lost = {-1 - c for c in changes[:k].tolist() if c < 0}
+                assert (gained, lost) == (after - before, before - after)
+    rng = np.random.default_rng(8)  # a pass changes no disc
+    state = game.new_initial_state()
+    while state.legal_actions() != [64]:
+        state = game.new_initial_state() if state.is_terminal() else state.apply(int(rng.choice(state.legal_actions())))
+    assert feature_changes(state.compact, state.apply(64).compact, 0, changes) == 0
+
+
 @pytest.mark.parametrize("name", ["tic_tac_toe", "connect_four", "othello", "chess"])
 def test_incremental_accumulators_follow_a_game_as_the_full_kernel_does(name: str) -> None:
     """Updated move by move from the root's (chess: from the pieces a move changes; else from the

@@ -29,6 +29,7 @@ from numba.core.typing import signature as typing_signature
 from numba.extending import intrinsic
 from numba.np.arrayobj import np_cfarray
 
+from rlgames.closure_cache import never_cache
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, GameKernels, State
 from rlgames.search.playout import (
@@ -97,7 +98,7 @@ def make_rollout_kernel(kernels: GameKernels, rollouts: int, rng_state: np.ndarr
         return mean if s[0] == 0 else -mean
 
     kernel.buffers = (rng_state, actions, probs, keys)
-    return kernel
+    return never_cache(kernel)  # its addresses are this process's: no search around it is cached
 
 
 class RolloutEvaluator(Evaluator):
