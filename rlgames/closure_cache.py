@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from numba.core import types as nbtypes
 from numba.core.codegen import RuntimeLinker
-from numba.core.caching import CompileResultCacheImpl, FunctionCache
+from numba.core.caching import CompileResultCacheImpl, FunctionCache, IndexDataCacheFile
 from numba.core.registry import CPUDispatcher
 
 __all__ = ["cache_closure", "fingerprint", "never_cache"]
@@ -82,14 +82,36 @@ def unresolved_calls(library: Any) -> list[str]:
             if g.name.startswith(prefix) and g.name[len(prefix):] not in defined]
 
 
+class _KeyNamedFile(IndexDataCacheFile):
+    """numba's index and data files, each data file named by a hash of its key. numba numbers them
+    (the first number its index does not list), so two processes adding different entries at once
+    (test workers, arena workers) could pick one number, and the index keep one key beside the
+    other's code; named by key, a file only ever holds its own key's code. Stale files (of an edited
+    source) are left behind instead of being overwritten."""
+
+    def __init__(self, cache_path: str, filename_base: str, source_stamp: Any) -> None:
+        super().__init__(cache_path, filename_base, source_stamp)
+        self._filename_base = filename_base
+
+    def save(self, key: Any, data: Any) -> None:
+        name = f"{self._filename_base}.{hashlib.sha256(repr(key).encode()).hexdigest()[:24]}.nbc"
+        self._save_data(name, data)  # the code first: an index entry never names a missing file
+        overloads = self._load_index()
+        overloads[key] = name
+        self._save_index(overloads)
+
+
 class _FingerprintCache(FunctionCache):
-    """numba's function cache, with the closure part of the index key replaced by a fingerprint."""
+    """numba's function cache, with the closure part of the index key replaced by a fingerprint and
+    data files named by key."""
 
     _impl_class = _CheckedImpl
 
     def __init__(self, py_func: types.FunctionType, key: str) -> None:
         super().__init__(py_func)
         self._fingerprint = key
+        old = self._cache_file
+        self._cache_file = _KeyNamedFile(old._cache_path, old._index_name[: -len(".nbi")], old._source_stamp)
 
     def _index_key(self, sig: Any, codegen: Any) -> tuple:
         return (sig, codegen.magic_tuple(), self._fingerprint)

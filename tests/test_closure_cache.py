@@ -138,3 +138,29 @@ def test_a_second_process_loads_the_compiled_search_and_finds_the_same_result(tm
     # The two-version recursion is left uncached (a new process would call an unfilled pointer).
     assert first["recursion"] == second["recursion"] == 1.0 + 3 + 2 * 5
     assert second["recursion_hits"] == 0
+
+
+def test_entries_are_kept_in_files_named_by_their_key(tmp_path):
+    """Two processes adding different entries at once cannot pick the same data file."""
+    module = tmp_path / "adders.py"
+    module.write_text(textwrap.dedent("""
+        from numba import njit
+        from rlgames.closure_cache import cache_closure
+
+        def adder(k):
+            @njit
+            def add(x):
+                return x + k
+
+            return cache_closure(add)
+    """))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import adders
+
+        assert adders.adder(1)(1) == 2 and adders.adder(2)(1) == 3 and adders.adder(2)(1.5) == 3.5
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("adders", None)
+    files = sorted(p.name for p in (tmp_path / "__pycache__").glob("adders.adder.locals.add-*.nbc"))
+    assert len(files) == 3 and all(len(name.split(".")[-2]) == 24 for name in files)  # three keys, three hashes
