@@ -25,18 +25,30 @@ from __future__ import annotations
 
 import builtins
 import hashlib
+import itertools
 import os
+import secrets
 import sys
 import types
 from typing import Any
 
 import numpy as np
+from numba.core import bytecode
 from numba.core import types as nbtypes
 from numba.core.codegen import RuntimeLinker
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, IndexDataCacheFile
 from numba.core.registry import CPUDispatcher
 
 __all__ = ["cache_closure", "fingerprint", "never_cache"]
+
+
+# numba names each compiled function after its qualified name and a per-process counter, and two
+# cached libraries loaded into one process share one symbol table: closures of one factory (one
+# qualified name) compiled in two processes can come with the same names for different code, and
+# the second library's calls then run the first's code. Counting from a random point in each process
+# keeps names from different processes apart; entries named the old way are not reused (below).
+bytecode.FunctionIdentity._unique_ids = itertools.count(secrets.randbits(48) << 8)
+_KEY_VERSION = "per-process unique function names"
 
 
 class Uncacheable(TypeError):
@@ -120,7 +132,7 @@ class _FingerprintCache(FunctionCache):
 def fingerprint(obj: Any) -> str:
     """A hex digest of ``obj`` (a compiled function and all it reaches) that is equal across
     processes exactly when the compiled code would be; raises `Uncacheable`."""
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(_KEY_VERSION.encode())
     _Walker(digest).visit(obj)
     return digest.hexdigest()
 

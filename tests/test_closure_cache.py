@@ -140,27 +140,40 @@ def test_a_second_process_loads_the_compiled_search_and_finds_the_same_result(tm
     assert second["recursion_hits"] == 0
 
 
-def test_entries_are_kept_in_files_named_by_their_key(tmp_path):
-    """Two processes adding different entries at once cannot pick the same data file."""
-    module = tmp_path / "adders.py"
-    module.write_text(textwrap.dedent("""
-        from numba import njit
-        from rlgames.closure_cache import cache_closure
+_ADDERS = textwrap.dedent("""
+    import sys
+    from numba import njit
+    from rlgames.closure_cache import cache_closure
 
-        def adder(k):
-            @njit
-            def add(x):
-                return x + k
+    def adder(k):
+        @njit
+        def add(x, n):  # recursive: called by its symbol, not inlined
+            return x if n == 0 else add(x + k, n - 1)
 
-            return cache_closure(add)
-    """))
-    sys.path.insert(0, str(tmp_path))
-    try:
-        import adders
+        @njit
+        def twice(x, n):
+            return add(x, n)
 
-        assert adders.adder(1)(1) == 2 and adders.adder(2)(1) == 3 and adders.adder(2)(1.5) == 3.5
-    finally:
-        sys.path.remove(str(tmp_path))
-        sys.modules.pop("adders", None)
-    files = sorted(p.name for p in (tmp_path / "__pycache__").glob("adders.adder.locals.add-*.nbc"))
-    assert len(files) == 3 and all(len(name.split(".")[-2]) == 24 for name in files)  # three keys, three hashes
+        return cache_closure(twice)
+
+    if __name__ == "__main__":
+        print(*(adder(int(k))(0, 2) for k in sys.argv[1:]))
+""")
+
+
+def test_closures_cached_by_different_processes_run_their_own_code_in_one(tmp_path):
+    """Closures of one factory compiled in two processes, then both loaded in a third: each runs its
+    own code (numba names functions by a per-process counter, and a process's loaded libraries share
+    one symbol table), and each entry has its own file."""
+    script = tmp_path / "adders.py"
+    script.write_text(_ADDERS)
+
+    def run(*ks: int) -> list[int]:
+        out = subprocess.run([sys.executable, str(script), *map(str, ks)], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr[-2000:]
+        return [int(v) for v in out.stdout.split()]
+
+    assert run(1) == [2] and run(2) == [4]  # each compiled and cached by its own process
+    assert run(1, 2) == [2, 4] and run(2, 1) == [4, 2]  # both loaded from the cache into one process
+    files = sorted(p.name for p in (tmp_path / "__pycache__").glob("adders.adder.locals.twice-*.nbc"))
+    assert len(files) == 2 and all(len(name.split(".")[-2]) == 24 for name in files)  # named by key

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from rlgames.game import (
     ILLEGAL,
@@ -195,7 +196,7 @@ def _write_squares(board: np.uint64, base: int, sign: int, out, n: int) -> int:
     """Writes ``base + square`` (``sign`` 1) or ``-1 - (base + square)`` (``sign`` -1) for each square
     of ``board`` into ``out`` from ``n``; returns the new count."""
     while board:
-        square = _popcount((board ^ (board - np.uint64(1))) >> np.uint64(1))  # the lowest set square
+        square = np.int64(trailing_zeros(board))  # the lowest set square
         out[n] = base + square if sign > 0 else -1 - (base + square)
         board &= board - np.uint64(1)
         n += 1
