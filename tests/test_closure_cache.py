@@ -5,6 +5,7 @@ reloaded safely is not cached."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -168,12 +169,14 @@ def test_closures_cached_by_different_processes_run_their_own_code_in_one(tmp_pa
     script = tmp_path / "adders.py"
     script.write_text(_ADDERS)
 
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))  # the script imports nothing else to compile
+
     def run(*ks: int) -> list[int]:
-        out = subprocess.run([sys.executable, str(script), *map(str, ks)], capture_output=True, text=True)
+        out = subprocess.run([sys.executable, str(script), *map(str, ks)], env=env, capture_output=True, text=True)
         assert out.returncode == 0, out.stderr[-2000:]
         return [int(v) for v in out.stdout.split()]
 
     assert run(1) == [2] and run(2) == [4]  # each compiled and cached by its own process
     assert run(1, 2) == [2, 4] and run(2, 1) == [4, 2]  # both loaded from the cache into one process
-    files = sorted(p.name for p in (tmp_path / "__pycache__").glob("adders.adder.locals.twice-*.nbc"))
+    files = sorted(p.name for p in (tmp_path / "cache").rglob("adders.adder.locals.twice-*.nbc"))
     assert len(files) == 2 and all(len(name.split(".")[-2]) == 24 for name in files)  # named by key
