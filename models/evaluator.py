@@ -152,7 +152,7 @@ class NNUEvaluator(NetworkEvaluator):
     on the search's stack and updates them move by move instead of calling ``kernel``. By default
     (None) it is where the game lists the inputs a move changes and they are not its observation's
     entries (chess). Measured by `benchmarks/bench_nnue.py`, updating costs more than it saves where
-    the network is small and a move changes many inputs (othello: 0.78 of summing's nodes per
+    the network is small and a move changes many inputs (othello: 0.76 of summing's nodes per
     second, its dense layers taking most of an evaluation) or where two observations must be
     compared (connect four)."""
 
