@@ -33,12 +33,11 @@ def over_budget(nodes: int, node_limit: int, deadline_ns: int) -> bool:
     return nodes >= node_limit or (nodes & TIME_CHECK_MASK == 0 and out_of_time(deadline_ns))
 
 
-def now_ns() -> int:
-    """The monotonic clock that deadlines are read from, in nanoseconds."""
-    return time.clock_gettime_ns(time.CLOCK_MONOTONIC)
-
-
 if hasattr(time, "CLOCK_MONOTONIC"):
+
+    def now_ns() -> int:
+        """The monotonic clock that deadlines are read from, in nanoseconds."""
+        return time.clock_gettime_ns(time.CLOCK_MONOTONIC)
 
     @intrinsic
     def _clock_ns(typingctx):
@@ -64,7 +63,8 @@ if hasattr(time, "CLOCK_MONOTONIC"):
 
 else:
 
-    def now_ns() -> int:  # noqa: F811 (a platform without clock_gettime)
+    def now_ns() -> int:  # a platform without clock_gettime
+        """The clock that deadlines are read from, in nanoseconds."""
         return time.perf_counter_ns()
 
     @njit(_nrt=True)  # objmode needs numba's runtime; a recursion that calls it may run without

@@ -83,8 +83,8 @@ class TreeOps(NamedTuple):
 def make_tree_ops(kernels: GameKernels, state_size: int, root_select: Callable = uct_or_puct_child,
                   interior_select: Callable = uct_or_puct_child) -> TreeOps:
     """The compiled tree operations for one game whose compact states have ``state_size`` slots and one
-    pair of selection functions ``(tree, t, node, ctx) -> child``, compiled on first call and kept for
-    the process (numba does not cache closures on disk). MCTS's UCB1/PUCT rule is the default.
+    pair of selection functions ``(tree, t, node, ctx) -> child``, compiled on first call, kept for
+    the process and cached on disk (`rlgames.closure_cache`). MCTS's UCB1/PUCT rule is the default.
 
     Reference counting. Numba atomically increments and decrements the reference count of every array
     that a compiled function takes, inlined or not: for the `Tree`'s arrays at each operation of each

@@ -145,7 +145,7 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
                    is_quiet: Callable[..., bool] = always_quiet, incremental: Incremental | None = None
                    ) -> CompiledAlphaBeta:
     """The compiled alpha-beta for one game and one evaluator kernel (``(s) -> value`` from the side
-    to move), compiled on first call and kept for the process (numba does not cache closures on disk).
+    to move), compiled on first call, kept for the process and cached on disk (`rlgames.closure_cache`).
     With an ``incremental`` evaluator (an NNUE's accumulators, `EvalWorkspace.accumulators`), the
     root's entry is computed once and each child's from its parent's as the search enters it, and
     values are read from them instead of calling ``evaluate_kernel``."""

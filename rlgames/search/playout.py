@@ -2,8 +2,8 @@
 
 A playout plays uniformly random legal actions, and chance outcomes by their probabilities, from a
 compact state until the game is over. The factories close over one game's `GameKernels` and return
-numba functions; they are cached so that each game's closures compile once per process (numba does
-not cache closures on disk). For example, the mean result of random play at tic-tac-toe::
+numba functions; they are cached so that each game's closures compile once per process, and the
+compiled code on disk (`rlgames.closure_cache`). For example, the mean result of random play at tic-tac-toe::
 
     stats = run_random_playouts(rlgames.load_game("tic_tac_toe"), 10_000, seed=0)
     stats.returns.mean()  # about 0.30: the first player wins more often

@@ -185,8 +185,8 @@ def improve(level: int, value: int, plies: int, stack: Stack) -> None:
 
 @functools.cache
 def make_exhaustive(legal_actions: Callable[..., int], apply: Callable, hash_key: Callable[..., int]) -> Callable:
-    """The compiled ``search(root, memo, stack, counters)`` for one game's kernels, compiled on first call
-    and kept for the process (numba does not cache closures).
+    """The compiled ``search(root, memo, stack, counters)`` for one game's kernels, compiled on first call,
+    kept for the process and cached on disk (`rlgames.closure_cache`).
 
     ``search`` solves ``root`` and every position below it into ``memo``; it stops early, setting
     ``counters[OVERFLOW]`` when the memo must grow or ``counters[TOO_DEEP]`` when a line is longer than
