@@ -204,7 +204,8 @@ def _incremental_nnue(key: tuple[Game, bytes], weights: tuple) -> Incremental:
         sparse = bool(kernels.num_features)
         _INCREMENTAL[key] = make_incremental_nnue(
             kernels.observation, tuple(game.observation_shape), weights, kernels.observer,
-            features=kernels.features if sparse else None, feature_changes=kernels.feature_changes if sparse else None)
+            features=kernels.features if sparse else None,
+            feature_changes=kernels.feature_changes if sparse and kernels.provides("feature_changes") else None)
     return _INCREMENTAL[key]
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import torch
 from torch import nn
+from torch.nn import functional as F
 
 from rlgames.game import Game
 
@@ -52,10 +53,13 @@ class MLPArgs:
 @dataclass(frozen=True)
 class NNUEArgs:
     """An ``accumulator`` of that many units over the observation's features, then ``hidden`` units
-    (clipped ReLU in [0, 1] after each, as Stockfish's NNUE)."""
+    (clipped ReLU in [0, 1] after each, as Stockfish's NNUE); with ``psqt`` 1, one more first-layer
+    unit adds each input's own weight straight to the value before its tanh (Stockfish's PSQT output:
+    a linear term, piece-square values in chess, that the layers above need not learn)."""
 
     accumulator: int = 64
     hidden: int = 32
+    psqt: int = 0
 
 
 ARCH_ARGS: dict[str, type] = {"resnet": ResNetArgs, "mlp": MLPArgs, "nnue": NNUEArgs}
@@ -77,9 +81,9 @@ class NetworkConfig:
         if type(self.args) is not expected:
             raise ValueError(f"architecture {self.arch!r} takes {expected.__name__}, got {type(self.args).__name__}")
         for field in fields(self.args):
-            value = getattr(self.args, field.name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{self.arch}: {field.name} must be a positive int, got {value!r}")
+            value, least = getattr(self.args, field.name), min(field.default, 1)  # a part off by default may be 0
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise ValueError(f"{self.arch}: {field.name} must be an int >= {least}, got {value!r}")
         if not self.observation_shape or any(d < 1 for d in self.observation_shape) or self.num_actions < 1:
             raise ValueError(f"bad network sizes: observation {self.observation_shape}, {self.num_actions} actions")
 
@@ -253,19 +257,40 @@ class NNUE(PolicyValueNet):
     def __init__(self, config: NetworkConfig) -> None:
         super().__init__(config)
         args: NNUEArgs = config.args  # type: ignore[assignment]
-        self.accumulator = nn.Linear(math.prod(config.observation_shape), args.accumulator)
+        if args.psqt not in (0, 1):
+            raise ValueError(f"nnue: psqt must be 0 or 1, got {args.psqt}")
+        self.width = args.accumulator
+        self.accumulator = nn.Linear(math.prod(config.observation_shape), args.accumulator + args.psqt)
         self.hidden = nn.Linear(args.accumulator, args.hidden)
         self.value = nn.Linear(args.hidden, 1)
         self.policy = nn.Linear(args.accumulator, config.num_actions)
 
     def heads(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        a = torch.clamp(self.accumulator(obs.flatten(1)), 0.0, 1.0)  # [B, accumulator]
+        return self._after_accumulator(self.accumulator(obs.flatten(1)))
+
+    def forward_active(self, active: torch.Tensor, legal_mask: torch.Tensor | None = None
+                       ) -> tuple[torch.Tensor, torch.Tensor]:
+        """`forward` on inputs of ones and zeros given by the indices of the ones, ``active`` int[B, K]
+        (-1: none), as the compiled evaluator sums them: a row of the first layer per active input
+        (an embedding bag), not a product with the mostly-zero vector."""
+        present = active >= 0
+        summed = F.embedding_bag(torch.where(present, active, 0).long(), self.accumulator.weight.t(),
+                                 per_sample_weights=present.float(), mode="sum")  # [B, accumulator]
+        logits, value = self._after_accumulator(summed + self.accumulator.bias)
+        if legal_mask is not None:
+            logits = logits.masked_fill(legal_mask == 0, MASKED_LOGIT)
+        return logits, value
+
+    def _after_accumulator(self, summed: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        a = torch.clamp(summed[:, :self.width], 0.0, 1.0)  # [B, accumulator]
         h = torch.clamp(self.hidden(a), 0.0, 1.0)  # [B, hidden]
-        return self.policy(a), torch.tanh(self.value(h)).squeeze(1)  # [B, A], [B]
+        linear = summed[:, self.width:].sum(1)  # [B]: the PSQT unit, or zeros
+        return self.policy(a), torch.tanh(self.value(h).squeeze(1) + linear)  # [B, A], [B]
 
     def export(self) -> tuple:
         """The value path's weights as float32 numpy arrays, for `rlgames.evaluators.nnue`:
-        ``(w1[F, acc], b1[acc], w2[acc, hidden], b2[hidden], w3[hidden], b3)``."""
+        ``(w1[F, acc + psqt], b1[acc + psqt], w2[acc, hidden], b2[hidden], w3[hidden], b3)`` (with a
+        PSQT unit, the first layer's last column)."""
         def array(parameter: torch.Tensor):
             return parameter.detach().cpu().float().numpy().copy()
 

@@ -26,11 +26,13 @@ def random_states(game: rlgames.Game, count: int, seed: int) -> list[rlgames.Sta
     return states
 
 
-@pytest.mark.parametrize("name", ["tic_tac_toe", "connect_four", "othello", "chess"])
-def test_compiled_value_equals_the_torch_network(name: str) -> None:
-    """The same values compiled and in torch, from the observation or (chess) the sparse features."""
+@pytest.mark.parametrize("name, psqt", [("tic_tac_toe", 0), ("connect_four", 0), ("othello", 0), ("chess", 0),
+                                        ("connect_four", 1), ("chess", 1)])
+def test_compiled_value_equals_the_torch_network(name: str, psqt: int) -> None:
+    """The same values compiled and in torch, from the observation or the sparse features (connect
+    four, chess), with or without the PSQT unit."""
     game = rlgames.load_game(name)
-    evaluator = NNUEvaluator(build_network(game, "nnue", seed=1, accumulator=16, hidden=8), game)
+    evaluator = NNUEvaluator(build_network(game, "nnue", seed=1, accumulator=16, hidden=8, psqt=psqt), game)
     states = random_states(game, 40, seed=2)
     compiled = np.array([evaluator.kernel(state.compact) for state in states])
     torch_values, _ = evaluator.evaluate_batch(states)
@@ -40,7 +42,7 @@ def test_compiled_value_equals_the_torch_network(name: str) -> None:
 
 def test_an_nnue_checkpoint_makes_alphabeta_run_compiled(tmp_path) -> None:
     game = rlgames.load_game("connect_four")
-    network = build_network(game, "nnue", seed=3, accumulator=16, hidden=8)
+    network = build_network(game, "nnue", seed=3, accumulator=8, hidden=4)  # under 1 MB: numba caches it
     path = save_checkpoint(tmp_path / "c4.nnue.pt", network=network, game=game)
     evaluator = NetworkEvaluator.from_checkpoint(path, game)
     assert isinstance(evaluator, NNUEvaluator) and evaluator.kernel is not None
@@ -105,13 +107,48 @@ def test_othello_features_are_the_ones_of_the_observation_and_their_changes_a_mo
     assert feature_changes(state.compact, state.apply(64).compact, 0, changes) == 0
 
 
+def _c4_line_patterns(state: rlgames.State, player: int) -> set[int]:
+    """Connect four's line features from the printed board: every 4-cell line in (column, row)
+    coordinates, each cell 2 for ``player``'s stone, 3 for the opponent's, 1 for the lowest empty
+    cell of its column, 0 for an empty cell above it, read as a base-4 number."""
+    grid = state.board_grid()[::-1]  # [row from the bottom, column]: 1 player 0's stone, 2 player 1's
+    lowest = [next((r for r in range(6) if grid[r, c] == 0), 6) for c in range(7)]
+
+    def cell(col: int, row: int) -> int:
+        if grid[row, col]:
+            return 2 if grid[row, col] == player + 1 else 3
+        return int(lowest[col] == row)
+
+    lines = [[(c + i * dc, r + i * dr) for i in range(4)]
+             for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)) for c in range(7) for r in range(6)
+             if 0 <= c + 3 * dc < 7 and 0 <= r + 3 * dr < 6]
+    assert len(lines) == 69
+    return {256 * k + sum(cell(*xy) << 2 * i for i, xy in enumerate(line)) for k, line in enumerate(lines)}
+
+
+def test_connect_four_features_are_line_patterns() -> None:
+    """Connect four's NNUE inputs are the n-tuple network's: one of 256 patterns per line of four
+    (a stone of either side, an empty cell playable now or not), checked against a reference built
+    from the printed board, seen by either player."""
+    from rlgames.games.connect_four import NUM_FEATURES, features
+
+    game = rlgames.load_game("connect_four")
+    assert game.kernels.num_features == NUM_FEATURES == 69 * 256
+    active = np.zeros(NUM_FEATURES, dtype=np.int64)
+    for state in random_states(game, 40, seed=9):
+        for player in (0, 1):
+            assert set(active[:features(state.compact, player, active)].tolist()) == _c4_line_patterns(state, player)
+
+
 @pytest.mark.parametrize("name", ["tic_tac_toe", "connect_four", "othello", "chess"])
 def test_incremental_accumulators_follow_a_game_as_the_full_kernel_does(name: str) -> None:
-    """Updated move by move from the root's (chess: from the pieces a move changes; else from the
-    observations' differences), and through a null move, the accumulators give the full kernel's
+    """Updated move by move from the root's (chess: from the pieces a move changes; connect four:
+    from the difference of two positions' active features; else from the observations'
+    differences), and through a null move, the accumulators give the full kernel's
     values, from the side to move at every ply."""
     game = rlgames.load_game(name)
-    evaluator = NNUEvaluator(build_network(game, "nnue", seed=5, accumulator=16, hidden=8), game, incremental=True)
+    network = build_network(game, "nnue", seed=5, accumulator=16, hidden=8, psqt=int(name == "chess"))
+    evaluator = NNUEvaluator(network, game, incremental=True)
     incremental = evaluator.incremental
     rng = np.random.default_rng(6)
     for _ in range(4):

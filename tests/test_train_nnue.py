@@ -52,6 +52,26 @@ def test_a_second_run_in_the_same_directory_is_refused(tmp_path, capsys):
     assert "--resume" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # two training runs (about 100 s on a busy machine)
+def test_a_run_resumes_across_a_setting_added_since_with_its_default_but_not_with_other_settings(tmp_path, capsys):
+    """A run saved before a setting existed (its checkpoint's config lacks the key) continues when the
+    preset keeps the setting's default; a run with another value of a setting is refused."""
+    from models import checkpoint
+
+    run = tmp_path / "run"
+    args = ["tic_tac_toe", "--preset", "smoke", "--run-dir", str(run)]
+    assert nnue.main([*args, "--generations", "1"]) == 0
+    payload, _ = checkpoint._read(run / "latest.nnue.pt", "cpu")
+    del payload["config"]["psqt"]  # as a run saved before the PSQT unit existed
+    checkpoint._write(run / "latest.nnue.pt", payload)
+    assert nnue.main([*args, "--resume"]) == 0
+    assert "generation 2/2" in capsys.readouterr().out
+    payload["config"]["epochs"] = 5
+    checkpoint._write(run / "latest.nnue.pt", payload)
+    assert nnue.main([*args, "--resume", "--generations", "3"]) == 2
+    assert "other settings" in capsys.readouterr().err
+
+
 def test_a_teacher_labels_the_positions_and_their_random_children():
     import numpy as np
 
@@ -71,7 +91,7 @@ def test_a_teacher_labels_the_positions_and_their_random_children():
     assert not (plain.moves == -1).any() and len(plain.labels) == (~siblings).sum()
 
 
-@pytest.mark.parametrize("name", ["tic_tac_toe", "othello", "connect_four"])
+@pytest.mark.parametrize("name", ["tic_tac_toe", "othello"])
 def test_augmented_positions_are_the_positions_of_the_symmetric_boards(name):
     """Each copy under a symmetry is a real position of the transformed board: its legal moves are
     the images of the original's, the searched move maps onto a legal move, labels are unchanged."""
@@ -93,12 +113,23 @@ def test_augmented_positions_are_the_positions_of_the_symmetric_boards(name):
             legal = np.flatnonzero(data.masks[i])
             assert set(np.flatnonzero(augmented.masks[part][i])) == set(symmetry.action_map[legal])
             assert augmented.masks[part][i, augmented.moves[part][i]] == 1
-        if name != "connect_four":  # the transform moves each cell where the action map does (in
-            # connect four the actions are columns)
-            planes, height, width = game.observation_shape
-            original = data.observations.reshape(n, planes, height * width)
-            image = augmented.observations[part].reshape(n, planes, height * width)
-            np.testing.assert_array_equal(image[:, :, symmetry.action_map[:height * width]], original)
+        planes, height, width = game.observation_shape  # the transform moves each cell where the action map does
+        original = data.observations.reshape(n, planes, height * width)
+        image = augmented.observations[part].reshape(n, planes, height * width)
+        np.testing.assert_array_equal(image[:, :, symmetry.action_map[:height * width]], original)
+
+
+def test_sparse_features_cannot_be_augmented():
+    """Symmetries transform observations; connect four's network reads line patterns instead."""
+    import numpy as np
+
+    from rlgames.evaluators import load_evaluator
+
+    game = rlgames.load_game("connect_four")
+    data = nnue.self_play(game, load_evaluator("heuristic", game), nnue.NNUEConfig(games=1, depth=1),
+                          np.random.default_rng(1))
+    with pytest.raises(ValueError, match="sparse features"):
+        data.under(game.symmetries())
 
 
 def test_the_factorizer_folds_into_the_first_layer_exactly():
@@ -153,8 +184,47 @@ def test_quiet_self_play_keeps_only_positions_whose_searched_move_is_quiet():
     config = nnue.NNUEConfig(games=1, depth=1, quiescence=4, random_plies=6, quiet=True)
     quiet = nnue.self_play(game, evaluator, config, np.random.default_rng(4))
     every = nnue.self_play(game, evaluator, dataclasses.replace(config, quiet=False), np.random.default_rng(4))
-    x = every.observations
+    assert every.sparse  # chess's networks read its 768 features, stored as the indices of the pieces
+    x = np.zeros((len(every.labels), 768), dtype=np.float32)
+    for row, active in zip(x, every.observations):
+        row[active[active >= 0]] = 1.0
     tactical = [x[i + 1].sum() < x[i].sum() or x[i + 1, 384:448].sum() < x[i, :64].sum() for i in range(len(x) - 1)]
     expected = every.labels[:-1][~np.array(tactical)]
     assert 0 < len(expected) < len(tactical) and len(quiet.labels) - len(expected) in (0, 1)
     np.testing.assert_array_equal(quiet.labels[:len(expected)], expected)
+
+
+def test_sparse_positions_are_the_active_features_and_read_as_the_dense_inputs():
+    """Where a network reads the game's sparse features (connect four's line patterns, chess's
+    pieces), positions hold the indices of the active ones; the network reads them (`forward_active`)
+    as it reads the vector of ones and zeros, and positions stored densely (a window saved before)
+    join sparse ones as sparse."""
+    import numpy as np
+
+    from models.evaluator import network_inputs
+    from rlgames.evaluators import load_evaluator
+
+    for name in ("connect_four", "chess"):
+        game = rlgames.load_game(name)
+        states = [game.new_initial_state()]
+        rng = np.random.default_rng(1)
+        while len(states) < 12:
+            child = states[-1].apply(int(rng.choice(states[-1].legal_actions())))
+            states.append(game.new_initial_state() if child.is_terminal() else child)
+        active = nnue.active_features(game, states)
+        dense = network_inputs(game, "nnue", states)
+        assert active.dtype == np.int32 and [set(a[a >= 0]) for a in active] == [set(np.flatnonzero(d)) for d in dense]
+        network = nnue.build_network(game, "nnue", seed=2, accumulator=8, hidden=4)
+        masks = torch.ones(len(states), game.num_actions)
+        for sparse_out, dense_out in zip(network.forward_active(torch.from_numpy(active), masks),
+                                         network(torch.from_numpy(dense), masks)):
+            torch.testing.assert_close(sparse_out, dense_out)
+        old = nnue.Positions(dense, np.ones((12, game.num_actions), np.int8), np.zeros(12, np.int64), np.zeros(12, np.float32))
+        new = dataclasses.replace(old, observations=active)
+        joined = nnue.Positions.concatenate([old, new])
+        assert joined.sparse and len(joined.labels) == 24
+        assert [set(a[a >= 0]) for a in joined.observations] == [set(a[a >= 0]) for a in (*active, *active)]
+    game = rlgames.load_game("connect_four")
+    config = nnue.NNUEConfig(games=1, depth=1, random_plies=2)
+    played = nnue.self_play(game, load_evaluator("heuristic", game), config, np.random.default_rng(0))
+    assert played.sparse and played.observations.shape[1] == 69

@@ -35,7 +35,7 @@ import rlgames
 from models import CheckpointError
 from models.checkpoint import load_checkpoint, load_weights, save_checkpoint
 from models.evaluator import NetworkEvaluator, NNUEvaluator, network_inputs
-from models.networks import NNUE, build_network
+from models.networks import NNUE, build_network, reads_features
 from rlgames.evaluators import load_evaluator
 from rlgames.evaluators.base import Evaluator
 from rlgames.files import atomic_write
@@ -59,13 +59,17 @@ class NNUEConfig:
     positions); with ``quiet``, only positions whose searched move is not one of the game's tactical
     actions are kept (Stockfish's trainer skips capture positions: the network is evaluated where
     quiescence stands pat, and a label taken in the middle of an exchange is the exchange's, not the
-    position's); the network (``accumulator``, ``hidden``) learns the last ``window`` generations for
+    position's); the network (``accumulator``, ``hidden``, and with ``psqt`` a linear term straight to
+    the value: `models.networks.NNUEArgs`) learns the last ``window`` generations for
     ``epochs`` epochs (with ``one_cycle``, the learning rate rising to ``lr`` over the first tenth of
     each generation's steps and annealed to zero by its end: Smith's one-cycle schedule), the policy loss weighted by ``policy_weight`` (alpha-beta reads only the value)
     and, with ``factor``, each run of ``factor`` consecutive inputs (a piece's 64 squares in chess)
     sharing one more learned row of the first layer, folded into the layer after each generation
     (the "factorizer" of Stockfish's trainer: what a piece is worth anywhere is learned from every
-    square's positions); ``eval_games`` games at ``eval_time`` seconds a move measure each generation."""
+    square's positions); ``eval_games`` games at ``eval_time`` seconds a move measure each generation.
+    With ``hand_crafted_games``, every generation's games are played by the hand-crafted evaluator, not
+    the previous network (more of its positions, as Stockfish's first networks learnt from games of its
+    classical evaluation): for a network that does not yet search as well as the evaluation it learns."""
 
     generations: int = 6
     games: int = 300
@@ -78,6 +82,7 @@ class NNUEConfig:
     window: int = 3
     accumulator: int = 64
     hidden: int = 32
+    psqt: int = 0
     epochs: int = 6
     batch_size: int = 512
     lr: float = 1e-3
@@ -90,11 +95,17 @@ class NNUEConfig:
     teacher: str | None = None
     siblings: float = 0.0
     augment: bool = False
+    hand_crafted_games: bool = False
     seed: int = 0
 
 
 PRESETS = {
-    "connect_four": NNUEConfig(games=400, depth=8, random_plies=6, lam=0.75),
+    # 69 line patterns (`rlgames.games.connect_four.features`): an n-tuple network, whose linear term goes
+    # straight to the value (psqt) beside two tiny hidden layers (8 and 8 units played as well at equal
+    # depth as 64 and 32, and faster); it needs many positions (at depth 4, 4,000 games of the
+    # hand-crafted evaluator's: even with it; 16,000: 61%, 68% with the linear term)
+    "connect_four": NNUEConfig(generations=1, games=32000, depth=8, random_plies=6, random_moves=0.1, lam=0.75,
+                               accumulator=8, hidden=8, psqt=1, epochs=8, batch_size=256, lr=2e-3, one_cycle=True),
     # distillation: the self-play network's values (a teacher trained by `python -m train`) as labels,
     # on the positions alpha-beta self-play reaches and on a random child of a third of them
     "connect_four_teacher": NNUEConfig(games=600, depth=6, random_plies=6, lam=0.75, epochs=10, window=4,
@@ -103,8 +114,8 @@ PRESETS = {
     # 768 piece-square inputs (`rlgames.games.chess.kernels.features`); quiescence on captures, so that
     # no label is taken in the middle of an exchange
     "chess": NNUEConfig(games=5000, depth=3, quiescence=8, random_plies=8, random_moves=0.05, lam=1.0, quiet=True,
-                        accumulator=128, hidden=32, batch_size=256, lr=2e-3, one_cycle=True, policy_weight=0.0,
-                        factor=64, eval_games=20, eval_time=0.1),
+                        accumulator=128, hidden=32, psqt=1, batch_size=256, lr=2e-3, one_cycle=True, policy_weight=0.0,
+                        factor=64, eval_games=20, eval_time=0.1, hand_crafted_games=True),
     "tic_tac_toe": NNUEConfig(generations=3, games=200, depth=2, random_plies=2, accumulator=16, hidden=8),
     "smoke": NNUEConfig(generations=2, games=8, depth=2, random_plies=2, accumulator=8, hidden=4, epochs=1,
                         eval_games=2, eval_time=0.01, eval_opening_plies=2),
@@ -113,22 +124,34 @@ PRESETS = {
 
 @dataclass
 class Positions:
-    """Labelled positions: the network's inputs from the side to move (`models.evaluator.network_inputs`),
-    legal masks, searched moves, labels."""
+    """Labelled positions: the network's inputs from the side to move, legal masks, searched moves,
+    labels. The inputs are the observations (`models.evaluator.network_inputs`) or, for a network
+    that reads the game's sparse features (`models.networks.reads_features`), the indices of the
+    active ones (`active_features`; ``sparse``), which `models.networks.NNUE.forward_active` reads."""
 
-    observations: np.ndarray  # float32[N, *input_shape]
+    observations: np.ndarray  # float32[N, *input_shape], or int32[N, K] active features padded with -1
     masks: np.ndarray  # int8[N, A]
     moves: np.ndarray  # int64[N]
     labels: np.ndarray  # float32[N], in [-1, 1] from the side to move
 
+    @property
+    def sparse(self) -> bool:
+        return self.observations.dtype.kind == "i"
+
     @staticmethod
     def concatenate(parts: list[Positions]) -> Positions:
+        if any(p.sparse for p in parts):  # dense parts (a window saved before) made sparse, all padded alike
+            inputs = [p.observations if p.sparse else sparse_inputs(p.observations) for p in parts]
+            most = max(x.shape[1] for x in inputs)
+            parts = [dataclasses.replace(p, observations=_padded(x, most)) for p, x in zip(parts, inputs)]
         return Positions(*(np.concatenate([getattr(p, f.name) for p in parts])
                            for f in dataclasses.fields(Positions)))
 
     def under(self, symmetries: Sequence[Symmetry]) -> Positions:
         """These positions under each of ``symmetries`` in turn (``len(symmetries)`` times as many):
         observations by the symmetry's transform, masks and moves by its action map."""
+        if self.sparse:
+            raise ValueError("augment transforms observations: a network reading sparse features cannot use it")
         parts = []
         for symmetry in symmetries:
             moves = np.where(self.moves >= 0, symmetry.action_map[np.maximum(self.moves, 0)], -1)
@@ -170,9 +193,32 @@ def self_play(game: Game, evaluator: Evaluator, config: NNUEConfig, rng: np.rand
         positions += children
         moves += [-1] * len(children)  # no move to learn: the policy loss ignores them
         labels += list(_values(teacher, children))
-    observations = network_inputs(game, "nnue", positions)  # the observations, or chess's sparse features
+    observations = (active_features(game, positions) if reads_features(game, "nnue")
+                    else network_inputs(game, "nnue", positions))
     masks = np.array([position.legal_action_mask() for position in positions], dtype=np.int8)
     return Positions(observations, masks, np.array(moves, dtype=np.int64), np.array(labels, dtype=np.float32))
+
+
+def active_features(game: Game, states: Sequence[State]) -> np.ndarray:
+    """int32[len(states), K]: the indices of each state's active features (`GameKernels.features`) from
+    its side to move, padded with -1 to the most any state has."""
+    out = np.zeros(game.kernels.num_features, dtype=np.int64)
+    return _padded([out[:game.kernels.features(state.compact, state.current_player(), out)].copy()
+                    for state in states])
+
+
+def sparse_inputs(dense: np.ndarray) -> np.ndarray:
+    """int32[N, K]: the indices of the ones of ``dense`` float32[N, F] (inputs of ones and zeros),
+    padded with -1: the storage of `Positions` whose network reads sparse features."""
+    return _padded([np.flatnonzero(x) for x in dense])
+
+
+def _padded(rows: Sequence[np.ndarray], width: int = 0) -> np.ndarray:
+    """int32[len(rows), max(width, longest row)]: the rows, padded with -1."""
+    active = np.full((len(rows), max(width, *map(len, rows), 0)), -1, dtype=np.int32)
+    for row, indices in zip(active, rows):
+        row[:len(indices)] = indices
+    return active
 
 
 def _values(evaluator: Evaluator, states: list[State]) -> np.ndarray:
@@ -217,7 +263,8 @@ def learn(network: NNUE, optimizer: torch.optim.Optimizer, data: Positions, conf
     for _ in range(config.epochs):
         totals, batches = np.zeros(2), 0
         for batch in torch.randperm(len(labels), generator=generator).split(config.batch_size):
-            logits, values = network(obs[batch], masks[batch])  # [B, A], [B]
+            forward = network.forward_active if data.sparse else network
+            logits, values = forward(obs[batch], masks[batch])  # [B, A], [B]
             value_loss = F.mse_loss(values, labels[batch])
             played = moves[batch] >= 0  # teacher-labelled siblings have no move
             policy_loss = F.cross_entropy(logits[played], moves[batch][played]) if played.any() else logits.sum() * 0
@@ -293,7 +340,7 @@ class Run:
             raise ValueError(f"{game.name} has chance nodes: NNUE self-play uses alpha-beta (deterministic games)")
         self.game, self.config, self.run_dir = game, config, run_dir
         self.network: NNUE = build_network(game, "nnue", seed=config.seed, accumulator=config.accumulator,
-                                           hidden=config.hidden)  # type: ignore[assignment]
+                                           hidden=config.hidden, psqt=config.psqt)  # type: ignore[assignment]
         self.optimizer = torch.optim.Adam(self.network.parameters(), lr=config.lr)
         self.hand_crafted = load_evaluator("heuristic", game)
         self.teacher = NetworkEvaluator.from_checkpoint(config.teacher, game) if config.teacher else None
@@ -313,7 +360,8 @@ class Run:
             rng = np.random.default_rng([self.config.seed, g])
             generator = torch.Generator().manual_seed(self.config.seed * 100_003 + g)
             previous = self.hand_crafted if g == 0 else NNUEvaluator(self.network, self.game)
-            data = self_play(self.game, previous, self.config, rng, self.teacher)
+            player = self.hand_crafted if self.config.hand_crafted_games else previous
+            data = self_play(self.game, player, self.config, rng, self.teacher)
             self.window = [*self.window, data][-self.config.window:]
             window = Positions.concatenate(self.window)
             if self.config.augment:
@@ -344,7 +392,8 @@ class Run:
     def _resume(self) -> None:
         info = load_checkpoint(self.run_dir / "latest.nnue.pt", game=self.game)
         settings = json.loads(json.dumps(dataclasses.replace(self.config, generations=0).__dict__))
-        if {**info.config, "generations": 0} != settings:
+        defaults = json.loads(json.dumps(dataclasses.asdict(NNUEConfig())))  # of settings added since the run began
+        if {**defaults, **info.config, "generations": 0} != settings:
             raise ValueError(f"{self.run_dir} was trained with other settings; resume it with the same preset")
         load_weights(self.network, info)
         self.optimizer.load_state_dict(info.optimizer_state)
@@ -353,6 +402,9 @@ class Run:
             count = len({key.split("/")[0] for key in saved.files})
             self.window = [Positions(*(saved[f"{i}/{f.name}"] for f in dataclasses.fields(Positions)))
                            for i in range(count)]
+        if reads_features(self.game, "nnue"):  # a window saved with dense inputs, before they were stored sparse
+            self.window = [p if p.sparse else dataclasses.replace(p, observations=sparse_inputs(p.observations))
+                           for p in self.window]
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

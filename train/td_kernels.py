@@ -35,6 +35,7 @@ import numpy as np
 from numba import njit
 from numba.np.unsafe.ndarray import to_fixed_tuple
 
+from rlgames.closure_cache import cache_closure
 from rlgames.game import CHANCE, TERMINAL, GameKernels
 from rlgames.search.rng import below, sample_index, uniform
 
@@ -437,4 +438,4 @@ def make_td_ops(kernels: GameKernels, observation_shape: tuple[int, ...], initia
             out[i] = net_value(to_fixed_tuple(states[i], size), params, dims, sc)[0]
         return out
 
-    return TDOps(train, match, values, turn_afterstates)
+    return TDOps(*map(cache_closure, (train, match, values, turn_afterstates)))

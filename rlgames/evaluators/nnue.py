@@ -5,8 +5,9 @@ inside the search on a CPU (NNUE). Its value path -- the position's features int
 two clipped-ReLU layers, a tanh -- is compiled here with numba from float32 weights exported by
 `models.networks.NNUE`, so that the compiled alpha-beta calls it as any hand-crafted kernel: no torch
 and no Python at search time. The inputs are the game's sparse features where it has them
-(``GameKernels.features``: chess's 768 piece-square inputs), else its observation from the side to
-move (``GameKernels.observation``); only active or non-zero inputs cost a row of the first layer.
+(``GameKernels.features``: chess's 768 piece-square inputs, connect four's 69 line patterns), else
+its observation from the side to move (``GameKernels.observation``); only active or non-zero inputs
+cost a row of the first layer.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from rlgames.closure_cache import cache_closure
 from rlgames.evaluators.stack import stack_float32, stack_int64
 from rlgames.game import side_to_move_observer
 
-Weights = tuple  # (w1[F, A] float32, b1[A], w2[A, H], b2[H], w3[H], b3: float)
+Weights = tuple  # (w1[F, A + P] float32, b1[A + P], w2[A, H], b2[H], w3[H], b3: float); P = 1: a PSQT unit
 MAX_CHANGES = 64
 """Room for the inputs one move changes (``GameKernels.feature_changes``): chess's at most 4."""
 
@@ -34,15 +35,16 @@ def _frozen(weights: Weights) -> tuple:
     return w1, b1, np.ascontiguousarray(w2.T), b2, w3, float(b3)
 
 
-def _make_output(w2t: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: float) -> Callable[..., float]:
-    """The njit layers after the accumulator (float32[width], clipped here in place): the value."""
+def _make_output(w2t: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: float, psqt: bool) -> Callable[..., float]:
+    """The njit layers after the accumulator (float32[width + psqt], clipped here in place): the value,
+    the PSQT unit (``accumulator[width]``, with ``psqt``) added before the tanh."""
     hidden, width = w2t.shape
 
     @njit(fastmath=True, inline="always")
     def output(accumulator) -> float:
+        out = b3 + accumulator[width] if psqt else b3
         for k in range(width):
             accumulator[k] = min(np.float32(1.0), max(np.float32(0.0), accumulator[k]))
-        out = b3
         for j in range(hidden):
             total = np.float32(0.0)
             for k in range(width):
@@ -63,8 +65,8 @@ def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[
     accumulator adds one row of the first layer per active input) when given, else the observation
     of ``observation_shape`` (a row per non-zero entry, scaled by it)."""
     w1, b1, w2t, b2, w3, b3 = _frozen(weights)
-    inputs, width = w1.shape
-    output = _make_output(w2t, b2, w3, b3)
+    inputs, width = w1.shape  # width: the accumulator's units and the PSQT unit if any
+    output = _make_output(w2t, b2, w3, b3, psqt=width > w2t.shape[1])
     if features is None and math.prod(observation_shape) != inputs:
         raise ValueError(f"the network takes {inputs} inputs, the observation has {math.prod(observation_shape)}")
 
@@ -75,8 +77,14 @@ def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[
             n = features(s, observer(s), active)
             accumulator = stack_float32(width)
             accumulator[:] = b1
-            for j in range(n):
-                row = active[j]
+            j = 0
+            while j + 4 <= n:  # four rows at a time: a quarter of the stores into the accumulator
+                r0, r1, r2, r3 = active[j], active[j + 1], active[j + 2], active[j + 3]
+                for k in range(width):
+                    accumulator[k] += (w1[r0, k] + w1[r1, k]) + (w1[r2, k] + w1[r3, k])
+                j += 4
+            for i in range(j, n):
+                row = active[i]
                 for k in range(width):
                     accumulator[k] += w1[row, k]
             return output(accumulator)
@@ -122,14 +130,14 @@ def make_incremental_nnue(observation: Callable[..., None], observation_shape: t
                           feature_changes: Callable[..., int] | None = None) -> Incremental:
     """The network of `make_nnue_kernel`, efficiently updatable: its values equal that kernel's (up to
     float32 rounding: a sum in another order). A child's accumulators are its parent's plus the rows of
-    the inputs it gains and minus those it loses: the game's ``feature_changes`` with sparse
-    ``features``, else the entries in which the two positions' observations differ."""
+    the inputs it gains and minus those it loses: the game's ``feature_changes`` where it gives them,
+    else the active inputs (sparse ``features``) or the observation entries that differ between the
+    two positions."""
     w1, b1, w2t, b2, w3, b3 = _frozen(weights)
-    inputs, width = w1.shape
-    output = _make_output(w2t, b2, w3, b3)
+    inputs, width = w1.shape  # width: the accumulator's units and the PSQT unit if any
+    output = _make_output(w2t, b2, w3, b3, psqt=width > w2t.shape[1])
     sparse = features is not None
-    if sparse and feature_changes is None:
-        raise ValueError("an incremental NNUE over sparse features needs the game's feature_changes")
+    changes_given = feature_changes is not None
     if not sparse and math.prod(observation_shape) != inputs:
         raise ValueError(f"the network takes {inputs} inputs, the observation has {math.prod(observation_shape)}")
 
@@ -171,7 +179,7 @@ def make_incremental_nnue(observation: Callable[..., None], observation_shape: t
     def update(s, s2, accumulators, ply: int) -> None:
         for player in range(2):
             copy_entry(accumulators, ply, player)
-            if sparse:
+            if sparse and changes_given:
                 changes = stack_int64(MAX_CHANGES)
                 for j in range(feature_changes(s, s2, player, changes)):
                     change = changes[j]
@@ -179,6 +187,15 @@ def make_incremental_nnue(observation: Callable[..., None], observation_shape: t
                         add_child_row(accumulators, ply, player, change, np.float32(1.0))
                     else:
                         add_child_row(accumulators, ply, player, -1 - change, np.float32(-1.0))
+            elif sparse:  # the two positions' active inputs compared, each against each
+                before, after = stack_int64(inputs), stack_int64(inputs)
+                n, m = features(s, player, before), features(s2, player, after)
+                for i in range(n):
+                    if not _contains(after, m, before[i]):
+                        add_child_row(accumulators, ply, player, before[i], np.float32(-1.0))
+                for i in range(m):
+                    if not _contains(before, n, after[i]):
+                        add_child_row(accumulators, ply, player, after[i], np.float32(1.0))
             else:
                 before, after = stack_float32(inputs), stack_float32(inputs)
                 before[:] = 0.0
@@ -198,6 +215,14 @@ def make_incremental_nnue(observation: Callable[..., None], observation_shape: t
         return output(accumulator)
 
     return Incremental(refresh, update, value, width)
+
+
+@njit(cache=True, inline="always")
+def _contains(values, n: int, value: int) -> bool:
+    for i in range(n):
+        if values[i] == value:
+            return True
+    return False
 
 
 def make_dense_features(features: Callable[..., int], num_features: int) -> Callable[..., None]:

