@@ -83,7 +83,8 @@ class NetworkConfig:
         for field in fields(self.args):
             value, least = getattr(self.args, field.name), min(field.default, 1)  # a part off by default may be 0
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise ValueError(f"{self.arch}: {field.name} must be an int >= {least}, got {value!r}")
+                raise ValueError(f"{self.arch}: {field.name} must be {'a positive int' if least else 'an int >= 0'}, "
+                                 f"got {value!r}")
         if not self.observation_shape or any(d < 1 for d in self.observation_shape) or self.num_actions < 1:
             raise ValueError(f"bad network sizes: observation {self.observation_shape}, {self.num_actions} actions")
 

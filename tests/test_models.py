@@ -123,6 +123,10 @@ def test_network_config_round_trip_and_bad_input() -> None:
         build_network(C4, depth=3)
     with pytest.raises(ValueError, match="blocks must be a positive int"):
         build_network(C4, blocks=0)
+    with pytest.raises(ValueError, match="psqt must be an int >= 0"):
+        build_network(C4, "nnue", psqt=-1)
+    with pytest.raises(ValueError, match="psqt must be 0 or 1"):
+        build_network(C4, "nnue", psqt=2)
     with pytest.raises(ValueError, match="resnet needs .C, H, W. observations"):
         build_network(rlgames.load_game("pig"), "resnet")
     with pytest.raises(ValueError, match="expects observations shaped"):
