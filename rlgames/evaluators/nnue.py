@@ -76,7 +76,7 @@ def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[
             active = stack_int64(inputs)
             n = features(s, observer(s), active)
             accumulator = stack_float32(width)
-            accumulator[:] = b1
+            _copy(accumulator, b1)
             j = 0
             while j + 4 <= n:  # four rows at a time: a quarter of the stores into the accumulator
                 r0, r1, r2, r3 = active[j], active[j + 1], active[j + 2], active[j + 3]
@@ -97,7 +97,7 @@ def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[
         x[:] = 0.0
         observation(s, observer(s), x.reshape(observation_shape))
         accumulator = stack_float32(width)
-        accumulator[:] = b1
+        _copy(accumulator, b1)
         for i in range(inputs):
             if x[i] != 0.0:
                 for k in range(width):
@@ -150,7 +150,7 @@ def make_incremental_nnue(observation: Callable[..., None], observation_shape: t
     def refresh(s, accumulators, ply: int) -> None:
         for player in range(2):
             accumulator = accumulators[ply, player]
-            accumulator[:] = b1
+            _copy(accumulator, b1)
             if sparse:
                 active = stack_int64(inputs)
                 for j in range(features(s, player, active)):
@@ -163,8 +163,7 @@ def make_incremental_nnue(observation: Callable[..., None], observation_shape: t
                     if x[i] != 0.0:
                         add_row(accumulator, i, x[i])
 
-    # The parent's entry is copied element by element (a slice assignment between two views of one
-    # array checks for overlap and may copy through a temporary), then the changed rows are added.
+    # The parent's entry is copied element by element (as `_copy`), then the changed rows are added.
     @njit(fastmath=True, inline="always")
     def copy_entry(accumulators, ply: int, player: int) -> None:
         for k in range(width):
@@ -215,6 +214,14 @@ def make_incremental_nnue(observation: Callable[..., None], observation_shape: t
         return output(accumulator)
 
     return Incremental(refresh, update, value, width)
+
+
+@njit(cache=True, inline="always")
+def _copy(target, source) -> None:
+    """``target[:] = source``, element by element: numba's slice assignment between two arrays may copy
+    through a temporary on the heap (it checks for overlap), an allocation at every evaluation."""
+    for k in range(len(source)):
+        target[k] = source[k]
 
 
 @njit(cache=True, inline="always")

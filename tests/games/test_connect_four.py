@@ -15,10 +15,14 @@ from rlgames.datasets import load_pons_set
 from rlgames.games.connect_four import (
     BOTTOM,
     KERNELS,
+    LINES,
+    NUM_FEATURES,
+    PATTERNS,
     MASK,
     PLIES,
     ConnectFour,
     can_win_next,
+    features,
     has_four,
     possible_moves,
     winning_positions,
@@ -290,6 +294,37 @@ def test_winning_positions_match_brute_force() -> None:
 
 
 # --- against OpenSpiel and Pons' benchmark -------------------------------------------------------
+
+
+def line_patterns(state: rlgames.State, player: int) -> list[int]:
+    """The NNUE inputs `features` computes, cell by cell from `LINES`: each line's base-4 number of
+    its cells' states (0 empty and not playable yet, 1 playable now, 2 ``player``'s, 3 the other's)."""
+    board = state.observation(player)  # [2, 6, 7], row 0 at the top
+    heights = [int(board[:, :, col].sum()) for col in range(7)]
+    playable = {7 * col + height for col, height in enumerate(heights) if height < 6}
+    patterns = []
+    for line, cells in enumerate(LINES.tolist()):
+        pattern = 0
+        for i, cell in enumerate(cells):
+            col, row = divmod(cell, 7)
+            mine, theirs = board[0, 5 - row, col], board[1, 5 - row, col]
+            digit = 2 if mine else 3 if theirs else 1 if cell in playable else 0
+            pattern += digit * 4 ** i
+        patterns.append(PATTERNS * line + pattern)
+    return patterns
+
+
+def test_line_pattern_features_match_their_definition_cell_by_cell() -> None:
+    """The rows and columns gathered a board at a time equal each line read cell by cell, both views."""
+    rng = np.random.default_rng(0)
+    out = np.zeros(NUM_FEATURES, dtype=np.int64)
+    for _ in range(40):
+        state = GAME.new_initial_state()
+        while not state.is_terminal():
+            for player in (0, 1):
+                n = features(state.compact, player, out)
+                assert out[:n].tolist() == line_patterns(state, player)
+            state = state.apply(int(rng.choice(state.legal_actions())))
 
 
 def test_same_games_as_openspiel() -> None:
