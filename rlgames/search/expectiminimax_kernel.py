@@ -210,12 +210,12 @@ def _compile(legal_actions: Callable[..., int], apply: Callable[..., tuple], cha
             if verdict == REPETITION_DRAW:
                 ws.plies[ply + 1, len(probs)] = ply + 1
                 v = 0.0
-            elif mover == player or mover == TERMINAL or mover == CHANCE:
-                turn_ends = by_turn and not chance and mover != player  # into a chance node
-                v = value(s2, player, next_depth - 1 if turn_ends else next_depth, ply + 1, lo, hi, ws)
-            else:  # the other player's decision: a turn ends unless a chance node led here
-                turn_ends = by_turn and not chance
-                v = -value(s2, mover, next_depth - 1 if turn_ends else next_depth, ply + 1, -hi, -lo, ws)
+            else:  # one call of the recursion (numba types this function again for each one it finds)
+                same = mover == player or mover == TERMINAL or mover == CHANCE  # else the other's decision
+                turn_ends = by_turn and not chance and mover != player  # unless a chance node led here
+                v = value(s2, player if same else mover, next_depth - 1 if turn_ends else next_depth, ply + 1,
+                          lo if same else -hi, hi if same else -lo, ws)
+                v = v if same else -v
             if control[ABORTED]:
                 return 0.0
             if afterstate and control[FILTER_PASS] != 0:

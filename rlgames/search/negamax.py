@@ -260,8 +260,9 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
                 continue
             if np.isnan(score):
                 enter_child(s, s2, ply, ws)
-                score = (quiesce(s2, depth - 1, ply + 1, alpha, beta, ws) if s2[0] == mover
-                         else -quiesce(s2, depth - 1, ply + 1, -beta, -alpha, ws))
+                same = s2[0] == mover  # one call of the recursion (see negamax)
+                value = quiesce(s2, depth - 1, ply + 1, alpha if same else -beta, beta if same else -alpha, ws)
+                score = value if same else -value
                 if repeats:
                     merge_repeats(ply, ws)
             if control[ABORTED]:
@@ -349,15 +350,20 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
                 value = leaf_value(s2, ply + 1, ws)
                 score = value if s2[0] == mover else -value
             elif np.isnan(score):
-                if reduced(s, s2, a, i, depth, alpha, control):  # a null-window look, shallower
-                    depth2 = depth - 1 - control[LATE_MOVE_REDUCTION]
-                    score = -negamax(s2, depth2, ply + 1, -alpha - NULL_WINDOW, -alpha, ws)
-                    if score > alpha and not control[ABORTED]:
-                        control[LMR_RESEARCHES] += 1
-                        score = -negamax(s2, depth - 1, ply + 1, -beta, -alpha, ws)
-                else:
-                    score = (negamax(s2, depth - 1, ply + 1, alpha, beta, ws) if s2[0] == mover
-                             else -negamax(s2, depth - 1, ply + 1, -beta, -alpha, ws))
+                # One call of the recursion for every way of searching a child: numba types this whole
+                # function again for each call of itself it finds, most of its compile time. A late move
+                # is looked at shallower with a null window first, and searched in full if it beats alpha.
+                late = reduced(s, s2, a, i, depth, alpha, control)  # then s2's mover is the opponent
+                same = s2[0] == mover
+                depth2 = depth - 1 - control[LATE_MOVE_REDUCTION] if late else depth - 1
+                low, high = (-alpha - NULL_WINDOW, -alpha) if late else (alpha, beta) if same else (-beta, -alpha)
+                while True:
+                    value = negamax(s2, depth2, ply + 1, low, high, ws)
+                    score = value if same else -value
+                    if not late or score <= alpha or control[ABORTED]:
+                        break
+                    control[LMR_RESEARCHES] += 1
+                    late, depth2, low, high = False, depth - 1, -beta, -alpha
                 if repeats:
                     merge_repeats(ply, ws)
             if control[ABORTED]:
