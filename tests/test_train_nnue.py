@@ -37,11 +37,22 @@ def test_resume_equals_an_uninterrupted_run(tmp_path, capsys):
     (["tic_tac_toe", "--preset", "huge"], "unknown preset"),
     (["chesss"], "chesss"),
     (["pig"], "chance"),
+    (["tic_tac_toe", "--set", "depth"], "KEY=VALUE"),
+    (["tic_tac_toe", "--set", "depht=3"], "unknown setting 'depht' in preset tic_tac_toe"),
+    (["tic_tac_toe", "--set", "depth=deep"], "must be a number"),
+    (["tic_tac_toe", "--set", "depth=2.5"], "depth"),
 ])
 def test_bad_input_is_one_line(tmp_path, capsys, argv, message):
     assert nnue.main([*argv, "--run-dir", str(tmp_path / "run")]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_settings_override_the_preset():
+    args = nnue.parse_args(["connect_four", "--set", "depth=10", "--set", "games=16000", "--generations", "2"])
+    config = nnue.make_config(args)
+    assert (config.depth, config.games, config.generations, config.seed) == (10, 16000, 2, 0)
+    assert dataclasses.replace(config, depth=8, games=32000, generations=1) == nnue.PRESETS["connect_four"]
 
 
 def test_a_second_run_in_the_same_directory_is_refused(tmp_path, capsys):

@@ -20,7 +20,7 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import Any, Literal, Mapping, Sequence
 
 import tomllib
 
@@ -340,6 +340,21 @@ def read_override_file(path: str | Path) -> dict[str, Any]:
 def config_from_dict(data: Mapping[str, Any]) -> TrainConfig:
     """The config a `TrainConfig.to_dict` output describes (checkpoints store it that way)."""
     return apply_overrides(TrainConfig(), data)
+
+
+def parse_settings(items: Sequence[str]) -> dict[str, Any]:
+    """The overrides of ``--set KEY=VALUE`` options, each value read as JSON (a number, true or false, a
+    quoted string); raises `ConfigError` on an item without ``=`` or a value that is not JSON."""
+    overrides: dict[str, Any] = {}
+    for item in items:
+        key, equals, text = item.partition("=")
+        if not equals:
+            raise ConfigError(f"--set takes KEY=VALUE, got {item!r}")
+        try:
+            overrides[key.strip()] = json.loads(text)
+        except json.JSONDecodeError:
+            raise ConfigError(f"--set {item!r}: the value must be a number, true/false or a quoted string") from None
+    return overrides
 
 
 def apply_overrides(config: Any, overrides: Mapping[str, Any], where: str = "", prefix: str = "") -> Any:

@@ -1,4 +1,4 @@
-"""``python -m train.nnue GAME [--preset NAME] [--generations N] [--run-dir DIR] [--seed S] [--resume] [--out FILE]``
+"""``python -m train.nnue GAME [--preset NAME] [--generations N] [--run-dir DIR] [--seed S] [--resume] [--out FILE] [--set KEY=VALUE ...]``
 
 Trains an NNUE (`models.networks.NNUE`) for GAME by alpha-beta self-play, generation by generation,
 as Stockfish's NNUE data is made: each generation plays ``games`` games of depth-``depth`` alpha-beta
@@ -42,7 +42,7 @@ from rlgames.files import atomic_write
 from rlgames.game import Game, State, Symmetry
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
 from rlgames.search.result import SearchResult
-from train.config import EvalConfig
+from train.config import EvalConfig, apply_overrides, parse_settings
 from train.evaluate import match
 from train.replay import map_actions
 from train.targets import outcome_values
@@ -394,7 +394,7 @@ class Run:
         settings = json.loads(json.dumps(dataclasses.replace(self.config, generations=0).__dict__))
         defaults = json.loads(json.dumps(dataclasses.asdict(NNUEConfig())))  # of settings added since the run began
         if {**defaults, **info.config, "generations": 0} != settings:
-            raise ValueError(f"{self.run_dir} was trained with other settings; resume it with the same preset")
+            raise ValueError(f"{self.run_dir} was trained with other settings; resume it with the same preset and --set")
         load_weights(self.network, info)
         self.optimizer.load_state_dict(info.optimizer_state)
         self.generation = int(info.counters["generation"])
@@ -416,7 +416,22 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--run-dir", help="checkpoints and logs (default: runs/nnue-GAME-PRESET-sSEED)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --run-dir")
     parser.add_argument("--out", help="also write the final network here (e.g. checkpoints/GAME.nnue.pt)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override one NNUEConfig setting, e.g. --set depth=10 (repeatable; "
+                             "--resume needs the same ones)")
     return parser.parse_args(argv)
+
+
+def make_config(args: argparse.Namespace) -> NNUEConfig:
+    """The preset (the game's, else smoke) with the ``--set``, ``--seed`` and ``--generations`` overrides;
+    raises `ValueError` on an unknown preset or setting, or a value of the wrong type."""
+    preset = args.preset or (args.game if args.game in PRESETS else "smoke")
+    if preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
+    overrides = parse_settings(args.set) | {"seed": args.seed}
+    if args.generations is not None:
+        overrides["generations"] = args.generations
+    return apply_overrides(PRESETS[preset], overrides, where=f"preset {preset}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -424,10 +439,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     preset = args.preset or (args.game if args.game in PRESETS else "smoke")
     try:
-        if preset not in PRESETS:
-            raise ValueError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
-        config = dataclasses.replace(PRESETS[preset], seed=args.seed,
-                                     **({} if args.generations is None else {"generations": args.generations}))
+        config = make_config(args)
         game = rlgames.load_game(args.game)
         run_dir = Path(args.run_dir or f"runs/nnue-{args.game}-{preset}-s{args.seed}")
         print(f"training an NNUE for {args.game} (preset {preset}, seed {args.seed}) into {run_dir}")

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import math
 import sys
 import time
@@ -52,7 +51,7 @@ from rlgames.arena.scores import PairResult
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game
 from rlgames.search.rng import new_rng_state
-from train.config import ConfigError, apply_overrides, read_override_file
+from train.config import ConfigError, apply_overrides, parse_settings, read_override_file
 from train.logger import RunLogger
 from train.td_kernels import (
     HEURISTIC,
@@ -313,14 +312,7 @@ def make_config(args: argparse.Namespace) -> TDConfig:
     if preset not in PRESETS:
         raise ConfigError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
     overrides: dict[str, Any] = read_override_file(args.config) if args.config else {}
-    for item in args.set:
-        key, equals, text = item.partition("=")
-        if not equals:
-            raise ConfigError(f"--set takes KEY=VALUE, got {item!r}")
-        try:
-            overrides[key.strip()] = json.loads(text)
-        except json.JSONDecodeError:
-            raise ConfigError(f"--set {item!r}: the value must be a number or true/false") from None
+    overrides |= parse_settings(args.set)
     overrides |= {key: value for key, value in (("games", args.games), ("seed", args.seed)) if value is not None}
     return apply_overrides(PRESETS[preset], overrides, where=f"preset {preset}")
 
