@@ -189,7 +189,7 @@ def features(s, player: int, out) -> int:
     which a threat, and whether it can be played now, is a single input. A row's or a column's cells
     are gathered at once (`_states`), each of its lines a byte of them. No ``feature_changes``: a move
     changes the patterns of up to 23 lines in each view, a third of them, and summing the 69 rows at
-    each leaf ran 5x faster than updating them at every node."""
+    each leaf ran 18x faster than updating them at every node (`benchmarks/bench_nnue.py`)."""
     theirs = s[CURRENT] ^ s[MASK] if player == s[PLIES] % 2 else s[CURRENT]
     high, low = s[MASK], theirs | possible_moves(s[MASK])  # the two bits of every cell's state
     for row in range(HEIGHT):  # horizontal lines: 6 * col + row
