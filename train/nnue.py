@@ -422,10 +422,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def preset_name(args: argparse.Namespace) -> str:
+    """``--preset``, else the game's preset when there is one, else smoke."""
+    return args.preset or (args.game if args.game in PRESETS else "smoke")
+
+
 def make_config(args: argparse.Namespace) -> NNUEConfig:
-    """The preset (the game's, else smoke) with the ``--set``, ``--seed`` and ``--generations`` overrides;
-    raises `ValueError` on an unknown preset or setting, or a value of the wrong type."""
-    preset = args.preset or (args.game if args.game in PRESETS else "smoke")
+    """The preset (`preset_name`) with the ``--set``, ``--seed`` and ``--generations`` overrides; raises
+    `ValueError` on an unknown preset or setting, or a value of the wrong type."""
+    preset = preset_name(args)
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
     overrides = parse_settings(args.set) | {"seed": args.seed}
@@ -437,7 +442,7 @@ def make_config(args: argparse.Namespace) -> NNUEConfig:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     torch.set_num_threads(1)
-    preset = args.preset or (args.game if args.game in PRESETS else "smoke")
+    preset = preset_name(args)
     try:
         config = make_config(args)
         game = rlgames.load_game(args.game)
