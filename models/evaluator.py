@@ -150,11 +150,9 @@ class NNUEvaluator(NetworkEvaluator):
     every leaf (a chance node too, observed from the game's ``observer``). With ``incremental`` it is
     also efficiently updatable (`make_incremental_nnue`): compiled alpha-beta keeps its accumulators
     on the search's stack and updates them move by move instead of calling ``kernel``. By default
-    (None) it is where the game lists the inputs a move changes and they are not its observation's
-    entries (chess). Measured by `benchmarks/bench_nnue.py`, updating costs more than it saves where
-    the network is small and a move changes many inputs (othello: 0.76 of summing's nodes per
-    second, its dense layers taking most of an evaluation) or where two observations must be
-    compared (connect four)."""
+    (None) it is where the game lists the inputs a move changes (chess). Measured by
+    `benchmarks/bench_nnue.py`, updating costs more than it saves where a move changes many inputs
+    and the two positions' inputs must be compared (connect four's and othello's patterns)."""
 
     scores_chance_nodes = True
 
@@ -164,7 +162,7 @@ class NNUEvaluator(NetworkEvaluator):
         self._key = (game, _digest(self._weights))
         self._kernel = _nnue_kernel(self._key, self._weights)
         if incremental is None:
-            incremental = game.kernels.provides("feature_changes") and reads_features(game, "nnue")
+            incremental = game.kernels.provides("feature_changes")
         self._incremental = incremental and not game.has_chance
 
     @property
@@ -194,7 +192,8 @@ def _nnue_kernel(key: tuple[Game, bytes], weights: tuple) -> Callable[..., float
     if key not in _KERNELS:
         game, kernels = key[0], key[0].kernels
         _KERNELS[key] = make_nnue_kernel(kernels.observation, tuple(game.observation_shape), weights, kernels.observer,
-                                         features=kernels.features if kernels.num_features else None)
+                                         features=kernels.features if kernels.num_features else None,
+                                         max_active=kernels.max_active_features)
     return _KERNELS[key]
 
 
@@ -205,22 +204,24 @@ def _incremental_nnue(key: tuple[Game, bytes], weights: tuple) -> Incremental:
         _INCREMENTAL[key] = make_incremental_nnue(
             kernels.observation, tuple(game.observation_shape), weights, kernels.observer,
             features=kernels.features if sparse else None,
-            feature_changes=kernels.feature_changes if sparse and kernels.provides("feature_changes") else None)
+            feature_changes=kernels.feature_changes if sparse and kernels.provides("feature_changes") else None,
+            max_active=kernels.max_active_features)
     return _INCREMENTAL[key]
 
 
 def input_kernel(game: Game, arch: str) -> Callable[..., None]:
     """The njit ``(s, player, out)`` writing what a network of ``arch`` reads (`models.networks.input_shape`):
-    the sparse features as ones and zeros for an NNUE of a game that has them, else the observation."""
+    the sparse features as a vector (each entry how often its input is active) for an NNUE of a game
+    that has them, else the observation."""
     kernels = game.kernels
     if reads_features(game, arch):
-        return _dense_features(kernels.features, kernels.num_features)
+        return _dense_features(kernels.features, kernels.num_features, kernels.max_active_features)
     return kernels.observation
 
 
 @functools.cache
-def _dense_features(features: Callable[..., int], num_features: int) -> Callable[..., None]:
-    return make_dense_features(features, num_features)
+def _dense_features(features: Callable[..., int], num_features: int, max_active: int) -> Callable[..., None]:
+    return make_dense_features(features, num_features, max_active)
 
 
 def network_inputs(game: Game, arch: str, states: Sequence[State]) -> np.ndarray:

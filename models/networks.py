@@ -129,15 +129,15 @@ def default_arch(observation_shape: tuple[int, ...]) -> str:
 
 def reads_features(game: Game, arch: str) -> bool:
     """Whether a network of ``arch`` reads the game's sparse features (`rlgames.game.GameKernels.features`)
-    rather than its observation: an NNUE of a game whose features are not the observation's own
-    entries (chess's 768 piece-square inputs; othello's 128 are its flattened observation)."""
-    kernels = game.kernels
-    return arch == "nnue" and kernels.num_features not in (0, math.prod(game.observation_shape))
+    rather than its observation: an NNUE of a game that has them (chess's 768 piece-square inputs,
+    connect four's and othello's patterns)."""
+    return arch == "nnue" and game.kernels.num_features > 0
 
 
 def input_shape(game: Game, arch: str) -> tuple[int, ...]:
-    """What a network of ``arch`` reads of a position: the ``(num_features,)`` vector of ones and
-    zeros of the game's sparse features where it `reads_features`, else the observation."""
+    """What a network of ``arch`` reads of a position: the ``(num_features,)`` vector of the game's
+    sparse features (each entry how often its input is active) where it `reads_features`, else the
+    observation."""
     if reads_features(game, arch):
         return (game.kernels.num_features,)
     return tuple(game.observation_shape)

@@ -184,17 +184,18 @@ class GameKernels(NamedTuple):
       the player who just moved), as the searches take it; player 0 at a terminal state or where no
       one has moved yet. Default: the side to move, else 0.
     * ``features(s, player, out: int64[:]) -> int`` writes the indices of the active inputs of an NNUE
-      seen by ``player`` (sparse binary features, each in ``[0, num_features)``) into ``out[:n]``
-      (``out`` holds ``num_features``) and returns ``n``: a set a move changes in a few entries, such
-      as chess's 768 piece-square inputs; the NNUE reads them from ``observer(s)``. Features may also
-      be the observation's own entries, the indices of the ones of the flattened observation, with
-      ``num_features`` its size (othello): an NNUE then reads the observation, summing only these
-      rows. Default: none (``num_features == 0``); an NNUE then reads the observation.
+      seen by ``player`` (sparse features, each in ``[0, num_features)``) into ``out[:n]`` (``out``
+      holds ``max_active_features``) and returns ``n``: chess's 768 piece-square inputs, the patterns
+      of connect four's and othello's lines. An index written twice is an input of 2 (two of
+      othello's patterns sharing a row). The NNUE reads them from ``observer(s)``. Default: none
+      (``num_features == 0``); an NNUE then reads the observation.
     * ``feature_changes(s, s2, player, out: int64[:]) -> int`` writes the inputs seen by ``player``
       that differ between ``s`` and its child ``s2`` (an input ``s2`` gains as its index, one it loses
       as ``-1 - index``) and returns their number, for an NNUE that updates its accumulator from the
       parent's (chess: the few pieces a move moves). Default: none; the NNUE then compares the two
       positions' inputs.
+    * ``max_active_features``: the most entries ``features`` writes (0: ``num_features``), the size of
+      the compiled NNUE's buffer for them.
     * ``max_return`` is the largest return (``GameInfo.utility[1]``, filled in by `Game`), by which
       compiled code scales returns into values.
     """
@@ -213,6 +214,7 @@ class GameKernels(NamedTuple):
     features: Callable[..., int] = no_features
     feature_changes: Callable[..., int] = no_feature_changes
     num_features: int = 0
+    max_active_features: int = 0
     max_return: int = 1
 
     def provides(self, kernel: str) -> bool:

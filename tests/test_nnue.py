@@ -29,7 +29,8 @@ def random_states(game: rlgames.Game, count: int, seed: int) -> list[rlgames.Sta
                                         ("connect_four", 1)])
 def test_compiled_value_equals_the_torch_network(name: str, psqt: int) -> None:
     """The same values compiled and in torch, from the observation or the sparse features (connect
-    four, chess), with or without the PSQT unit."""
+    four, othello, chess), with or without the PSQT unit. Othello's first layer is compiled in blocks
+    (`BLOCK_BYTES`), and two of its patterns often share a row (an input of 2 in torch)."""
     game = rlgames.load_game(name)
     evaluator = NNUEvaluator(build_network(game, "nnue", seed=1, accumulator=16, hidden=8, psqt=psqt), game)
     states = random_states(game, 40, seed=2)
@@ -74,10 +75,10 @@ def test_connect_four_features_are_line_patterns() -> None:
 
 @pytest.mark.parametrize("name", ["tic_tac_toe", "connect_four", "othello", "chess"])
 def test_incremental_accumulators_follow_a_game_as_the_full_kernel_does(name: str) -> None:
-    """Updated move by move from the root's (chess: from the pieces a move changes; connect four:
-    from the difference of two positions' active features; else from the observations'
-    differences), and through a null move, the accumulators give the full kernel's
-    values, from the side to move at every ply."""
+    """Updated move by move from the root's (chess: from the pieces a move changes; connect four and
+    othello: from the difference of two positions' active features, othello's rows active twice
+    matched one to one; else from the observations' differences), and through a null move, the
+    accumulators give the full kernel's values, from the side to move at every ply."""
     game = rlgames.load_game(name)
     network = build_network(game, "nnue", seed=5, accumulator=16, hidden=8, psqt=int(name == "chess"))
     evaluator = NNUEvaluator(network, game, incremental=True)

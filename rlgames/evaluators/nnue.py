@@ -35,6 +35,23 @@ def _frozen(weights: Weights) -> tuple:
     return w1, b1, np.ascontiguousarray(w2.T), b2, w3, float(b3)
 
 
+BLOCK_BYTES = 10 ** 6
+"""The summed kernel freezes the first layer into the compiled code in blocks of rows of at most this
+size: numba embeds an array of up to 1 MB as a constant and reads a larger one by its address, which
+makes the search compiled around it impossible to cache on disk (othello's 55,744 rows, 3.8 MB at
+width 17, would compile in every process). The incremental kernels keep it whole: they are the
+default only in chess (768 rows)."""
+
+
+def _blocks(w1: np.ndarray) -> tuple[tuple[np.ndarray, ...], int] | None:
+    """``w1``'s rows in blocks of ``1 << shift`` rows of at most `BLOCK_BYTES` each, and ``shift``; None
+    where it fits in one."""
+    if w1.nbytes <= BLOCK_BYTES:
+        return None
+    shift = max(1, BLOCK_BYTES // w1[0].nbytes).bit_length() - 1
+    return tuple(np.ascontiguousarray(w1[i:i + (1 << shift)]) for i in range(0, len(w1), 1 << shift)), shift
+
+
 def _make_output(w2t: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: float, psqt: bool) -> Callable[..., float]:
     """The njit layers after the accumulator (float32[width + psqt], clipped here in place): the value,
     the PSQT unit (``accumulator[width]``, with ``psqt``) added before the tanh."""
@@ -57,39 +74,23 @@ def _make_output(w2t: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: float, psq
 
 def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[int, ...],
                      weights: Weights, observer: Callable[..., int] = side_to_move_observer, *,
-                     features: Callable[..., int] | None = None) -> Callable[..., float]:
+                     features: Callable[..., int] | None = None, max_active: int = 0) -> Callable[..., float]:
     """The njit ``(s) -> value`` in [-1, 1] of the network with ``weights``, from the point of view of
     ``observer(s)`` (the game's ``GameKernels.observer``: the side to move at a decision node, the
     player who moved into a chance node); the weights are frozen into the compiled code (read-only
     constants). Its inputs are the game's sparse ``features`` kernel (``GameKernels.features``: the
-    accumulator adds one row of the first layer per active input) when given, else the observation
-    of ``observation_shape`` (a row per non-zero entry, scaled by it)."""
+    accumulator adds one row of the first layer per active input; at most ``max_active`` of them, 0:
+    as many as the inputs) when given, else the observation of ``observation_shape`` (a row per
+    non-zero entry, scaled by it)."""
     w1, b1, w2t, b2, w3, b3 = _frozen(weights)
     inputs, width = w1.shape  # width: the accumulator's units and the PSQT unit if any
     output = _make_output(w2t, b2, w3, b3, psqt=width > w2t.shape[1])
     if features is None and math.prod(observation_shape) != inputs:
         raise ValueError(f"the network takes {inputs} inputs, the observation has {math.prod(observation_shape)}")
+    most = max_active or inputs
 
     if features is not None:
-        @njit(fastmath=True)
-        def sparse_kernel(s) -> float:
-            active = stack_int64(inputs)
-            n = features(s, observer(s), active)
-            accumulator = stack_float32(width)
-            _copy(accumulator, b1)
-            j = 0
-            while j + 4 <= n:  # four rows at a time: a quarter of the stores into the accumulator
-                r0, r1, r2, r3 = active[j], active[j + 1], active[j + 2], active[j + 3]
-                for k in range(width):
-                    accumulator[k] += (w1[r0, k] + w1[r1, k]) + (w1[r2, k] + w1[r3, k])
-                j += 4
-            for i in range(j, n):
-                row = active[i]
-                for k in range(width):
-                    accumulator[k] += w1[row, k]
-            return output(accumulator)
-
-        return cache_closure(sparse_kernel)
+        return cache_closure(_sparse_kernel(features, observer, w1, b1, output, most))
 
     @njit(fastmath=True)
     def kernel(s) -> float:
@@ -105,6 +106,60 @@ def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[
         return output(accumulator)
 
     return cache_closure(kernel)
+
+
+def _sparse_kernel(features: Callable[..., int], observer: Callable[..., int], w1: np.ndarray, b1: np.ndarray,
+                   output: Callable[..., float], most: int) -> Callable[..., float]:
+    """`make_nnue_kernel`'s kernel over sparse features: the rows of the (at most ``most``) active
+    inputs summed four at a time (a quarter of the stores into the accumulator), then ``output``;
+    ``w1`` whole where it fits in a block (`_blocks`), as looking a row up in blocks costs a tenth of
+    connect four's evaluation."""
+    width = w1.shape[1]
+    blocked = _blocks(w1)
+    if blocked is None:
+        @njit(fastmath=True)
+        def kernel(s) -> float:
+            active = stack_int64(most)
+            n = features(s, observer(s), active)
+            accumulator = stack_float32(width)
+            _copy(accumulator, b1)
+            j = 0
+            while j + 4 <= n:
+                r0, r1, r2, r3 = active[j], active[j + 1], active[j + 2], active[j + 3]
+                for k in range(width):
+                    accumulator[k] += (w1[r0, k] + w1[r1, k]) + (w1[r2, k] + w1[r3, k])
+                j += 4
+            for i in range(j, n):
+                row = active[i]
+                for k in range(width):
+                    accumulator[k] += w1[row, k]
+            return output(accumulator)
+
+        return kernel
+    blocks, shift = blocked
+    mask = (1 << shift) - 1
+
+    @njit(fastmath=True)
+    def kernel_in_blocks(s) -> float:
+        active = stack_int64(most)
+        n = features(s, observer(s), active)
+        accumulator = stack_float32(width)
+        _copy(accumulator, b1)
+        j = 0
+        while j + 4 <= n:
+            r0, r1, r2, r3 = active[j], active[j + 1], active[j + 2], active[j + 3]
+            a, b, c, d = blocks[r0 >> shift], blocks[r1 >> shift], blocks[r2 >> shift], blocks[r3 >> shift]
+            r0, r1, r2, r3 = r0 & mask, r1 & mask, r2 & mask, r3 & mask
+            for k in range(width):
+                accumulator[k] += (a[r0, k] + b[r1, k]) + (c[r2, k] + d[r3, k])
+            j += 4
+        for i in range(j, n):
+            block, row = blocks[active[i] >> shift], active[i] & mask
+            for k in range(width):
+                accumulator[k] += block[row, k]
+        return output(accumulator)
+
+    return kernel_in_blocks
 
 
 class Incremental(NamedTuple):
@@ -127,17 +182,18 @@ class Incremental(NamedTuple):
 def make_incremental_nnue(observation: Callable[..., None], observation_shape: tuple[int, ...],
                           weights: Weights, observer: Callable[..., int] = side_to_move_observer, *,
                           features: Callable[..., int] | None = None,
-                          feature_changes: Callable[..., int] | None = None) -> Incremental:
+                          feature_changes: Callable[..., int] | None = None, max_active: int = 0) -> Incremental:
     """The network of `make_nnue_kernel`, efficiently updatable: its values equal that kernel's (up to
     float32 rounding: a sum in another order). A child's accumulators are its parent's plus the rows of
     the inputs it gains and minus those it loses: the game's ``feature_changes`` where it gives them,
-    else the active inputs (sparse ``features``) or the observation entries that differ between the
-    two positions."""
+    else the active inputs (sparse ``features``, at most ``max_active``; an input active twice in one
+    position counts twice) or the observation entries that differ between the two positions."""
     w1, b1, w2t, b2, w3, b3 = _frozen(weights)
     inputs, width = w1.shape  # width: the accumulator's units and the PSQT unit if any
     output = _make_output(w2t, b2, w3, b3, psqt=width > w2t.shape[1])
     sparse = features is not None
     changes_given = feature_changes is not None
+    most = max_active or inputs
     if not sparse and math.prod(observation_shape) != inputs:
         raise ValueError(f"the network takes {inputs} inputs, the observation has {math.prod(observation_shape)}")
 
@@ -152,7 +208,7 @@ def make_incremental_nnue(observation: Callable[..., None], observation_shape: t
             accumulator = accumulators[ply, player]
             _copy(accumulator, b1)
             if sparse:
-                active = stack_int64(inputs)
+                active = stack_int64(most)
                 for j in range(features(s, player, active)):
                     add_row(accumulator, active[j], np.float32(1.0))
             else:
@@ -186,14 +242,14 @@ def make_incremental_nnue(observation: Callable[..., None], observation_shape: t
                         add_child_row(accumulators, ply, player, change, np.float32(1.0))
                     else:
                         add_child_row(accumulators, ply, player, -1 - change, np.float32(-1.0))
-            elif sparse:  # the two positions' active inputs compared, each against each
-                before, after = stack_int64(inputs), stack_int64(inputs)
+            elif sparse:  # the two positions' active inputs matched one to one, each against each
+                before, after = stack_int64(most), stack_int64(most)
                 n, m = features(s, player, before), features(s2, player, after)
                 for i in range(n):
-                    if not _contains(after, m, before[i]):
+                    if not _take(after, m, before[i]):  # not in the child: lost
                         add_child_row(accumulators, ply, player, before[i], np.float32(-1.0))
                 for i in range(m):
-                    if not _contains(before, n, after[i]):
+                    if after[i] >= 0:  # not matched in the parent: gained
                         add_child_row(accumulators, ply, player, after[i], np.float32(1.0))
             else:
                 before, after = stack_float32(inputs), stack_float32(inputs)
@@ -225,21 +281,27 @@ def _copy(target, source) -> None:
 
 
 @njit(cache=True, inline="always")
-def _contains(values, n: int, value: int) -> bool:
+def _take(values, n: int, value: int) -> bool:
+    """Whether ``value`` is among ``values[:n]`` (indices, >= 0); if so, its first entry is marked taken
+    (-1), so that each entry matches once."""
     for i in range(n):
         if values[i] == value:
+            values[i] = -1
             return True
     return False
 
 
-def make_dense_features(features: Callable[..., int], num_features: int) -> Callable[..., None]:
+def make_dense_features(features: Callable[..., int], num_features: int, max_active: int = 0) -> Callable[..., None]:
     """An njit ``(s, player, out: float32[num_features])`` writing the game's sparse features seen by
-    ``player`` as a vector of ones and zeros, the input of an NNUE in torch; ``out`` must be zeroed."""
+    ``player`` (at most ``max_active``, 0: ``num_features``) as a vector, each entry the number of
+    times its input is active (ones and zeros but where an index is written twice), the input of an
+    NNUE in torch; ``out`` must be zeroed."""
+    most = max_active or num_features
 
     @njit
     def dense(s, player: int, out) -> None:
-        active = stack_int64(num_features)
+        active = stack_int64(most)
         for j in range(features(s, player, active)):
-            out[active[j]] = 1.0
+            out[active[j]] += 1.0
 
     return dense

@@ -212,7 +212,8 @@ def features(s, player: int, out) -> int:
 
 
 KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
-                      max_actions=WIDTH, features=features, num_features=NUM_FEATURES)
+                      max_actions=WIDTH, features=features, num_features=NUM_FEATURES,
+                      max_active_features=NUM_LINES)
 
 
 _TOP_BITS = tuple(1 << 7 * col + HEIGHT - 1 for col in range(WIDTH))

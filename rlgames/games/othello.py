@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from rlgames.game import (
     ILLEGAL,
@@ -34,6 +33,7 @@ from rlgames.game import (
     Symmetry,
     dihedral_symmetries,
 )
+from rlgames.games.othello_patterns import NUM_ACTIVE, NUM_FEATURES, patterns
 
 BLACK, WHITE, MOVES = 2, 3, 4  # compact-state slots: the two boards and the side to move's moves
 PASS = 64
@@ -188,52 +188,22 @@ def observation(s, player, out) -> None:
         out[1, square // SIZE, square % SIZE] = (theirs_u >> np.uint64(square)) & np.uint64(1)
 
 
-NUM_FEATURES = 2 * NUM_CELLS
-
-
-@njit(cache=True, inline="always")
-def _write_squares(board: np.uint64, base: int, sign: int, out, n: int) -> int:
-    """Writes ``base + square`` (``sign`` 1) or ``-1 - (base + square)`` (``sign`` -1) for each square
-    of ``board`` into ``out`` from ``n``; returns the new count."""
-    while board:
-        square = np.int64(trailing_zeros(board))  # the lowest set square
-        out[n] = base + square if sign > 0 else -1 - (base + square)
-        board &= board - np.uint64(1)
-        n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def _discs(s, player: int) -> tuple[np.uint64, np.uint64]:
-    """``player``'s discs and the opponent's."""
-    if player == 1:
-        return np.uint64(s[WHITE]), np.uint64(s[BLACK])
-    return np.uint64(s[BLACK]), np.uint64(s[WHITE])
-
-
 @njit(cache=True)
 def features(s, player: int, out) -> int:
-    """The discs as NNUE inputs seen by ``player``: ``square`` for each of ``player``'s discs and
-    ``64 + square`` for each of the opponent's (the entries equal to 1 of the flattened `observation`)."""
-    mine, theirs = _discs(s, player)
-    return _write_squares(theirs, NUM_CELLS, 1, out, _write_squares(mine, 0, 1, out, 0))
-
-
-@njit(cache=True)
-def feature_changes(s, s2, player: int, out) -> int:
-    """The inputs seen by ``player`` (`features`) that differ between ``s`` and its child ``s2``, a gain
-    as its index and a loss as ``-1 - index``: a disc placed and each disc turned (none for a pass)."""
-    mine, theirs = _discs(s, player)
-    mine2, theirs2 = _discs(s2, player)
-    n = _write_squares(mine & ~mine2, 0, -1, out, 0)
-    n = _write_squares(mine2 & ~mine, 0, 1, out, n)
-    n = _write_squares(theirs & ~theirs2, NUM_CELLS, -1, out, n)
-    return _write_squares(theirs2 & ~theirs, NUM_CELLS, 1, out, n)
+    """The NNUE inputs seen by ``player``: the base-3 patterns of the board's lines and corners, rows
+    shared by symmetry, and the stage of the game (`rlgames.games.othello_patterns`): 39 active of
+    55,744. No ``feature_changes``: a move turns discs on up to 8 lines through the square played, and
+    summing the 39 rows at each leaf is cheaper than matching the inputs that changed."""
+    if player == 1:
+        mine, theirs = np.uint64(s[WHITE]), np.uint64(s[BLACK])
+    else:
+        mine, theirs = np.uint64(s[BLACK]), np.uint64(s[WHITE])
+    return patterns(mine, theirs, NUM_CELLS - _popcount(mine | theirs), out)
 
 
 KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
-                      max_actions=PASS + 1, features=features, feature_changes=feature_changes,
-                      num_features=NUM_FEATURES)
+                      max_actions=PASS + 1, features=features, num_features=NUM_FEATURES,
+                      max_active_features=NUM_ACTIVE)
 
 # The squares of each byte of a bitboard: _SQUARES_BY_BYTE[k][b] lists the set bits of byte value b
 # placed in byte k, so that the facade turns a move bitboard into actions without a kernel call.
