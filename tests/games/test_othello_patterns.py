@@ -37,11 +37,12 @@ def read_patterns(state: rlgames.State, player: int) -> list[int]:
     return [*rows, int(op.OFFSETS[-1]) + min(op.STAGES - 1, empties // 4)]
 
 
-def rotated(state: rlgames.State) -> rlgames.State:
-    """The position turned a quarter: square (row, col) to (col, 7 - row)."""
-    grid = state.board_grid()
-    boards = [sum(1 << 8 * c + 7 - r for r in range(8) for c in range(8) if grid[r, c] == v) for v in (1, 2)]
-    return GAME.state_from_boards(*boards, 0 if state.is_terminal() else state.current_player())
+def turned_patterns(state: rlgames.State, player: int, out: np.ndarray) -> list[int]:
+    """The inputs `op.patterns` finds on the board turned a quarter (square (row, col) to (col, 7 - row))."""
+    grid = state.board_grid()  # 1 black (player 0), 2 white
+    mine, theirs = (np.uint64(sum(1 << 8 * c + 7 - r for r in range(8) for c in range(8) if grid[r, c] == v))
+                    for v in (player + 1, 2 - player))
+    return out[:op.patterns(mine, theirs, int((grid == 0).sum()), out)].tolist()
 
 
 def test_the_patterns_are_the_symmetric_images_of_each_class() -> None:
@@ -71,10 +72,10 @@ def test_a_quarter_turn_of_the_board_permutes_the_patterns_within_their_classes(
     diagonals = range(op.OFFSETS[4], op.OFFSETS[5])
     assert op.CLASSES[4][0] == "diagonal 8"
 
-    def rows(state: rlgames.State, player: int) -> Counter:
-        return Counter(int(r) for r in out[:features(state.compact, player, out)] if r not in diagonals)
+    def rows(inputs: list[int]) -> Counter:
+        return Counter(int(r) for r in inputs if r not in diagonals)
 
     for state in random_states(100, seed=1):
-        turned = rotated(state)
         for player in (0, 1):
-            assert rows(turned, player) == rows(state, player)
+            before = rows(out[:features(state.compact, player, out)].tolist())
+            assert rows(turned_patterns(state, player, out)) == before
