@@ -125,3 +125,21 @@ def test_alphabeta_with_incremental_accumulators_finds_the_full_kernels_values()
         b = AlphaBeta(incremental, AlphaBetaConfig(depth=6)).search(state)
         assert b.value == pytest.approx(a.value, abs=1e-5) and b.action == a.action
         assert b.stats.extra["evaluations"] > 0
+
+
+def test_a_first_layer_over_a_megabyte_compiles_as_constants_that_numba_can_cache() -> None:
+    """Othello's 55,744 rows (3.6 MB at width 16) are frozen in blocks of under 1 MB: numba would read a
+    larger array by its address, a "dynamic global" that no on-disk cache can keep (every process
+    would compile the search anew)."""
+    from rlgames.evaluators.nnue import BLOCK_BYTES, _blocks
+
+    game = rlgames.load_game("othello")
+    network = build_network(game, "nnue", seed=3, accumulator=16, hidden=8)
+    w1 = network.export()[0]
+    blocks, shift = _blocks(w1)
+    assert w1.nbytes > 3 * BLOCK_BYTES and all(block.nbytes <= BLOCK_BYTES for block in blocks)
+    np.testing.assert_array_equal(np.concatenate(blocks), w1)
+    assert all(len(block) == 1 << shift for block in blocks[:-1])
+    kernel = NNUEvaluator(network, game).kernel
+    kernel(game.new_initial_state().compact)
+    assert [result.library.has_dynamic_globals for result in kernel.overloads.values()] == [False]
