@@ -73,6 +73,7 @@ def _line_magic(cells: list[tuple[int, int]]) -> tuple[int, int]:
 
 _LINES = [cells for _, cells in PATTERNS if len(cells) <= SIZE]
 _CORNERS = [cells for _, cells in PATTERNS if len(cells) > SIZE]
+NUM_LINES = len(_LINES)
 MASKS = np.array([_line_magic(cells)[0] for cells in _LINES], dtype=np.uint64)
 MAGICS = np.array([_line_magic(cells)[1] for cells in _LINES], dtype=np.uint64)
 CORNER_SHIFTS = np.array([8 * min(r for r, _ in cells) + min(c for _, c in cells) for cells in _CORNERS],
@@ -82,9 +83,9 @@ CORNER_SHIFTS = np.array([8 * min(r for r, _ in cells) + min(c for _, c in cells
 
 def _gather_py(board: int, pattern: int) -> int:
     """`_gather`'s and `_corner`'s result in Python ints, for building `TERNARY`."""
-    if pattern < len(_LINES):
+    if pattern < NUM_LINES:
         return (board & int(MASKS[pattern])) * int(MAGICS[pattern]) % (1 << 64) >> 56
-    shift = int(CORNER_SHIFTS[pattern - len(_LINES)])
+    shift = int(CORNER_SHIFTS[pattern - NUM_LINES])
     return sum((board >> shift + 8 * i & 7) << 3 * i for i in range(3))
 
 
@@ -101,7 +102,6 @@ def _ternary() -> np.ndarray:
     return table
 
 
-NUM_LINES = len(_LINES)
 TERNARY = _ternary()
 BASES = np.array([OFFSETS[k] for k, _ in PATTERNS], dtype=np.int64)
 """``BASES[p]``: the first row of pattern ``p``'s class (`PATTERNS` lists the lines, then the corners)."""
