@@ -113,10 +113,11 @@ PRESETS = {
     "connect_four_teacher": NNUEConfig(games=600, depth=6, random_plies=6, lam=0.75, epochs=10, window=4,
                                        teacher="checkpoints/connect_four.pt", siblings=0.35),
     # 38 line and corner patterns sharing rows by symmetry (`rlgames.games.othello_patterns`): an
-    # n-tuple network as connect four's, learnt from many games of the hand-crafted evaluator
-    "othello": NNUEConfig(generations=1, games=16000, depth=4, random_plies=8, random_moves=0.05, lam=0.5,
+    # n-tuple network as connect four's, learnt from many games of the hand-crafted evaluator, then
+    # from as many of its own (62% at equal time after the first generation, 82% after the second)
+    "othello": NNUEConfig(generations=2, games=16000, depth=4, random_plies=8, random_moves=0.05, lam=0.5,
                           accumulator=16, hidden=8, psqt=1, epochs=8, batch_size=256, lr=2e-3, one_cycle=True,
-                          policy_weight=0.0, eval_games=20, eval_time=0.1, hand_crafted_games=True),
+                          policy_weight=0.0, eval_games=20, eval_time=0.1),
     # 768 piece-square inputs (`rlgames.games.chess.kernels.features`); quiescence on captures, so that
     # no label is taken in the middle of an exchange
     "chess": NNUEConfig(games=5000, depth=3, quiescence=8, random_plies=8, random_moves=0.05, lam=1.0, quiet=True,
