@@ -87,10 +87,9 @@ def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[
     output = _make_output(w2t, b2, w3, b3, psqt=width > w2t.shape[1])
     if features is None and math.prod(observation_shape) != inputs:
         raise ValueError(f"the network takes {inputs} inputs, the observation has {math.prod(observation_shape)}")
-    most = max_active or inputs
 
     if features is not None:
-        return cache_closure(_sparse_kernel(features, observer, w1, b1, output, most))
+        return cache_closure(_sparse_kernel(features, observer, w1, b1, output, max_active or inputs))
 
     @njit(fastmath=True)
     def kernel(s) -> float:
