@@ -11,7 +11,13 @@ import torch
 import rlgames
 from models.checkpoint import load_checkpoint
 from models.evaluator import NetworkEvaluator, NNUEvaluator
-from train import nnue
+from rlgames.evaluators import load_evaluator
+from train import nnue, nnue_data
+
+
+def play(game, config, seed=0, teacher=None) -> nnue_data.Positions:
+    """``config.games`` games of the hand-crafted evaluator (`nnue_data.play_games`), seeded from ``seed``."""
+    return nnue_data.play_games(game, load_evaluator("heuristic", game), teacher, config, (seed,), range(config.games))
 
 
 def weights(path) -> dict[str, torch.Tensor]:
@@ -86,20 +92,19 @@ def test_a_run_resumes_across_a_setting_added_since_with_its_default_but_not_wit
 def test_a_teacher_labels_the_positions_and_their_random_children():
     import numpy as np
 
-    from rlgames.evaluators import load_evaluator
-
     game = rlgames.load_game("tic_tac_toe")
     teacher = NetworkEvaluator.from_checkpoint("checkpoints/tic_tac_toe.pt", game)
     config = nnue.NNUEConfig(games=3, depth=2, random_plies=2, lam=1.0, siblings=1.0)
-    data = nnue.self_play(game, load_evaluator("heuristic", game), config, np.random.default_rng(0), teacher)
+    data = play(game, config, 0, teacher)
     siblings = data.moves == -1
     assert siblings.any() and (~siblings).any()
     # lam = 1: every label is the teacher's value of its position, siblings included
     with torch.no_grad():
         _, values = teacher.network(torch.from_numpy(data.observations), torch.from_numpy(data.masks))
-    np.testing.assert_allclose(data.labels, values.numpy(), atol=1e-5)
-    plain = nnue.self_play(game, load_evaluator("heuristic", game), config, np.random.default_rng(0))
-    assert not (plain.moves == -1).any() and len(plain.labels) == (~siblings).sum()
+    np.testing.assert_allclose(data.labels(1.0), values.numpy(), atol=1e-5)
+    np.testing.assert_array_equal(data.values[siblings], data.results[siblings])  # no game: any lam gives the teacher's
+    plain = play(game, config, 0)
+    assert not (plain.moves == -1).any() and len(plain) == (~siblings).sum()
 
 
 @pytest.mark.parametrize("name", ["tic_tac_toe"])
@@ -108,18 +113,17 @@ def test_augmented_positions_are_the_positions_of_the_symmetric_boards(name):
     the images of the original's, the searched move maps onto a legal move, labels are unchanged."""
     import numpy as np
 
-    from rlgames.evaluators import load_evaluator
-
     game = rlgames.load_game(name)
     config = nnue.NNUEConfig(games=2, depth=1, random_plies=4)
-    data = nnue.self_play(game, load_evaluator("heuristic", game), config, np.random.default_rng(1))
+    data = play(game, config, 1)
     symmetries = game.symmetries()
     augmented = data.under(symmetries)
-    n = len(data.labels)
-    assert len(augmented.labels) == len(symmetries) * n and len(symmetries) > 1
+    n = len(data)
+    assert len(augmented) == len(symmetries) * n and len(symmetries) > 1
     for k, symmetry in enumerate(symmetries):
         part = slice(k * n, (k + 1) * n)
-        np.testing.assert_array_equal(augmented.labels[part], data.labels)
+        np.testing.assert_array_equal(augmented.values[part], data.values)
+        np.testing.assert_array_equal(augmented.results[part], data.results)
         for i in range(n):
             legal = np.flatnonzero(data.masks[i])
             assert set(np.flatnonzero(augmented.masks[part][i])) == set(symmetry.action_map[legal])
@@ -134,11 +138,8 @@ def test_sparse_features_cannot_be_augmented():
     """Symmetries transform observations; connect four's network reads line patterns instead."""
     import numpy as np
 
-    from rlgames.evaluators import load_evaluator
-
     game = rlgames.load_game("connect_four")
-    data = nnue.self_play(game, load_evaluator("heuristic", game), nnue.NNUEConfig(games=1, depth=1),
-                          np.random.default_rng(1))
+    data = play(game, nnue.NNUEConfig(games=1, depth=1), 1)
     with pytest.raises(ValueError, match="sparse features"):
         data.under(game.symmetries())
 
@@ -170,8 +171,7 @@ def test_learning_with_a_factorizer_and_no_policy_leaves_a_plain_network():
     game = rlgames.load_game("tic_tac_toe")
     config = nnue.NNUEConfig(games=2, depth=1, random_plies=2, accumulator=8, hidden=4, epochs=2, factor=9,
                              policy_weight=0.0, one_cycle=True)
-    from rlgames.evaluators import load_evaluator
-    data = nnue.self_play(game, load_evaluator("heuristic", game), config, np.random.default_rng(0))
+    data = play(game, config, 0)
     network = nnue.build_network(game, "nnue", seed=0, accumulator=8, hidden=4)
     policy = network.policy.weight.detach().clone()
     optimizer = torch.optim.Adam(network.parameters(), lr=config.lr)
@@ -188,21 +188,18 @@ def test_quiet_self_play_keeps_only_positions_whose_searched_move_is_quiet():
     the side that moved, which the next position's inputs hold as the opponent's, inputs 384..447)."""
     import numpy as np
 
-    from rlgames.evaluators import load_evaluator
-
     game = rlgames.load_game("chess")
-    evaluator = load_evaluator("heuristic", game)
     config = nnue.NNUEConfig(games=1, depth=1, quiescence=4, random_plies=6, quiet=True)
-    quiet = nnue.self_play(game, evaluator, config, np.random.default_rng(4))
-    every = nnue.self_play(game, evaluator, dataclasses.replace(config, quiet=False), np.random.default_rng(4))
+    quiet = play(game, config, 4)
+    every = play(game, dataclasses.replace(config, quiet=False), 4)
     assert every.sparse  # chess's networks read its 768 features, stored as the indices of the pieces
-    x = np.zeros((len(every.labels), 768), dtype=np.float32)
+    x = np.zeros((len(every), 768), dtype=np.float32)
     for row, active in zip(x, every.observations):
         row[active[active >= 0]] = 1.0
     tactical = [x[i + 1].sum() < x[i].sum() or x[i + 1, 384:448].sum() < x[i, :64].sum() for i in range(len(x) - 1)]
-    expected = every.labels[:-1][~np.array(tactical)]
-    assert 0 < len(expected) < len(tactical) and len(quiet.labels) - len(expected) in (0, 1)
-    np.testing.assert_array_equal(quiet.labels[:len(expected)], expected)
+    expected = every.values[:-1][~np.array(tactical)]
+    assert 0 < len(expected) < len(tactical) and len(quiet) - len(expected) in (0, 1)
+    np.testing.assert_array_equal(quiet.values[:len(expected)], expected)
 
 
 def test_sparse_positions_are_the_active_features_and_read_as_the_dense_inputs():
@@ -213,8 +210,6 @@ def test_sparse_positions_are_the_active_features_and_read_as_the_dense_inputs()
     import numpy as np
 
     from models.evaluator import network_inputs
-    from rlgames.evaluators import load_evaluator
-
     for name in ("connect_four", "chess"):
         game = rlgames.load_game(name)
         states = [game.new_initial_state()]
@@ -222,7 +217,7 @@ def test_sparse_positions_are_the_active_features_and_read_as_the_dense_inputs()
         while len(states) < 12:
             child = states[-1].apply(int(rng.choice(states[-1].legal_actions())))
             states.append(game.new_initial_state() if child.is_terminal() else child)
-        active = nnue.active_features(game, states)
+        active = nnue_data.active_features(game, states)
         dense = network_inputs(game, "nnue", states)
         assert active.dtype == np.int32 and [set(a[a >= 0]) for a in active] == [set(np.flatnonzero(d)) for d in dense]
         network = nnue.build_network(game, "nnue", seed=2, accumulator=8, hidden=4)
@@ -230,12 +225,71 @@ def test_sparse_positions_are_the_active_features_and_read_as_the_dense_inputs()
         for sparse_out, dense_out in zip(network.forward_active(torch.from_numpy(active), masks),
                                          network(torch.from_numpy(dense), masks)):
             torch.testing.assert_close(sparse_out, dense_out)
-        old = nnue.Positions(dense, np.ones((12, game.num_actions), np.int8), np.zeros(12, np.int64), np.zeros(12, np.float32))
+        old = nnue_data.Positions(dense, np.ones((12, game.num_actions), np.int8), np.zeros(12, np.int64),
+                                  np.zeros(12, np.float32), np.zeros(12, np.float32))
         new = dataclasses.replace(old, observations=active)
-        joined = nnue.Positions.concatenate([old, new])
-        assert joined.sparse and len(joined.labels) == 24
+        joined = nnue_data.Positions.concatenate([old, new])
+        assert joined.sparse and len(joined) == 24
         assert [set(a[a >= 0]) for a in joined.observations] == [set(a[a >= 0]) for a in (*active, *active)]
     game = rlgames.load_game("connect_four")
     config = nnue.NNUEConfig(games=1, depth=1, random_plies=2)
-    played = nnue.self_play(game, load_evaluator("heuristic", game), config, np.random.default_rng(0))
+    played = play(game, config, 0)
     assert played.sparse and played.observations.shape[1] == 69
+
+
+def test_workers_play_the_same_positions_as_one_process():
+    """Game ``i`` is seeded by its number, so splitting a generation among processes changes nothing."""
+    import numpy as np
+
+    game = rlgames.load_game("tic_tac_toe")
+    config = nnue.NNUEConfig(games=6, depth=2, random_plies=2, random_moves=0.3)
+    here = nnue_data.play_generation(game, config, 1, None)
+    apart = nnue_data.play_generation(game, config, 1, None, workers=2)
+    for field in dataclasses.fields(nnue_data.Positions):
+        np.testing.assert_array_equal(getattr(apart, field.name), getattr(here, field.name))
+    assert len(nnue_data.play_generation(game, config, 2, None)) != len(here)  # another generation, other games
+
+
+def test_a_worker_rebuilds_the_network_that_plays_from_its_record():
+    """(Its compiled kernel may differ from the parent's in the last bit: numba compiles it with fastmath.)"""
+    game = rlgames.load_game("tic_tac_toe")
+    network = nnue.build_network(game, "nnue", seed=1, accumulator=8, hidden=4)
+    _, player, teacher = nnue_data._players(game, nnue.NNUEConfig(), nnue_data._network_record(network))
+    assert isinstance(player, NNUEvaluator) and teacher is None
+    rebuilt = player.network.state_dict()
+    assert all(torch.equal(rebuilt[k], v) for k, v in network.state_dict().items())
+    _, hand_crafted, _ = nnue_data._players(game, nnue.NNUEConfig(), None)
+    assert not isinstance(hand_crafted, NetworkEvaluator)
+
+
+def test_adjudication_ends_a_game_once_the_search_is_sure_and_scores_it_for_the_side_it_favours():
+    import numpy as np
+
+    game = rlgames.load_game("connect_four")
+    config = nnue.NNUEConfig(games=1, depth=4, random_plies=6, random_moves=0.2)
+    whole = play(game, config, 3)
+    limit = 0.5
+    assert (np.abs(whole.values) >= limit).any()  # else the test would test nothing
+    ended = play(game, dataclasses.replace(config, adjudicate=limit), 3)
+    n = len(ended)
+    assert np.flatnonzero(np.abs(whole.values) >= limit)[0] == n - 1  # the first sure position is the last
+    np.testing.assert_array_equal(ended.values, whole.values[:n])
+    # the results, from each side to move, alternate and make the last position's side the winner if its value says so
+    assert ended.results[-1] == np.sign(ended.values[-1])
+    np.testing.assert_array_equal(ended.results[:-1], -ended.results[1:])
+
+
+def test_a_window_saved_with_mixed_labels_loads_with_them_as_value_and_result(tmp_path):
+    import numpy as np
+
+    game = rlgames.load_game("tic_tac_toe")
+    data = play(game, nnue.NNUEConfig(games=2, depth=1, random_plies=2))
+    nnue_data.save_window(tmp_path / "window.npz", [data, data])
+    again = nnue_data.load_window(tmp_path / "window.npz", game)
+    assert len(again) == 2 and np.array_equal(again[1].results, data.results)
+    legacy = {"0/observations": data.observations, "0/masks": data.masks, "0/moves": data.moves,
+              "0/labels": data.labels(0.25)}
+    np.savez(tmp_path / "old.npz", **legacy)
+    [old] = nnue_data.load_window(tmp_path / "old.npz", game)
+    for lam in (0.0, 0.7, 1.0):
+        np.testing.assert_allclose(old.labels(lam), data.labels(0.25))

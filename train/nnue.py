@@ -1,10 +1,11 @@
-"""``python -m train.nnue GAME [--preset NAME] [--generations N] [--run-dir DIR] [--seed S] [--resume] [--out FILE] [--set KEY=VALUE ...]``
+"""``python -m train.nnue GAME [--preset NAME] [--generations N] [--run-dir DIR] [--seed S] [--resume] [--workers N] [--out FILE] [--set KEY=VALUE ...]``
 
 Trains an NNUE (`models.networks.NNUE`) for GAME by alpha-beta self-play, generation by generation,
 as Stockfish's NNUE data is made: each generation plays ``games`` games of depth-``depth`` alpha-beta
 with the current evaluation (generation 0: the hand-crafted evaluator; later: the previous network,
-compiled), from random openings, and labels every position with a mix of the search's value and the
-game's result, ``lam * search + (1 - lam) * result`` (Stockfish's ``lambda``; with a ``teacher``, a
+compiled), from random openings, in ``--workers`` processes (`train.nnue_data`), and labels every
+position with a mix of the search's value and the game's result, ``lam * search + (1 - lam) * result``
+(Stockfish's ``lambda``, applied when learning: the window keeps both; with a ``teacher``, a
 network trained by ``python -m train``, its value replaces the search's, and random children of the
 positions played teach the positions a search looks at but does not play); the network learns the
 labels of the last ``window`` generations (squared error on the value, cross-entropy on the searched
@@ -12,8 +13,9 @@ move for the policy head), with ``augment`` each position seen under every symme
 (`rlgames.Game.symmetries`, as AlphaGo Zero's data was; for a network that reads the observation:
 tic-tac-toe's). After each generation the new network plays the previous one and the hand-crafted
 evaluator at equal time per move, and TensorBoard gets the losses and scores
-(``tensorboard --logdir runs``). Every generation is seeded from ``(seed, generation)`` and its
-checkpoint holds the data window, so ``--resume`` continues a killed run exactly.
+(``tensorboard --logdir runs``). Every game is seeded from ``(seed, generation, game)`` and every
+generation's learning from ``(seed, generation)``, and the checkpoint holds the data window, so
+``--resume`` continues a killed run exactly, with any number of workers.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ import json
 import sys
 import time
 from dataclasses import dataclass
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -35,18 +36,16 @@ from torch.nn.utils import parametrize
 import rlgames
 from models import CheckpointError
 from models.checkpoint import load_checkpoint, load_weights, save_checkpoint
-from models.evaluator import NetworkEvaluator, NNUEvaluator, network_inputs
-from models.networks import NNUE, build_network, reads_features
+from models.evaluator import NNUEvaluator
+from models.networks import NNUE, build_network
 from rlgames.evaluators import load_evaluator
 from rlgames.evaluators.base import Evaluator
-from rlgames.files import atomic_write
-from rlgames.game import Game, State, Symmetry
+from rlgames.game import Game, State
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
 from rlgames.search.result import SearchResult
 from train.config import EvalConfig, apply_overrides, parse_settings
 from train.evaluate import match
-from train.replay import map_actions
-from train.targets import outcome_values
+from train.nnue_data import Positions, load_window, play_generation, save_window
 
 
 @dataclass(frozen=True)
@@ -55,7 +54,9 @@ class NNUEConfig:
     ``quiescence`` plies of captures past it, in self-play and in the evaluation matches) after
     ``random_plies`` random moves, and a ``random_moves`` fraction of the later moves random too (the
     positions before them still labelled by their search: more diverse positions than deterministic
-    self-play gives); labels ``lam * value + (1 - lam) * result``, the value being the search's or the
+    self-play gives), and with ``adjudicate`` > 0 a game ended as a win once the search's value reaches
+    it either way (Stockfish's ``eval_limit``: no positions of a decided game, which would fill the
+    data with lopsided ones); labels ``lam * value + (1 - lam) * result``, the value being the search's or the
     ``teacher`` checkpoint's (which also labels a random child of a ``siblings`` fraction of the
     positions); with ``quiet``, only positions whose searched move is not one of the game's tactical
     actions are kept (Stockfish's trainer skips capture positions: the network is evaluated where
@@ -78,6 +79,7 @@ class NNUEConfig:
     quiescence: int = 0
     random_plies: int = 6
     random_moves: float = 0.0
+    adjudicate: float = 0.0
     lam: float = 0.5
     quiet: bool = False
     window: int = 3
@@ -129,138 +131,11 @@ PRESETS = {
 }
 
 
-@dataclass
-class Positions:
-    """Labelled positions: the network's inputs from the side to move, legal masks, searched moves,
-    labels. The inputs are the observations (`models.evaluator.network_inputs`) or, for a network
-    that reads the game's sparse features (`models.networks.reads_features`), the indices of the
-    active ones (`active_features`; ``sparse``), which `models.networks.NNUE.forward_active` reads."""
-
-    observations: np.ndarray  # float32[N, *input_shape], or int32[N, K] active features padded with -1
-    masks: np.ndarray  # int8[N, A]
-    moves: np.ndarray  # int64[N]
-    labels: np.ndarray  # float32[N], in [-1, 1] from the side to move
-
-    @property
-    def sparse(self) -> bool:
-        return self.observations.dtype.kind == "i"
-
-    @staticmethod
-    def concatenate(parts: list[Positions]) -> Positions:
-        if any(p.sparse for p in parts):  # dense parts (a window saved before) made sparse, all padded alike
-            inputs = [p.observations if p.sparse else sparse_inputs(p.observations) for p in parts]
-            most = max(x.shape[1] for x in inputs)
-            parts = [dataclasses.replace(p, observations=_padded(x, most)) for p, x in zip(parts, inputs)]
-        return Positions(*(np.concatenate([getattr(p, f.name) for p in parts])
-                           for f in dataclasses.fields(Positions)))
-
-    def under(self, symmetries: Sequence[Symmetry]) -> Positions:
-        """These positions under each of ``symmetries`` in turn (``len(symmetries)`` times as many):
-        observations by the symmetry's transform, masks and moves by its action map."""
-        if self.sparse:
-            raise ValueError("augment transforms observations: a network reading sparse features cannot use it")
-        parts = []
-        for symmetry in symmetries:
-            moves = np.where(self.moves >= 0, symmetry.action_map[np.maximum(self.moves, 0)], -1)
-            parts.append(Positions(symmetry.observation(self.observations),
-                                   map_actions(self.masks, symmetry.action_map), moves, self.labels))
-        return Positions.concatenate(parts)
-
-
-def self_play(game: Game, evaluator: Evaluator, config: NNUEConfig, rng: np.random.Generator,
-              teacher: Evaluator | None = None) -> Positions:
-    """``config.games`` games of depth-``config.depth`` alpha-beta with ``evaluator``, each from a random
-    opening (and with ``config.random_moves`` of its moves random), every position after the opening
-    (with ``config.quiet``, every quiet one) labelled ``lam * v + (1 - lam) * result`` where ``v`` is
-    the search's value, or the ``teacher``'s; with a teacher, a random child of a ``siblings`` fraction
-    of the positions (moves the search did not play) is added, labelled by the teacher alone."""
-    search = AlphaBeta(evaluator, AlphaBetaConfig(depth=config.depth, tt_size_mb=4, quiescence_depth=config.quiescence))
-    positions: list[State] = []
-    moves, labels = [], []
-    for _ in range(config.games):
-        state = random_opening(game, config.random_plies, rng)
-        line: list[tuple[State, SearchResult]] = []
-        while not state.is_terminal():
-            result = search.search(state)
-            line.append((state, result))
-            explore = config.random_moves and rng.random() < config.random_moves
-            state = state.apply(int(rng.choice(state.legal_actions())) if explore else result.action)
-        results = outcome_values(state)
-        if config.quiet:
-            line = [(position, searched) for position, searched in line
-                    if searched.action not in position.tactical_actions()]
-        taught = _values(teacher, [position for position, _ in line]) if teacher else None
-        for i, (position, searched) in enumerate(line):
-            positions.append(position)
-            moves.append(searched.action)
-            value = searched.value if taught is None else taught[i]
-            labels.append(config.lam * value + (1.0 - config.lam) * results[position.current_player()])
-    if teacher is not None and config.siblings > 0:
-        children = _random_children(positions, config.siblings, rng)
-        positions += children
-        moves += [-1] * len(children)  # no move to learn: the policy loss ignores them
-        labels += list(_values(teacher, children))
-    observations = (active_features(game, positions) if reads_features(game, "nnue")
-                    else network_inputs(game, "nnue", positions))
-    masks = np.array([position.legal_action_mask() for position in positions], dtype=np.int8)
-    return Positions(observations, masks, np.array(moves, dtype=np.int64), np.array(labels, dtype=np.float32))
-
-
-def active_features(game: Game, states: Sequence[State]) -> np.ndarray:
-    """int32[len(states), K]: the indices of each state's active features (`GameKernels.features`) from
-    its side to move, padded with -1 to the most any state has."""
-    out = np.zeros(game.kernels.max_active_features or game.kernels.num_features, dtype=np.int64)
-    return _padded([out[:game.kernels.features(state.compact, state.current_player(), out)].copy()
-                    for state in states])
-
-
-def sparse_inputs(dense: np.ndarray) -> np.ndarray:
-    """int32[N, K]: the indices of the ones of ``dense`` float32[N, F] (inputs of ones and zeros),
-    padded with -1: the storage of `Positions` whose network reads sparse features."""
-    return _padded([np.flatnonzero(x) for x in dense])
-
-
-def _padded(rows: Sequence[np.ndarray], width: int = 0) -> np.ndarray:
-    """int32[len(rows), max(width, longest row)]: the rows, padded with -1."""
-    active = np.full((len(rows), max(width, *map(len, rows), 0)), -1, dtype=np.int32)
-    for row, indices in zip(active, rows):
-        row[:len(indices)] = indices
-    return active
-
-
-def _values(evaluator: Evaluator, states: list[State]) -> np.ndarray:
-    """float64[len(states)]: the evaluator's values from each side to move, in batches."""
-    return np.concatenate([evaluator.evaluate_batch(states[i:i + 256])[0] for i in range(0, len(states), 256)]
-                          or [np.zeros(0)])
-
-
-def _random_children(positions: list[State], fraction: float, rng: np.random.Generator) -> list[State]:
-    """A random non-terminal child of each of a ``fraction`` of ``positions``."""
-    children = []
-    for position in positions:
-        if rng.random() < fraction:
-            child = position.apply(int(rng.choice(position.legal_actions())))
-            if not child.is_terminal():
-                children.append(child)
-    return children
-
-
-def random_opening(game: Game, plies: int, rng: np.random.Generator) -> State:
-    """A position after up to ``plies`` uniformly random moves (fewer if the game would end)."""
-    state = game.new_initial_state()
-    for _ in range(plies):
-        child = state.apply(int(rng.choice(state.legal_actions())))
-        if child.is_terminal():
-            break
-        state = child
-    return state
-
-
 def learn(network: NNUE, optimizer: torch.optim.Optimizer, data: Positions, config: NNUEConfig,
           generator: torch.Generator) -> dict[str, float]:
     """``config.epochs`` passes over ``data`` in shuffled minibatches; the last epoch's mean losses."""
     obs, masks = torch.from_numpy(data.observations), torch.from_numpy(data.masks)
-    moves, labels = torch.from_numpy(data.moves), torch.from_numpy(data.labels)
+    moves, labels = torch.from_numpy(data.moves), torch.from_numpy(data.labels(config.lam))
     shared = _factorize(network.accumulator, config.factor) if config.factor else None
     optimizers = [optimizer] + ([torch.optim.Adam(shared.parameters(), lr=config.lr)] if shared else [])
     steps = config.epochs * -(-len(labels) // config.batch_size)
@@ -350,7 +225,6 @@ class Run:
                                            hidden=config.hidden, psqt=config.psqt)  # type: ignore[assignment]
         self.optimizer = torch.optim.Adam(self.network.parameters(), lr=config.lr)
         self.hand_crafted = load_evaluator("heuristic", game)
-        self.teacher = NetworkEvaluator.from_checkpoint(config.teacher, game) if config.teacher else None
         self.window: list[Positions] = []
         self.generation = 0
         if resume:
@@ -361,14 +235,14 @@ class Run:
 
         self.writer = SummaryWriter(log_dir=str(run_dir / "tb"))
 
-    def run(self, echo=print) -> None:
+    def run(self, echo=print, *, workers: int = 1) -> None:
+        """Train up to ``config.generations``, self-play in ``workers`` processes (the same data for any)."""
         while self.generation < self.config.generations:
             g, start = self.generation, time.perf_counter()
-            rng = np.random.default_rng([self.config.seed, g])
+            rng = np.random.default_rng([self.config.seed, g, 1])  # the evaluation matches'
             generator = torch.Generator().manual_seed(self.config.seed * 100_003 + g)
             previous = self.hand_crafted if g == 0 else NNUEvaluator(self.network, self.game)
-            player = self.hand_crafted if self.config.hand_crafted_games else previous
-            data = self_play(self.game, player, self.config, rng, self.teacher)
+            data = play_generation(self.game, self.config, g, None if g == 0 else self.network, workers=workers)
             self.window = [*self.window, data][-self.config.window:]
             window = Positions.concatenate(self.window)
             if self.config.augment:
@@ -378,12 +252,12 @@ class Run:
                               self.config, rng)
             self.generation += 1
             self._save()
-            values = {**losses, **scores, "selfplay/positions": len(data.labels),
+            values = {**losses, **scores, "selfplay/positions": len(data),
                       "time/generation_s": time.perf_counter() - start}
             for tag, value in values.items():
                 self.writer.add_scalar(tag, value, self.generation)
             self.writer.flush()
-            echo(f"generation {self.generation}/{self.config.generations}: {len(data.labels)} positions, "
+            echo(f"generation {self.generation}/{self.config.generations}: {len(data)} positions, "
                  + ", ".join(f"{k.split('/')[-1]} {v:.3f}" for k, v in values.items() if k.startswith(("loss", "eval")))
                  + f", {values['time/generation_s']:.0f} s")
 
@@ -391,10 +265,7 @@ class Run:
         path = self.run_dir / "latest.nnue.pt"
         save_checkpoint(path, network=self.network, game=self.game, optimizer=self.optimizer,
                         counters={"generation": self.generation}, config=dataclasses.asdict(self.config))
-        window = {f"{i}/{f.name}": getattr(p, f.name) for i, p in enumerate(self.window)
-                  for f in dataclasses.fields(Positions)}
-        with atomic_write(self.run_dir / "window.npz") as file:
-            np.savez(file, **window)
+        save_window(self.run_dir / "window.npz", self.window)
 
     def _resume(self) -> None:
         info = load_checkpoint(self.run_dir / "latest.nnue.pt", game=self.game)
@@ -405,13 +276,7 @@ class Run:
         load_weights(self.network, info)
         self.optimizer.load_state_dict(info.optimizer_state)
         self.generation = int(info.counters["generation"])
-        with np.load(self.run_dir / "window.npz") as saved:
-            count = len({key.split("/")[0] for key in saved.files})
-            self.window = [Positions(*(saved[f"{i}/{f.name}"] for f in dataclasses.fields(Positions)))
-                           for i in range(count)]
-        if reads_features(self.game, "nnue"):  # a window saved with dense inputs, before they were stored sparse
-            self.window = [p if p.sparse else dataclasses.replace(p, observations=sparse_inputs(p.observations))
-                           for p in self.window]
+        self.window = load_window(self.run_dir / "window.npz", self.game)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -422,6 +287,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0, help="the seed of everything random (default 0)")
     parser.add_argument("--run-dir", help="checkpoints and logs (default: runs/nnue-GAME-PRESET-sSEED)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --run-dir")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="play each generation's games in this many processes (the same games; default 1)")
     parser.add_argument("--out", help="also write the final network here (e.g. checkpoints/GAME.nnue.pt)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override one NNUEConfig setting, e.g. --set depth=10 (repeatable; "
@@ -455,8 +322,10 @@ def main(argv: list[str] | None = None) -> int:
         game = rlgames.load_game(args.game)
         run_dir = Path(args.run_dir or f"runs/nnue-{args.game}-{preset}-s{args.seed}")
         print(f"training an NNUE for {args.game} (preset {preset}, seed {args.seed}) into {run_dir}")
+        if args.workers < 1:
+            raise ValueError(f"--workers must be at least 1, got {args.workers}")
         run = Run(game, config, run_dir, resume=args.resume)
-        run.run()
+        run.run(workers=args.workers)
         if args.out:
             save_checkpoint(args.out, network=run.network, game=game,
                             counters={"generation": run.generation}, config=dataclasses.asdict(config))
