@@ -33,7 +33,8 @@ def test_resume_equals_an_uninterrupted_run(tmp_path, capsys):
     assert nnue.main([*args, "--run-dir", str(split), "--resume", "--out", str(tmp_path / "t.nnue.pt")]) == 0
     a, b = weights(straight / "latest.nnue.pt"), weights(split / "latest.nnue.pt")
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
-    assert "generation 2/2" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "generation 2/2" in out and "generation 2: 8/8 games played" in out
 
     evaluator = NetworkEvaluator.from_checkpoint(tmp_path / "t.nnue.pt", rlgames.load_game("tic_tac_toe"))
     assert isinstance(evaluator, NNUEvaluator) and evaluator.kernel is not None
@@ -82,7 +83,8 @@ def test_a_run_resumes_across_a_setting_added_since_with_its_default_but_not_wit
     del payload["config"]["psqt"]  # as a run saved before the PSQT unit existed
     checkpoint._write(run / "latest.nnue.pt", payload)
     assert nnue.main([*args, "--resume"]) == 0
-    assert "generation 2/2" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "generation 2/2" in out and "generation 2: 8/8 games played" in out
     payload["config"]["epochs"] = 5
     checkpoint._write(run / "latest.nnue.pt", payload)
     assert nnue.main([*args, "--resume", "--generations", "3"]) == 2
@@ -244,7 +246,9 @@ def test_workers_play_the_same_positions_as_one_process():
     game = rlgames.load_game("tic_tac_toe")
     config = nnue.NNUEConfig(games=6, depth=2, random_plies=2, random_moves=0.3)
     here = nnue_data.play_generation(game, config, 1, None)
-    apart = nnue_data.play_generation(game, config, 1, None, workers=2)
+    played = []
+    apart = nnue_data.play_generation(game, config, 1, None, workers=2, progress=played.append)
+    assert played == sorted(set(played)) and played[-1] == 6
     for field in dataclasses.fields(nnue_data.Positions):
         np.testing.assert_array_equal(getattr(apart, field.name), getattr(here, field.name))
     assert len(nnue_data.play_generation(game, config, 2, None)) != len(here)  # another generation, other games

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import sys
 import time
@@ -235,14 +236,16 @@ class Run:
 
         self.writer = SummaryWriter(log_dir=str(run_dir / "tb"))
 
-    def run(self, echo=print, *, workers: int = 1) -> None:
+    def run(self, echo=functools.partial(print, flush=True), *, workers: int = 1) -> None:
         """Train up to ``config.generations``, self-play in ``workers`` processes (the same data for any)."""
         while self.generation < self.config.generations:
             g, start = self.generation, time.perf_counter()
             rng = np.random.default_rng([self.config.seed, g, 1])  # the evaluation matches'
             generator = torch.Generator().manual_seed(self.config.seed * 100_003 + g)
             previous = self.hand_crafted if g == 0 else NNUEvaluator(self.network, self.game)
-            data = play_generation(self.game, self.config, g, None if g == 0 else self.network, workers=workers)
+            data = play_generation(self.game, self.config, g, None if g == 0 else self.network, workers=workers,
+                                   progress=lambda n: echo(f"generation {g + 1}: {n}/{self.config.games} games "
+                                                           f"played, {time.perf_counter() - start:.0f} s"))
             self.window = [*self.window, data][-self.config.window:]
             window = Positions.concatenate(self.window)
             if self.config.augment:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,20 +101,35 @@ def load_window(path: Path, game: Game) -> list[Positions]:
 
 
 def play_generation(game: Game, config: NNUEConfig, generation: int, network: NNUE | None, *,
-                    workers: int = 1) -> Positions:
+                    workers: int = 1, progress: Callable[[int], None] | None = None) -> Positions:
     """Generation ``generation``'s ``config.games`` self-play games (`play_games`), played with
     ``network`` (None, or with ``config.hand_crafted_games``: with the hand-crafted evaluator), in
-    this process or, with ``workers`` > 1, split among as many processes (the same positions)."""
+    this process or, with ``workers`` > 1, split among as many processes (the same positions); after
+    each batch of games, ``progress`` gets the number of games played so far."""
     record = None if network is None or config.hand_crafted_games else _network_record(network)
     seed = (config.seed, generation)
+    batches = [b.tolist() for b in np.array_split(np.arange(config.games), max(10, 4 * workers)) if len(b)]
     if workers == 1:
-        return play_games(*_players(game, config, record), config, seed, range(config.games))
-    chunks = [c for c in np.array_split(np.arange(config.games), 4 * workers) if len(c)]
+        players = _players(game, config, record)
+        results: Iterable[Positions] = (play_games(*players, config, seed, batch) for batch in batches)
+        return _gathered(results, batches, progress)
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
                              initargs=(type(game), game.params, config, record)) as pool:
-        futures = [pool.submit(_play_in_worker, seed, chunk.tolist()) for chunk in chunks]
-        return Positions.concatenate([future.result() for future in futures])
+        futures = [pool.submit(_play_in_worker, seed, batch) for batch in batches]
+        return _gathered((future.result() for future in futures), batches, progress)
+
+
+def _gathered(results: Iterable[Positions], batches: list[list[int]],
+              progress: Callable[[int], None] | None) -> Positions:
+    """The batches' positions in order, reporting the games played after each."""
+    parts, played = [], 0
+    for part, batch in zip(results, batches):
+        parts.append(part)
+        played += len(batch)
+        if progress is not None:
+            progress(played)
+    return Positions.concatenate(parts)
 
 
 def play_games(game: Game, player: Evaluator, teacher: Evaluator | None, config: NNUEConfig, seed: Sequence[int],
