@@ -48,6 +48,8 @@ def test_resume_equals_an_uninterrupted_run(tmp_path, capsys):
     (["tic_tac_toe", "--set", "depht=3"], "unknown setting 'depht' in preset tic_tac_toe"),
     (["tic_tac_toe", "--set", "depth=deep"], "must be a number"),
     (["tic_tac_toe", "--set", "depth=2.5"], "depth"),
+    (["tic_tac_toe", "--set", "adjudicate=1.5"], "adjudicate must be in [0, 1], got 1.5"),
+    (["tic_tac_toe", "--workers", "0"], "--workers must be at least 1"),
 ])
 def test_bad_input_is_one_line(tmp_path, capsys, argv, message):
     assert nnue.main([*argv, "--run-dir", str(tmp_path / "run")]) == 2

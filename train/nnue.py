@@ -102,6 +102,11 @@ class NNUEConfig:
     hand_crafted_games: bool = False
     seed: int = 0
 
+    def __post_init__(self) -> None:
+        for name in ("random_moves", "adjudicate", "lam", "siblings"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
+
 
 PRESETS = {
     # 69 line patterns (`rlgames.games.connect_four.features`): an n-tuple network, whose linear term goes
