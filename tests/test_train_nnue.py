@@ -299,3 +299,27 @@ def test_a_window_saved_with_mixed_labels_loads_with_them_as_value_and_result(tm
     [old] = nnue_data.load_window(tmp_path / "old.npz", game)
     for lam in (0.0, 0.7, 1.0):
         np.testing.assert_allclose(old.labels(lam), data.labels(0.25))
+
+
+def test_a_run_killed_while_learning_resumes_without_playing_its_games_again(tmp_path, monkeypatch, capsys):
+    args = ["tic_tac_toe", "--preset", "smoke", "--seed", "5", "--generations", "1"]
+    assert nnue.main([*args, "--run-dir", str(tmp_path / "straight")]) == 0
+    killed = tmp_path / "killed"
+
+    def interrupted(*_, **__):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(nnue, "learn", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        nnue.main([*args, "--run-dir", str(killed)])
+    assert (killed / "played-1.npz").exists() and load_checkpoint(killed / "latest.nnue.pt").counters["generation"] == 0
+    monkeypatch.undo()
+
+    def not_again(*_, **__):
+        raise AssertionError("the games were played before")
+
+    monkeypatch.setattr(nnue, "play_generation", not_again)
+    assert nnue.main([*args, "--run-dir", str(killed), "--resume"]) == 0
+    assert "its games were played before the run stopped" in capsys.readouterr().out
+    a, b = weights(tmp_path / "straight" / "latest.nnue.pt"), weights(killed / "latest.nnue.pt")
+    assert all(torch.equal(a[k], b[k]) for k in a) and not (killed / "played-1.npz").exists()

@@ -237,6 +237,9 @@ class Run:
             self._resume()
         elif (run_dir / "latest.nnue.pt").exists():
             raise ValueError(f"{run_dir} already holds a run: pass --resume to continue it, or another --run-dir")
+        else:
+            run_dir.mkdir(parents=True, exist_ok=True)
+            self._save()  # generation 0: a run killed in its first generation resumes too
         from torch.utils.tensorboard import SummaryWriter
 
         self.writer = SummaryWriter(log_dir=str(run_dir / "tb"))
@@ -248,9 +251,8 @@ class Run:
             rng = np.random.default_rng([self.config.seed, g, 1])  # the evaluation matches'
             generator = torch.Generator().manual_seed(self.config.seed * 100_003 + g)
             previous = self.hand_crafted if g == 0 else NNUEvaluator(self.network, self.game)
-            data = play_generation(self.game, self.config, g, None if g == 0 else self.network, workers=workers,
-                                   progress=lambda n: echo(f"generation {g + 1}: {n}/{self.config.games} games "
-                                                           f"played, {time.perf_counter() - start:.0f} s"))
+            data = self._played(g, workers, lambda line: echo(f"generation {g + 1}: {line}, "
+                                                              f"{time.perf_counter() - start:.0f} s"))
             self.window = [*self.window, data][-self.config.window:]
             window = Positions.concatenate(self.window)
             if self.config.augment:
@@ -269,11 +271,26 @@ class Run:
                  + ", ".join(f"{k.split('/')[-1]} {v:.3f}" for k, v in values.items() if k.startswith(("loss", "eval")))
                  + f", {values['time/generation_s']:.0f} s")
 
+    def _played(self, g: int, workers: int, echo) -> Positions:
+        """Generation ``g``'s self-play positions: played now, and kept in the run directory until the
+        generation ends (a run killed while learning resumes without playing its games again)."""
+        path = self.run_dir / f"played-{g + 1}.npz"
+        if path.exists():
+            echo(f"its games were played before the run stopped ({path})")
+            return load_window(path, self.game)[0]
+        network = None if g == 0 else self.network
+        data = play_generation(self.game, self.config, g, network, workers=workers,
+                               progress=lambda n: echo(f"{n}/{self.config.games} games played"))
+        save_window(path, [data])
+        return data
+
     def _save(self) -> None:
+        """The network, optimizer and window after ``generation`` generations (0: as the run starts)."""
         path = self.run_dir / "latest.nnue.pt"
         save_checkpoint(path, network=self.network, game=self.game, optimizer=self.optimizer,
                         counters={"generation": self.generation}, config=dataclasses.asdict(self.config))
         save_window(self.run_dir / "window.npz", self.window)
+        (self.run_dir / f"played-{self.generation}.npz").unlink(missing_ok=True)
 
     def _resume(self) -> None:
         info = load_checkpoint(self.run_dir / "latest.nnue.pt", game=self.game)
