@@ -127,7 +127,9 @@ PRESETS = {
                           policy_weight=0.0, eval_games=20, eval_time=0.1),
     # 768 piece-square inputs (`rlgames.games.chess.kernels.features`); quiescence on captures, so that
     # no label is taken in the middle of an exchange; every position kept, the lopsided ones too (the
-    # search's leaves are full of them: learnt without those beyond 0.9, it scored 27.5% at depth 2, not 53.5%)
+    # search's leaves are full of them: learnt without those beyond 0.9, it scored 27.5% at depth 2, not 53.5%);
+    # labels from the search alone, as results mixed in drown what it knows of material in 5,000 games'
+    # noise (one generation, at depth 2 against hand-crafted: lam 1, 41%; 0.75, 32%; 0.5, 12.8%)
     "chess": NNUEConfig(games=5000, depth=3, quiescence=8, random_plies=8, random_moves=0.05, lam=1.0, quiet=True,
                         accumulator=128, hidden=32, psqt=1, batch_size=256, lr=2e-3, one_cycle=True, policy_weight=0.0,
                         factor=64, eval_games=20, eval_time=0.1, hand_crafted_games=True),
