@@ -50,6 +50,8 @@ def test_resume_equals_an_uninterrupted_run(tmp_path, capsys):
     (["tic_tac_toe", "--set", "depth=2.5"], "depth"),
     (["tic_tac_toe", "--set", "adjudicate=1.5"], "adjudicate must be in [0, 1], got 1.5"),
     (["tic_tac_toe", "--workers", "0"], "--workers must be at least 1"),
+    (["tic_tac_toe", "--relearn", "runs/no-such-run", "--out", "x.nnue.pt"], "runs/no-such-run/window.npz does not exist"),
+    (["tic_tac_toe", "--relearn", "runs/no-such-run"], "--relearn writes its network to --out FILE"),
 ])
 def test_bad_input_is_one_line(tmp_path, capsys, argv, message):
     assert nnue.main([*argv, "--run-dir", str(tmp_path / "run")]) == 2
@@ -323,3 +325,19 @@ def test_a_run_killed_while_learning_resumes_without_playing_its_games_again(tmp
     assert "its games were played before the run stopped" in capsys.readouterr().out
     a, b = weights(tmp_path / "straight" / "latest.nnue.pt"), weights(killed / "latest.nnue.pt")
     assert all(torch.equal(a[k], b[k]) for k in a) and not (killed / "played-1.npz").exists()
+
+
+def test_relearning_a_runs_positions_with_its_settings_gives_its_network(tmp_path, capsys):
+    """The first generation's games do not depend on the network, so learning them again as the run
+    did gives the run's network; with another lambda, another network."""
+    args = ["tic_tac_toe", "--preset", "smoke", "--seed", "4", "--generations", "1"]
+    assert nnue.main([*args, "--run-dir", str(tmp_path / "run")]) == 0
+    assert nnue.main([*args, "--relearn", str(tmp_path / "run"), "--out", str(tmp_path / "same.nnue.pt")]) == 0
+    assert "generation 1/1: " in capsys.readouterr().out
+    a, b = weights(tmp_path / "run" / "latest.nnue.pt"), weights(tmp_path / "same.nnue.pt")
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    assert nnue.main([*args, "--relearn", str(tmp_path / "run"), "--out", str(tmp_path / "other.nnue.pt"),
+                      "--set", "lam=0"]) == 0
+    c = weights(tmp_path / "other.nnue.pt")
+    assert not all(torch.equal(a[k], c[k]) for k in a)
+    assert load_checkpoint(tmp_path / "other.nnue.pt").config["lam"] == 0

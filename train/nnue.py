@@ -1,4 +1,4 @@
-"""``python -m train.nnue GAME [--preset NAME] [--generations N] [--run-dir DIR] [--seed S] [--resume] [--workers N] [--out FILE] [--set KEY=VALUE ...]``
+"""``python -m train.nnue GAME [--preset NAME] [--generations N] [--run-dir DIR] [--seed S] [--resume] [--workers N] [--out FILE] [--relearn RUN_DIR] [--set KEY=VALUE ...]``
 
 Trains an NNUE (`models.networks.NNUE`) for GAME by alpha-beta self-play, generation by generation,
 as Stockfish's NNUE data is made: each generation plays ``games`` games of depth-``depth`` alpha-beta
@@ -15,7 +15,8 @@ tic-tac-toe's). After each generation the new network plays the previous one and
 evaluator at equal time per move, and TensorBoard gets the losses and scores
 (``tensorboard --logdir runs``). Every game is seeded from ``(seed, generation, game)`` and every
 generation's learning from ``(seed, generation)``, and the checkpoint holds the data window, so
-``--resume`` continues a killed run exactly, with any number of workers.
+``--resume`` continues a killed run exactly, with any number of workers. ``--relearn RUN_DIR`` plays
+nothing: it learns a network from the positions a run saved, with other learning settings (`relearn`).
 """
 
 from __future__ import annotations
@@ -129,7 +130,8 @@ PRESETS = {
     # no label is taken in the middle of an exchange; every position kept, the lopsided ones too (the
     # search's leaves are full of them: learnt without those beyond 0.9, it scored 27.5% at depth 2, not 53.5%);
     # labels from the search alone, as results mixed in drown what it knows of material in 5,000 games'
-    # noise (one generation, at depth 2 against hand-crafted: lam 1, 41%; 0.75, 32%; 0.5, 12.8%)
+    # noise (one generation, at depth 2 against hand-crafted: lam 1, 41%; 0.75, 32%; 0.5, 12.8%; the
+    # networks: `python -m train.nnue chess --generations 1 --relearn RUN_DIR --set lam=0.75 --out FILE`)
     "chess": NNUEConfig(games=5000, depth=3, quiescence=8, random_plies=8, random_moves=0.05, lam=1.0, quiet=True,
                         accumulator=128, hidden=32, psqt=1, batch_size=256, lr=2e-3, one_cycle=True, policy_weight=0.0,
                         factor=64, eval_games=20, eval_time=0.1, hand_crafted_games=True),
@@ -222,6 +224,39 @@ def evaluate(game: Game, new: Evaluator, previous: Evaluator, hand_crafted: Eval
     return scores
 
 
+def new_network(game: Game, config: NNUEConfig) -> tuple[NNUE, torch.optim.Optimizer]:
+    """A run's network, initialised from ``config.seed``, and its optimizer."""
+    network: NNUE = build_network(game, "nnue", seed=config.seed, accumulator=config.accumulator,
+                                  hidden=config.hidden, psqt=config.psqt)  # type: ignore[assignment]
+    return network, torch.optim.Adam(network.parameters(), lr=config.lr)
+
+
+def learn_generation(network: NNUE, optimizer: torch.optim.Optimizer, game: Game, window: list[Positions],
+                     config: NNUEConfig, generation: int) -> dict[str, float]:
+    """Generation ``generation``'s learning (`learn`) of the ``window`` that ends with its positions,
+    seeded from ``(seed, generation)``."""
+    data = Positions.concatenate(window)
+    if config.augment:
+        data = data.under(game.symmetries())
+    return learn(network, optimizer, data, config, torch.Generator().manual_seed(config.seed * 100_003 + generation))
+
+
+def relearn(game: Game, config: NNUEConfig, generations: list[Positions], echo=functools.partial(print, flush=True)
+            ) -> NNUE:
+    """A network learnt from ``generations`` (a run's saved positions, in order) as a run with ``config``
+    learns them: the same network as that run's where its games do not depend on its networks (the
+    first generation's; every one's with ``hand_crafted_games``), and otherwise what ``config``'s
+    learning makes of the games another run played. For trying learning settings (``lam``, the
+    network's size, ``epochs``...) without playing the games again."""
+    network, optimizer = new_network(game, config)
+    for g in range(len(generations)):
+        window = generations[max(0, g + 1 - config.window):g + 1]
+        losses = learn_generation(network, optimizer, game, window, config, g)
+        echo(f"generation {g + 1}/{len(generations)}: {sum(map(len, window))} positions learnt, "
+             + ", ".join(f"{k.split('/')[-1]} {v:.3f}" for k, v in losses.items()))
+    return network
+
+
 class Run:
     """A training run in ``run_dir``: the network, its optimizer, the data window and the logs."""
 
@@ -229,9 +264,7 @@ class Run:
         if game.has_chance:
             raise ValueError(f"{game.name} has chance nodes: NNUE self-play uses alpha-beta (deterministic games)")
         self.game, self.config, self.run_dir = game, config, run_dir
-        self.network: NNUE = build_network(game, "nnue", seed=config.seed, accumulator=config.accumulator,
-                                           hidden=config.hidden, psqt=config.psqt)  # type: ignore[assignment]
-        self.optimizer = torch.optim.Adam(self.network.parameters(), lr=config.lr)
+        self.network, self.optimizer = new_network(game, config)
         self.hand_crafted = load_evaluator("heuristic", game)
         self.window: list[Positions] = []
         self.generation = 0
@@ -251,15 +284,11 @@ class Run:
         while self.generation < self.config.generations:
             g, start = self.generation, time.perf_counter()
             rng = np.random.default_rng([self.config.seed, g, 1])  # the evaluation matches'
-            generator = torch.Generator().manual_seed(self.config.seed * 100_003 + g)
             previous = self.hand_crafted if g == 0 else NNUEvaluator(self.network, self.game)
             data = self._played(g, workers, lambda line: echo(f"generation {g + 1}: {line}, "
                                                               f"{time.perf_counter() - start:.0f} s"))
             self.window = [*self.window, data][-self.config.window:]
-            window = Positions.concatenate(self.window)
-            if self.config.augment:
-                window = window.under(self.game.symmetries())
-            losses = learn(self.network, self.optimizer, window, self.config, generator)
+            losses = learn_generation(self.network, self.optimizer, self.game, self.window, self.config, g)
             scores = evaluate(self.game, NNUEvaluator(self.network, self.game), previous, self.hand_crafted,
                               self.config, rng)
             self.generation += 1
@@ -317,6 +346,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=1,
                         help="play each generation's games in this many processes (the same games; default 1)")
     parser.add_argument("--out", help="also write the final network here (e.g. checkpoints/GAME.nnue.pt)")
+    parser.add_argument("--relearn", metavar="RUN_DIR",
+                        help="play nothing: learn a network from the positions RUN_DIR saved (its window), with "
+                             "this command's settings, and write it to --out")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override one NNUEConfig setting, e.g. --set depth=10 (repeatable; "
                              "--resume needs the same ones)")
@@ -347,10 +379,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = make_config(args)
         game = rlgames.load_game(args.game)
-        run_dir = Path(args.run_dir or f"runs/nnue-{args.game}-{preset}-s{args.seed}")
-        print(f"training an NNUE for {args.game} (preset {preset}, seed {args.seed}) into {run_dir}")
         if args.workers < 1:
             raise ValueError(f"--workers must be at least 1, got {args.workers}")
+        if args.relearn:
+            return _relearn(args, game, config)
+        run_dir = Path(args.run_dir or f"runs/nnue-{args.game}-{preset}-s{args.seed}")
+        print(f"training an NNUE for {args.game} (preset {preset}, seed {args.seed}) into {run_dir}")
         run = Run(game, config, run_dir, resume=args.resume)
         run.run(workers=args.workers)
         if args.out:
@@ -360,6 +394,22 @@ def main(argv: list[str] | None = None) -> int:
     except (CheckpointError, ValueError, OSError) as error:
         print(f"python -m train.nnue: {error}", file=sys.stderr)
         return 2
+    return 0
+
+
+def _relearn(args: argparse.Namespace, game: Game, config: NNUEConfig) -> int:
+    """``--relearn RUN_DIR --out FILE``: `relearn` of the positions RUN_DIR saved."""
+    if not args.out:
+        raise ValueError("--relearn writes its network to --out FILE: pass one")
+    path = Path(args.relearn) / "window.npz"
+    if not path.is_file():
+        raise ValueError(f"{path} does not exist: --relearn takes the directory of a run of python -m train.nnue")
+    generations = load_window(path, game)
+    print(f"learning an NNUE for {args.game} from the {sum(map(len, generations))} positions of {path}")
+    network = relearn(game, config, generations)
+    save_checkpoint(args.out, network=network, game=game, counters={"generation": len(generations)},
+                    config=dataclasses.asdict(config))
+    print(f"wrote {args.out}")
     return 0
 
 
