@@ -128,7 +128,8 @@ PRESETS = {
                           policy_weight=0.0, eval_games=20, eval_time=0.1),
     # 768 piece-square inputs (`rlgames.games.chess.kernels.features`); quiescence on captures, so that
     # no label is taken in the middle of an exchange; every position kept, the lopsided ones too (the
-    # search's leaves are full of them: learnt without those beyond 0.9, it scored 27.5% at depth 2, not 53.5%);
+    # search's leaves are full of them: in a one-off experiment, learnt without those beyond 0.9, it scored
+    # 27.5% at depth 2, not 53.5%);
     # labels from the search alone, as results mixed in drown what it knows of material in 5,000 games'
     # noise (one generation, at depth 2 against hand-crafted: lam 1, 41%; 0.75, 32%; 0.5, 12.8%; the
     # networks: `python -m train.nnue chess --generations 1 --relearn RUN_DIR --set lam=0.75 --out FILE`)
