@@ -242,6 +242,11 @@ def learn_generation(network: NNUE, optimizer: torch.optim.Optimizer, game: Game
     return learn(network, optimizer, data, config, torch.Generator().manual_seed(config.seed * 100_003 + generation))
 
 
+def _scalars(values: dict[str, float]) -> str:
+    """``loss/value 0.0123`` -> ``value 0.012``, joined by commas: a generation's line."""
+    return ", ".join(f"{k.split('/')[-1]} {v:.3f}" for k, v in values.items())
+
+
 def relearn(game: Game, config: NNUEConfig, generations: list[Positions], echo=functools.partial(print, flush=True)
             ) -> NNUE:
     """A network learnt from ``generations`` (a run's saved positions, in order) as a run with ``config``
@@ -254,7 +259,7 @@ def relearn(game: Game, config: NNUEConfig, generations: list[Positions], echo=f
         window = generations[max(0, g + 1 - config.window):g + 1]
         losses = learn_generation(network, optimizer, game, window, config, g)
         echo(f"generation {g + 1}/{len(generations)}: {sum(map(len, window))} positions learnt, "
-             + ", ".join(f"{k.split('/')[-1]} {v:.3f}" for k, v in losses.items()))
+             + _scalars(losses))
     return network
 
 
@@ -300,7 +305,7 @@ class Run:
                 self.writer.add_scalar(tag, value, self.generation)
             self.writer.flush()
             echo(f"generation {self.generation}/{self.config.generations}: {len(data)} positions, "
-                 + ", ".join(f"{k.split('/')[-1]} {v:.3f}" for k, v in values.items() if k.startswith(("loss", "eval")))
+                 + _scalars({k: v for k, v in values.items() if k.startswith(("loss", "eval"))})
                  + f", {values['time/generation_s']:.0f} s")
 
     def _played(self, g: int, workers: int, echo) -> Positions:
