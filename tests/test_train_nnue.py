@@ -106,7 +106,7 @@ def test_a_teacher_labels_the_positions_and_their_random_children():
     assert siblings.any() and (~siblings).any()
     # lam = 1: every label is the teacher's value of its position, siblings included
     with torch.no_grad():
-        _, values = teacher.network(torch.from_numpy(data.observations), torch.from_numpy(data.masks))
+        _, values = teacher.network(torch.from_numpy(data.observations), torch.from_numpy(data.legal_masks(game.num_actions)))
     np.testing.assert_allclose(data.labels(1.0), values.numpy(), atol=1e-5)
     np.testing.assert_array_equal(data.values[siblings], data.results[siblings])  # no game: any lam gives the teacher's
     plain = play(game, config, 0)
@@ -130,10 +130,10 @@ def test_augmented_positions_are_the_positions_of_the_symmetric_boards(name):
         part = slice(k * n, (k + 1) * n)
         np.testing.assert_array_equal(augmented.values[part], data.values)
         np.testing.assert_array_equal(augmented.results[part], data.results)
+        masks, images = data.legal_masks(game.num_actions), augmented.legal_masks(game.num_actions, part)
         for i in range(n):
-            legal = np.flatnonzero(data.masks[i])
-            assert set(np.flatnonzero(augmented.masks[part][i])) == set(symmetry.action_map[legal])
-            assert augmented.masks[part][i, augmented.moves[part][i]] == 1
+            assert set(np.flatnonzero(images[i])) == set(symmetry.action_map[np.flatnonzero(masks[i])])
+            assert images[i, augmented.moves[part][i]] == 1
         planes, height, width = game.observation_shape  # the transform moves each cell where the action map does
         original = data.observations.reshape(n, planes, height * width)
         image = augmented.observations[part].reshape(n, planes, height * width)
@@ -287,7 +287,16 @@ def test_adjudication_ends_a_game_once_the_search_is_sure_and_scores_it_for_the_
     np.testing.assert_array_equal(ended.results[:-1], -ended.results[1:])
 
 
-def test_a_window_saved_with_mixed_labels_loads_with_them_as_value_and_result(tmp_path):
+def test_legal_masks_are_kept_eight_to_a_byte():
+    import numpy as np
+
+    masks = np.random.default_rng(0).integers(0, 2, size=(5, 4674), dtype=np.int8)  # chess's actions: not a multiple of 8
+    packed = nnue_data.pack_masks(masks)
+    assert packed.shape == (5, 585) and packed.dtype == np.uint8
+    np.testing.assert_array_equal(nnue_data.unpack_masks(packed, 4674), masks)
+
+
+def test_a_window_saved_before_loads_its_mixed_labels_as_value_and_result_and_packs_its_masks(tmp_path):
     import numpy as np
 
     game = rlgames.load_game("tic_tac_toe")
@@ -295,12 +304,13 @@ def test_a_window_saved_with_mixed_labels_loads_with_them_as_value_and_result(tm
     nnue_data.save_window(tmp_path / "window.npz", [data, data])
     again = nnue_data.load_window(tmp_path / "window.npz", game)
     assert len(again) == 2 and np.array_equal(again[1].results, data.results)
-    legacy = {"0/observations": data.observations, "0/masks": data.masks, "0/moves": data.moves,
-              "0/labels": data.labels(0.25)}
+    legacy = {"0/observations": data.observations, "0/masks": data.legal_masks(game.num_actions),
+              "0/moves": data.moves, "0/labels": data.labels(0.25)}  # masks not packed, one mixed label
     np.savez(tmp_path / "old.npz", **legacy)
     [old] = nnue_data.load_window(tmp_path / "old.npz", game)
     for lam in (0.0, 0.7, 1.0):
         np.testing.assert_allclose(old.labels(lam), data.labels(0.25))
+    np.testing.assert_array_equal(old.masks, data.masks)
 
 
 def test_a_run_killed_while_learning_resumes_without_playing_its_games_again(tmp_path, monkeypatch, capsys):
@@ -341,3 +351,39 @@ def test_relearning_a_runs_positions_with_its_settings_gives_its_network(tmp_pat
     c = weights(tmp_path / "other.nnue.pt")
     assert not all(torch.equal(a[k], c[k]) for k in a)
     assert load_checkpoint(tmp_path / "other.nnue.pt").config["lam"] == 0
+
+
+def test_relearning_several_runs_learns_their_generations_together(tmp_path):
+    game = rlgames.load_game("tic_tac_toe")
+    for seed in ("6", "7"):
+        assert nnue.main(["tic_tac_toe", "--preset", "smoke", "--seed", seed, "--generations", "1",
+                          "--run-dir", str(tmp_path / seed)]) == 0
+    args = ["tic_tac_toe", "--preset", "smoke", "--generations", "1", "--out", str(tmp_path / "both.nnue.pt")]
+    assert nnue.main([*args, "--relearn", str(tmp_path / "6"), str(tmp_path / "7")]) == 0
+    [a], [b] = (nnue_data.load_window(tmp_path / seed / "window.npz", game) for seed in ("6", "7"))
+    config = nnue.make_config(nnue.parse_args(args))
+    together = nnue.relearn(game, config, [nnue_data.Positions.concatenate([a, b])], echo=lambda _: None)
+    assert all(torch.equal(together.state_dict()[k], v) for k, v in weights(tmp_path / "both.nnue.pt").items())
+    alone = nnue.relearn(game, config, [a], echo=lambda _: None)
+    assert not all(torch.equal(alone.state_dict()[k], v) for k, v in weights(tmp_path / "both.nnue.pt").items())
+
+
+def test_held_out_games_are_not_learnt_and_measure_the_network():
+    game = rlgames.load_game("tic_tac_toe")
+    config = nnue.NNUEConfig(games=6, depth=2, random_plies=2, epochs=2, accumulator=8, hidden=4)
+    data = play(game, config)
+    learnt, held = nnue.held_out(data, 0.25)
+    assert len(held) == round(0.25 * len(data)) > 0 and len(learnt) + len(held) == len(data)
+    assert (held.observations == data.observations[len(learnt):]).all()  # the last games' positions
+
+    def learnt_from(window, holdout):
+        network, optimizer = nnue.new_network(game, dataclasses.replace(config, holdout=holdout))
+        losses = nnue.learn_generation(network, optimizer, game, window, dataclasses.replace(config, holdout=holdout), 0)
+        return network, losses
+
+    with_holdout, losses = learnt_from([data], 0.25)
+    without, plain = learnt_from([learnt], 0.0)
+    assert all(torch.equal(with_holdout.state_dict()[k], v) for k, v in without.state_dict().items())
+    assert "loss/value_holdout" not in plain
+    assert losses["loss/value_holdout"] == pytest.approx(nnue.value_loss(without, held, config.lam))
+    assert losses["loss/value_holdout"] > 0

@@ -69,7 +69,10 @@ class NNUEConfig:
     and, with ``factor``, each run of ``factor`` consecutive inputs (a piece's 64 squares in chess)
     sharing one more learned row of the first layer, folded into the layer after each generation
     (the "factorizer" of Stockfish's trainer: what a piece is worth anywhere is learned from every
-    square's positions); ``eval_games`` games at ``eval_time`` seconds a move measure each generation.
+    square's positions); with ``holdout``, the positions of the last ``holdout`` fraction of each
+    generation's games are never learnt but measure it (``loss/value_holdout``: a value loss well above
+    the learnt positions' is a network learning its games by heart rather than the game); ``eval_games``
+    games at ``eval_time`` seconds a move measure each generation.
     With ``hand_crafted_games``, every generation's games are played by the hand-crafted evaluator, not
     the previous network (more of its positions, as Stockfish's first networks learnt from games of its
     classical evaluation): for a network that does not yet search as well as the evaluation it learns."""
@@ -93,6 +96,7 @@ class NNUEConfig:
     one_cycle: bool = False
     policy_weight: float = 1.0
     factor: int = 0
+    holdout: float = 0.0
     eval_games: int = 40
     eval_time: float = 0.05
     eval_opening_plies: int = 4
@@ -103,7 +107,7 @@ class NNUEConfig:
     seed: int = 0
 
     def __post_init__(self) -> None:
-        for name in ("random_moves", "adjudicate", "lam", "siblings"):
+        for name in ("random_moves", "adjudicate", "lam", "siblings", "holdout"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
 
@@ -145,7 +149,7 @@ PRESETS = {
 def learn(network: NNUE, optimizer: torch.optim.Optimizer, data: Positions, config: NNUEConfig,
           generator: torch.Generator) -> dict[str, float]:
     """``config.epochs`` passes over ``data`` in shuffled minibatches; the last epoch's mean losses."""
-    obs, masks = torch.from_numpy(data.observations), torch.from_numpy(data.masks)
+    obs, actions = torch.from_numpy(data.observations), network.config.num_actions
     moves, labels = torch.from_numpy(data.moves), torch.from_numpy(data.labels(config.lam))
     shared = _factorize(network.accumulator, config.factor) if config.factor else None
     optimizers = [optimizer] + ([torch.optim.Adam(shared.parameters(), lr=config.lr)] if shared else [])
@@ -157,7 +161,8 @@ def learn(network: NNUE, optimizer: torch.optim.Optimizer, data: Positions, conf
         totals, batches = np.zeros(2), 0
         for batch in torch.randperm(len(labels), generator=generator).split(config.batch_size):
             forward = network.forward_active if data.sparse else network
-            logits, values = forward(obs[batch], masks[batch])  # [B, A], [B]
+            legal = torch.from_numpy(data.legal_masks(actions, batch.numpy()))  # [B, A]
+            logits, values = forward(obs[batch], legal)  # [B, A], [B]
             value_loss = F.mse_loss(values, labels[batch])
             played = moves[batch] >= 0  # teacher-labelled siblings have no move
             policy_loss = F.cross_entropy(logits[played], moves[batch][played]) if played.any() else logits.sum() * 0
@@ -235,11 +240,32 @@ def new_network(game: Game, config: NNUEConfig) -> tuple[NNUE, torch.optim.Optim
 def learn_generation(network: NNUE, optimizer: torch.optim.Optimizer, game: Game, window: list[Positions],
                      config: NNUEConfig, generation: int) -> dict[str, float]:
     """Generation ``generation``'s learning (`learn`) of the ``window`` that ends with its positions,
-    seeded from ``(seed, generation)``."""
-    data = Positions.concatenate(window)
+    seeded from ``(seed, generation)``, less each generation's `held_out` positions; with a ``holdout``, its
+    losses include the value loss on the newest generation's."""
+    data = Positions.concatenate([held_out(part, config.holdout)[0] for part in window])
     if config.augment:
         data = data.under(game.symmetries())
-    return learn(network, optimizer, data, config, torch.Generator().manual_seed(config.seed * 100_003 + generation))
+    losses = learn(network, optimizer, data, config, torch.Generator().manual_seed(config.seed * 100_003 + generation))
+    if config.holdout:
+        losses["loss/value_holdout"] = value_loss(network, held_out(window[-1], config.holdout)[1], config.lam)
+    return losses
+
+
+def held_out(data: Positions, fraction: float) -> tuple[Positions, Positions]:
+    """``data`` (a generation's positions, game after game) split into those learnt and those of its
+    last ``fraction`` of positions, of its last games (one game may straddle the two)."""
+    cut = len(data) - round(fraction * len(data))
+    return data.slice(slice(0, cut)), data.slice(slice(cut, len(data)))
+
+
+def value_loss(network: NNUE, data: Positions, lam: float) -> float:
+    """The value head's mean squared error on ``data``'s labels (``lam``), evaluated in batches."""
+    forward = network.forward_active if data.sparse else network
+    obs, labels = torch.from_numpy(data.observations), torch.from_numpy(data.labels(lam))
+    with torch.no_grad():
+        total = sum(F.mse_loss(forward(x)[1], y, reduction="sum").item()
+                    for x, y in zip(obs.split(4096), labels.split(4096)))
+    return total / max(1, len(data))
 
 
 def _scalars(values: dict[str, float]) -> str:
@@ -352,9 +378,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=1,
                         help="play each generation's games in this many processes (the same games; default 1)")
     parser.add_argument("--out", help="also write the final network here (e.g. checkpoints/GAME.nnue.pt)")
-    parser.add_argument("--relearn", metavar="RUN_DIR",
-                        help="play nothing: learn a network from the positions RUN_DIR saved (its window), with "
-                             "this command's settings, and write it to --out")
+    parser.add_argument("--relearn", metavar="RUN_DIR", nargs="+",
+                        help="play nothing: learn a network from the positions RUN_DIR saved (its window; of "
+                             "several runs, generation by generation), with this command's settings, and write "
+                             "it to --out")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override one NNUEConfig setting, e.g. --set depth=10 (repeatable; "
                              "--resume needs the same ones)")
@@ -404,14 +431,19 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _relearn(args: argparse.Namespace, game: Game, config: NNUEConfig) -> int:
-    """``--relearn RUN_DIR --out FILE``: `relearn` of the positions RUN_DIR saved."""
+    """``--relearn RUN_DIR [RUN_DIR ...] --out FILE``: `relearn` of the positions the runs saved, each
+    generation's of every run together (several runs of one preset with other seeds: more games)."""
     if not args.out:
         raise ValueError("--relearn writes its network to --out FILE: pass one")
-    path = Path(args.relearn) / "window.npz"
-    if not path.is_file():
-        raise ValueError(f"{path} does not exist: --relearn takes the directory of a run of python -m train.nnue")
-    generations = load_window(path, game)
-    print(f"learning an NNUE for {args.game} from the {sum(map(len, generations))} positions of {path}")
+    paths = [Path(run_dir) / "window.npz" for run_dir in args.relearn]
+    for path in paths:
+        if not path.is_file():
+            raise ValueError(f"{path} does not exist: --relearn takes the directory of a run of python -m train.nnue")
+    windows = [load_window(path, game) for path in paths]
+    generations = [Positions.concatenate([w[g] for w in windows if g < len(w)])
+                   for g in range(max(map(len, windows)))]
+    print(f"learning an NNUE for {args.game} from the {sum(map(len, generations))} positions of "
+          f"{', '.join(map(str, paths))}")
     network = relearn(game, config, generations)
     save_checkpoint(args.out, network=network, game=game, counters={"generation": len(generations)},
                     config=dataclasses.asdict(config))

@@ -32,14 +32,14 @@ if TYPE_CHECKING:
 
 @dataclass
 class Positions:
-    """Labelled positions: the network's inputs from the side to move, legal masks, searched moves,
-    and two labels, the search's (or a teacher's) value and the game's result, both in [-1, 1] from
+    """Labelled positions: the network's inputs from the side to move, legal masks (their bits packed:
+    `pack_masks`, a chess position's 4,674 actions in 585 bytes), searched moves, and two labels, the search's (or a teacher's) value and the game's result, both in [-1, 1] from
     the side to move. The inputs are the observations (`models.evaluator.network_inputs`) or, for a
     network that reads the game's sparse features (`models.networks.reads_features`), the indices of
     the active ones (`active_features`; ``sparse``), which `models.networks.NNUE.forward_active` reads."""
 
     observations: np.ndarray  # float32[N, *input_shape], or int32[N, K] active features padded with -1
-    masks: np.ndarray  # int8[N, A]
+    masks: np.ndarray  # uint8[N, ceil(A / 8)]: `pack_masks`; `legal_masks` unpacks them
     moves: np.ndarray  # int64[N], -1 where no move was searched
     values: np.ndarray  # float32[N]
     results: np.ndarray  # float32[N]
@@ -51,9 +51,17 @@ class Positions:
     def sparse(self) -> bool:
         return self.observations.dtype.kind == "i"
 
+    def legal_masks(self, num_actions: int, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """int8[N, num_actions] (or the ``rows``'): the legal masks, 1 = legal."""
+        return unpack_masks(self.masks[rows], num_actions)
+
     def labels(self, lam: float) -> np.ndarray:
         """float32[N]: ``lam * values + (1 - lam) * results`` (Stockfish's ``lambda``)."""
         return (lam * self.values + (1.0 - lam) * self.results).astype(np.float32)
+
+    def slice(self, rows: slice) -> Positions:
+        """The positions ``rows``."""
+        return Positions(*(getattr(self, f.name)[rows] for f in dataclasses.fields(Positions)))
 
     @staticmethod
     def concatenate(parts: Sequence[Positions]) -> Positions:
@@ -72,9 +80,20 @@ class Positions:
         parts = []
         for symmetry in symmetries:
             moves = np.where(self.moves >= 0, symmetry.action_map[np.maximum(self.moves, 0)], -1)
-            parts.append(Positions(symmetry.observation(self.observations), map_actions(self.masks, symmetry.action_map),
-                                   moves, self.values, self.results))
+            masks = map_actions(self.legal_masks(len(symmetry.action_map)), symmetry.action_map)
+            parts.append(Positions(symmetry.observation(self.observations), pack_masks(masks), moves, self.values,
+                                   self.results))
         return Positions.concatenate(parts)
+
+
+def pack_masks(masks: np.ndarray) -> np.ndarray:
+    """uint8[N, ceil(A / 8)]: the legal masks ``masks`` [N, A] (non-zero = legal), eight to a byte."""
+    return np.packbits(masks != 0, axis=1, bitorder="little")
+
+
+def unpack_masks(packed: np.ndarray, num_actions: int) -> np.ndarray:
+    """int8[N, num_actions]: `pack_masks`' masks, 1 = legal."""
+    return np.unpackbits(packed, axis=1, count=num_actions, bitorder="little").view(np.int8)
 
 
 def save_window(path: Path, window: Sequence[Positions]) -> None:
@@ -86,14 +105,16 @@ def save_window(path: Path, window: Sequence[Positions]) -> None:
 
 def load_window(path: Path, game: Game) -> list[Positions]:
     """`save_window`'s generations, also from windows saved before: with one mixed label (kept as both
-    value and result, so any ``lambda`` gives it back) or dense inputs of a network that reads sparse
-    features (made sparse)."""
+    value and result, so any ``lambda`` gives it back), masks not packed (packed) or dense inputs of a
+    network that reads sparse features (made sparse)."""
     window = []
     with np.load(path) as saved:
         for i in range(len({key.split("/")[0] for key in saved.files})):
             fields = {key.split("/")[1]: saved[key] for key in saved.files if key.startswith(f"{i}/")}
             if "labels" in fields:
                 fields["values"] = fields["results"] = fields.pop("labels")
+            if fields["masks"].dtype != np.uint8:
+                fields["masks"] = pack_masks(fields["masks"])
             window.append(Positions(**fields))
     if reads_features(game, "nnue"):
         window = [p if p.sparse else dataclasses.replace(p, observations=sparse_inputs(p.observations)) for p in window]
@@ -166,7 +187,7 @@ def play_games(game: Game, player: Evaluator, teacher: Evaluator | None, config:
             results += taught
     observations = (active_features(game, states) if reads_features(game, "nnue")
                     else network_inputs(game, "nnue", states))
-    masks = np.array([state.legal_action_mask() for state in states], dtype=np.int8).reshape(len(states), -1)
+    masks = pack_masks(np.array([state.legal_action_mask() for state in states], dtype=bool).reshape(len(states), -1))
     return Positions(observations, masks, np.array(moves, dtype=np.int64),
                      np.array(values, dtype=np.float32), np.array(results, dtype=np.float32))
 
