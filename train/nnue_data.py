@@ -169,7 +169,7 @@ def play_games(game: Game, player: Evaluator, teacher: Evaluator | None, config:
     results: list[float] = []
     for i in games:
         rng = np.random.default_rng([*seed, 0, i])
-        line, outcome = _play_game(game, search, config, rng)
+        line, outcome = play_game(game, search, config, rng)
         if config.quiet:
             line = [(state, action, value) for state, action, value in line if action not in state.tactical_actions()]
         taught = _values(teacher, [state for state, _, _ in line]) if teacher else None
@@ -192,9 +192,11 @@ def play_games(game: Game, player: Evaluator, teacher: Evaluator | None, config:
                      np.array(values, dtype=np.float32), np.array(results, dtype=np.float32))
 
 
-def _play_game(game: Game, search: AlphaBeta, config: NNUEConfig, rng: np.random.Generator
-               ) -> tuple[list[tuple[State, int, float]], tuple[float, float]]:
-    """One game: its searched positions ``(state, searched move, search value)`` and the players' results."""
+def play_game(game: Game, search: AlphaBeta, config: NNUEConfig, rng: np.random.Generator
+              ) -> tuple[list[tuple[State, int, float]], tuple[float, float]]:
+    """One game of ``search`` from a `random_opening` (``config.random_plies``; a ``config.random_moves``
+    fraction of its moves random, and adjudicated at ``config.adjudicate``): its searched positions
+    ``(state, searched move, search value)`` and the players' results."""
     state = random_opening(game, config.random_plies, rng)
     line = []
     while not state.is_terminal():
