@@ -274,19 +274,31 @@ class NNUE(PolicyValueNet):
         """`forward` on inputs of ones and zeros given by the indices of the ones, ``active`` int[B, K]
         (-1: none), as the compiled evaluator sums them: a row of the first layer per active input
         (an embedding bag), not a product with the mostly-zero vector."""
-        present = active >= 0
-        summed = F.embedding_bag(torch.where(present, active, 0).long(), self.accumulator.weight.t(),
-                                 per_sample_weights=present.float(), mode="sum")  # [B, accumulator]
-        logits, value = self._after_accumulator(summed + self.accumulator.bias)
+        logits, value = self._after_accumulator(self._summed(active))
         if legal_mask is not None:
             logits = logits.masked_fill(legal_mask == 0, MASKED_LOGIT)
         return logits, value
 
+    def value_only(self, inputs: torch.Tensor, *, active: bool) -> torch.Tensor:
+        """value[B] of `forward` (with ``active``, of `forward_active`) without the policy head's
+        logits: for learning with no policy loss (a chess policy head is 4,674 logits a position)."""
+        return self._value(self._summed(inputs) if active else self.accumulator(inputs.flatten(1)))
+
+    def _summed(self, active: torch.Tensor) -> torch.Tensor:
+        """The first layer's output [B, accumulator + psqt] for the ``active`` inputs [B, K] (-1: none)."""
+        present = active >= 0
+        summed = F.embedding_bag(torch.where(present, active, 0).long(), self.accumulator.weight.t(),
+                                 per_sample_weights=present.float(), mode="sum")  # [B, accumulator + psqt]
+        return summed + self.accumulator.bias
+
     def _after_accumulator(self, summed: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.policy(torch.clamp(summed[:, :self.width], 0.0, 1.0)), self._value(summed)  # [B, A], [B]
+
+    def _value(self, summed: torch.Tensor) -> torch.Tensor:
         a = torch.clamp(summed[:, :self.width], 0.0, 1.0)  # [B, accumulator]
         h = torch.clamp(self.hidden(a), 0.0, 1.0)  # [B, hidden]
         linear = summed[:, self.width:].sum(1)  # [B]: the PSQT unit, or zeros
-        return self.policy(a), torch.tanh(self.value(h).squeeze(1) + linear)  # [B, A], [B]
+        return torch.tanh(self.value(h).squeeze(1) + linear)  # [B]
 
     def export(self) -> tuple:
         """The value path's weights as float32 numpy arrays, for `rlgames.evaluators.nnue`:

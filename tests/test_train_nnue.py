@@ -387,3 +387,20 @@ def test_held_out_games_are_not_learnt_and_measure_the_network():
     assert "loss/value_holdout" not in plain
     assert losses["loss/value_holdout"] == pytest.approx(nnue.value_loss(without, held, config.lam))
     assert losses["loss/value_holdout"] > 0
+
+
+def test_learning_with_no_policy_loss_skips_the_policy_head_and_learns_the_same_values(monkeypatch):
+    game = rlgames.load_game("tic_tac_toe")
+    config = nnue.NNUEConfig(games=4, depth=2, random_plies=2, epochs=2, accumulator=8, hidden=4, policy_weight=0.0)
+    data = play(game, config)
+
+    def learnt():
+        network, optimizer = nnue.new_network(game, config)
+        losses = nnue.learn(network, optimizer, data, config, torch.Generator().manual_seed(0))
+        return network, losses
+
+    fast, losses = learnt()
+    assert set(losses) == {"loss/value"}
+    monkeypatch.setattr(type(fast), "value_only", lambda net, x, active: net(x)[1])  # the whole network's value
+    whole, _ = learnt()
+    assert all(torch.equal(whole.state_dict()[k], v) for k, v in fast.state_dict().items())

@@ -149,7 +149,7 @@ PRESETS = {
 def learn(network: NNUE, optimizer: torch.optim.Optimizer, data: Positions, config: NNUEConfig,
           generator: torch.Generator) -> dict[str, float]:
     """``config.epochs`` passes over ``data`` in shuffled minibatches; the last epoch's mean losses."""
-    obs, actions = torch.from_numpy(data.observations), network.config.num_actions
+    obs = torch.from_numpy(data.observations)
     moves, labels = torch.from_numpy(data.moves), torch.from_numpy(data.labels(config.lam))
     shared = _factorize(network.accumulator, config.factor) if config.factor else None
     optimizers = [optimizer] + ([torch.optim.Adam(shared.parameters(), lr=config.lr)] if shared else [])
@@ -160,12 +160,11 @@ def learn(network: NNUE, optimizer: torch.optim.Optimizer, data: Positions, conf
     for _ in range(config.epochs):
         totals, batches = np.zeros(2), 0
         for batch in torch.randperm(len(labels), generator=generator).split(config.batch_size):
-            forward = network.forward_active if data.sparse else network
-            legal = torch.from_numpy(data.legal_masks(actions, batch.numpy()))  # [B, A]
-            logits, values = forward(obs[batch], legal)  # [B, A], [B]
-            value_loss = F.mse_loss(values, labels[batch])
-            played = moves[batch] >= 0  # teacher-labelled siblings have no move
-            policy_loss = F.cross_entropy(logits[played], moves[batch][played]) if played.any() else logits.sum() * 0
+            if config.policy_weight:
+                value_loss, policy_loss = _losses(network, data, obs[batch], moves[batch], labels[batch], batch)
+            else:  # no policy head computed: the same value loss and gradient
+                values = network.value_only(obs[batch], active=data.sparse)  # [B]
+                value_loss, policy_loss = F.mse_loss(values, labels[batch]), torch.zeros(())
             for each in optimizers:
                 each.zero_grad()
             (value_loss + config.policy_weight * policy_loss).backward()
@@ -176,7 +175,18 @@ def learn(network: NNUE, optimizer: torch.optim.Optimizer, data: Positions, conf
     if shared:
         parametrize.remove_parametrizations(network.accumulator, "weight", leave_parametrized=True)
     network.eval()
-    return {"loss/value": totals[0] / batches, "loss/policy": totals[1] / batches}
+    return {"loss/value": totals[0] / batches} | ({"loss/policy": totals[1] / batches} if config.policy_weight else {})
+
+
+def _losses(network: NNUE, data: Positions, obs: torch.Tensor, moves: torch.Tensor, labels: torch.Tensor,
+            batch: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """A minibatch's value and policy losses (the policy's over the positions with a searched move)."""
+    forward = network.forward_active if data.sparse else network
+    legal = torch.from_numpy(data.legal_masks(network.config.num_actions, batch.numpy()))  # [B, A]
+    logits, values = forward(obs, legal)  # [B, A], [B]
+    played = moves >= 0  # teacher-labelled siblings have no move
+    policy_loss = F.cross_entropy(logits[played], moves[played]) if played.any() else logits.sum() * 0
+    return F.mse_loss(values, labels), policy_loss
 
 
 class Factorizer(torch.nn.Module):
