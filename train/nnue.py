@@ -136,7 +136,13 @@ PRESETS = {
     # 27.5% at depth 2, not 53.5%);
     # labels from the search alone, as results mixed in drown what it knows of material in 5,000 games'
     # noise (one generation, at depth 2 against hand-crafted: lam 1, 41%; 0.75, 32%; 0.5, 12.8%; the
-    # networks: `python -m train.nnue chess --generations 1 --relearn RUN_DIR --set lam=0.75 --out FILE`)
+    # networks: `python -m train.nnue chess --generations 1 --relearn RUN_DIR --set lam=0.75 --out FILE`);
+    # what limits it is the number of games (`python benchmarks/bench_nnue_fit.py chess --models ...`: held-out
+    # error against the depth-3 values, the hand-crafted evaluation's own being 0.0174): 361k positions, 0.0201
+    # (41% at depth 2); 722k, 0.0188 (53.5%); 1.45M (one run with --set games=15000 learnt with this one:
+    # `--relearn RUN RUN`), 0.0171 (58.5%); in one-off experiments on the 361k, labels from the evaluation's
+    # static values or depth-1 searches did as well (0.0196; 47%, 46.5%), and threat inputs (each piece
+    # attacked; attacked and undefended or by a cheaper piece) better: 0.0184, and 0.0162 on the 1.45M
     "chess": NNUEConfig(games=5000, depth=3, quiescence=8, random_plies=8, random_moves=0.05, lam=1.0, quiet=True,
                         accumulator=128, hidden=32, psqt=1, batch_size=256, lr=2e-3, one_cycle=True, policy_weight=0.0,
                         factor=64, eval_games=20, eval_time=0.1, hand_crafted_games=True),
