@@ -271,7 +271,7 @@ def held_out(data: Positions, fraction: float) -> tuple[Positions, Positions]:
     """``data`` (a generation's positions, game after game) split into those learnt and those of its
     last ``fraction`` of positions, of its last games (one game may straddle the two)."""
     cut = len(data) - round(fraction * len(data))
-    return data.slice(slice(0, cut)), data.slice(slice(cut, len(data)))
+    return data.part(slice(0, cut)), data.part(slice(cut, len(data)))
 
 
 def value_loss(network: NNUE, data: Positions, lam: float) -> float:

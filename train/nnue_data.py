@@ -33,10 +33,11 @@ if TYPE_CHECKING:
 @dataclass
 class Positions:
     """Labelled positions: the network's inputs from the side to move, legal masks (their bits packed:
-    `pack_masks`, a chess position's 4,674 actions in 585 bytes), searched moves, and two labels, the search's (or a teacher's) value and the game's result, both in [-1, 1] from
-    the side to move. The inputs are the observations (`models.evaluator.network_inputs`) or, for a
-    network that reads the game's sparse features (`models.networks.reads_features`), the indices of
-    the active ones (`active_features`; ``sparse``), which `models.networks.NNUE.forward_active` reads."""
+    `pack_masks`, a chess position's 4,674 actions in 585 bytes), searched moves, and two labels, the
+    search's (or a teacher's) value and the game's result, both in [-1, 1] from the side to move. The
+    inputs are the observations (`models.evaluator.network_inputs`) or, for a network that reads the
+    game's sparse features (`models.networks.reads_features`), the indices of the active ones
+    (`active_features`; ``sparse``), which `models.networks.NNUE.forward_active` reads."""
 
     observations: np.ndarray  # float32[N, *input_shape], or int32[N, K] active features padded with -1
     masks: np.ndarray  # uint8[N, ceil(A / 8)]: `pack_masks`; `legal_masks` unpacks them
@@ -59,7 +60,7 @@ class Positions:
         """float32[N]: ``lam * values + (1 - lam) * results`` (Stockfish's ``lambda``)."""
         return (lam * self.values + (1.0 - lam) * self.results).astype(np.float32)
 
-    def slice(self, rows: slice) -> Positions:
+    def part(self, rows: slice) -> Positions:
         """The positions ``rows``."""
         return Positions(*(getattr(self, f.name)[rows] for f in dataclasses.fields(Positions)))
 
