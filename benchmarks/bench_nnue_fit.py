@@ -26,11 +26,10 @@ import torch
 import rlgames
 from models.evaluator import NetworkEvaluator
 from rlgames.evaluators import load_evaluator
-from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, State
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
 from train.nnue import PRESETS, NNUEConfig
-from train.nnue_data import play_game
+from train.nnue_data import evaluator_values, play_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import announce, save_json  # noqa: E402
@@ -53,11 +52,6 @@ def held_out_positions(game: Game, config: NNUEConfig, games: int, seed: int) ->
                 states.append(state)
                 values.append(value)
     return states, np.array(values)
-
-
-def static_values(evaluator: Evaluator, states: list[State]) -> np.ndarray:
-    """float64[N]: the evaluator's values of ``states`` (from each side to move), in batches."""
-    return np.concatenate([evaluator.evaluate_batch(states[i:i + 1024])[0] for i in range(0, len(states), 1024)])
 
 
 def fit(predicted: np.ndarray, searched: np.ndarray, hand_crafted: np.ndarray) -> dict[str, float]:
@@ -85,9 +79,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench_nnue_fit: {error}", file=sys.stderr)
         return 2
     states, searched = held_out_positions(game, config, args.games, args.seed)
-    hand_crafted = static_values(load_evaluator("heuristic", game), states)
+    hand_crafted = evaluator_values(load_evaluator("heuristic", game), states)
     rows = {"hand-crafted": fit(hand_crafted, searched, hand_crafted)}
-    rows |= {path: fit(static_values(evaluator, states), searched, hand_crafted) for path, evaluator in evaluators.items()}
+    rows |= {path: fit(evaluator_values(evaluator, states), searched, hand_crafted) for path, evaluator in evaluators.items()}
     undecided = int((np.abs(searched) < UNDECIDED).sum())
     print(f"\n{args.game}: {len(states)} positions of {args.games} games ({undecided} undecided), search values of "
           f"depth {config.depth}" + (f" + {config.quiescence} quiescence plies" if config.quiescence else ""))

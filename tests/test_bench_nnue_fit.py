@@ -13,9 +13,10 @@ import pytest
 import rlgames
 from rlgames.evaluators import load_evaluator
 from train.nnue import PRESETS
+from train.nnue_data import evaluator_values
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from bench_nnue_fit import fit, held_out_positions, main, static_values  # noqa: E402
+from bench_nnue_fit import fit, held_out_positions, main  # noqa: E402
 
 
 def test_the_positions_are_those_self_play_keeps_with_their_search_values():
@@ -25,7 +26,7 @@ def test_the_positions_are_those_self_play_keeps_with_their_search_values():
     assert len(states) == len(values) > 10 and np.all(np.abs(values) <= 1)
     again, _ = held_out_positions(game, config, 2, seed=3)
     assert [s.compact for s in again] == [s.compact for s in states]  # seeded
-    hand_crafted = static_values(load_evaluator("heuristic", game), states)
+    hand_crafted = evaluator_values(load_evaluator("heuristic", game), states)
     row = fit(hand_crafted, values, hand_crafted)
     assert row["mse_hand_crafted"] == 0 and row["mse_search"] == pytest.approx(np.mean((hand_crafted - values) ** 2))
 

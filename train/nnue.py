@@ -276,10 +276,9 @@ def held_out(data: Positions, fraction: float) -> tuple[Positions, Positions]:
 
 def value_loss(network: NNUE, data: Positions, lam: float) -> float:
     """The value head's mean squared error on ``data``'s labels (``lam``), evaluated in batches."""
-    forward = network.forward_active if data.sparse else network
     obs, labels = torch.from_numpy(data.observations), torch.from_numpy(data.labels(lam))
     with torch.no_grad():
-        total = sum(F.mse_loss(forward(x)[1], y, reduction="sum").item()
+        total = sum(F.mse_loss(network.value_only(x, active=data.sparse), y, reduction="sum").item()
                     for x, y in zip(obs.split(4096), labels.split(4096)))
     return total / max(1, len(data))
 

@@ -173,7 +173,7 @@ def play_games(game: Game, player: Evaluator, teacher: Evaluator | None, config:
         line, outcome = play_game(game, search, config, rng)
         if config.quiet:
             line = [(state, action, value) for state, action, value in line if action not in state.tactical_actions()]
-        taught = _values(teacher, [state for state, _, _ in line]) if teacher else None
+        taught = evaluator_values(teacher, [state for state, _, _ in line]) if teacher else None
         for j, (state, action, value) in enumerate(line):
             states.append(state)
             moves.append(action)
@@ -181,7 +181,7 @@ def play_games(game: Game, player: Evaluator, teacher: Evaluator | None, config:
             results.append(outcome[state.current_player()])
         if teacher is not None and config.siblings > 0:
             children = _random_children([state for state, _, _ in line], config.siblings, rng)
-            taught = list(_values(teacher, children))
+            taught = list(evaluator_values(teacher, children))
             states += children
             moves += [-1] * len(children)  # no move to learn: the policy loss ignores them
             values += taught
@@ -244,7 +244,7 @@ def _padded(rows: Sequence[np.ndarray], width: int = 0) -> np.ndarray:
     return active
 
 
-def _values(evaluator: Evaluator, states: list[State]) -> np.ndarray:
+def evaluator_values(evaluator: Evaluator, states: list[State]) -> np.ndarray:
     """float64[len(states)]: the evaluator's values from each side to move, in batches."""
     return np.concatenate([evaluator.evaluate_batch(states[i:i + 256])[0] for i in range(0, len(states), 256)]
                           or [np.zeros(0)])
