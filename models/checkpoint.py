@@ -43,7 +43,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from models.networks import NetworkConfig, PolicyValueNet, input_shape, network_from_config
+from models.networks import NetworkConfig, PolicyValueNet, input_shape, network_from_config, reads_threats
 from rlgames.files import atomic_write
 from rlgames.game import Game
 from rlgames.registry import load_game
@@ -138,7 +138,9 @@ def save_checkpoint(path: str | os.PathLike, *, network: PolicyValueNet, game: G
                     config: dict[str, Any] | None = None, rng: RngStreams | None = None) -> Path:
     """Writes a sealed checkpoint atomically (creating missing parent directories) and returns its path."""
     path = Path(path)
-    if input_shape(game, network.config.arch) != network.config.observation_shape or game.num_actions != network.config.num_actions:
+    shape = network.config.observation_shape
+    if (input_shape(game, network.config.arch, threats=reads_threats(network.config.args)) != shape
+            or game.num_actions != network.config.num_actions):
         raise ValueError(f"network {network.config.describe()} does not fit {game.name}'s inputs/actions")
     payload = {
         "format": FORMAT, "format_version": FORMAT_VERSION,
@@ -206,7 +208,7 @@ def load_checkpoint(path: str | os.PathLike, *, game: Game | None = None, map_lo
     info = _parse(path, payload, sha256)
     if game is not None:
         _check_game(path, info.game_name, info.game_version, info.game_params, game)
-        expected = input_shape(game, info.network.arch)
+        expected = input_shape(game, info.network.arch, threats=reads_threats(info.network.args))
         if info.network.observation_shape != expected or info.network.num_actions != game.num_actions:
             raise CheckpointError(f"{path}: its network takes inputs {info.network.observation_shape} and "
                                   f"{info.network.num_actions} actions, {game.name} has {expected} "

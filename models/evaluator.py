@@ -13,9 +13,10 @@ import numpy as np
 import torch
 
 from models.checkpoint import load_network
-from models.networks import NNUE, PolicyValueNet, input_shape, reads_features
+from models.networks import NNUE, PolicyValueNet, input_shape, reads_features, reads_threats
 from rlgames.evaluators.base import Evaluator
-from rlgames.evaluators.nnue import Incremental, make_dense_features, make_incremental_nnue, make_nnue_kernel
+from rlgames.evaluators.nnue import (Incremental, feature_set, make_dense_features, make_incremental_nnue,
+                                     make_nnue_kernel)
 from rlgames.game import CompactState, Game, State, compiled_entry
 
 
@@ -37,7 +38,7 @@ class NetworkEvaluator(Evaluator):
         if batch_size < 1 or cache_size < 0:
             raise ValueError(f"batch_size must be >= 1 and cache_size >= 0, got {batch_size} and {cache_size}")
         config = network.config
-        expected = input_shape(game, config.arch)
+        expected = input_shape(game, config.arch, threats=reads_threats(config.args))
         if config.observation_shape != expected or config.num_actions != game.num_actions:
             raise ValueError(f"network {config.describe()} takes inputs {config.observation_shape} and "
                              f"{config.num_actions} actions; {game.name} has {expected} "
@@ -52,7 +53,8 @@ class NetworkEvaluator(Evaluator):
         self._mask = np.zeros((batch_size, game.num_actions), dtype=np.bool_)  # [N, A]
         self._actions = np.empty(game.kernels.max_actions, dtype=np.int64)
         start = game.initial_compact_state()
-        self._observe = compiled_entry(input_kernel(game, config.arch), start, 0, self._obs[0])
+        self._observe = compiled_entry(input_kernel(game, config.arch, threats=reads_threats(config.args)), start, 0,
+                                       self._obs[0])
         self._legal = compiled_entry(game.kernels.legal_actions, start, self._actions)
         self.evaluations = 0
         self.cache_hits = 0
@@ -159,7 +161,7 @@ class NNUEvaluator(NetworkEvaluator):
     def __init__(self, network: NNUE, game: Game, *, incremental: bool | None = None, **kwargs: Any) -> None:
         super().__init__(network, game, **kwargs)
         self._weights = network.export()
-        self._key = (game, _digest(self._weights))
+        self._key = (game, _digest(self._weights), reads_threats(network.config.args))
         self._kernel = _nnue_kernel(self._key, self._weights)
         if incremental is None:
             incremental = game.kernels.provides("feature_changes")
@@ -181,42 +183,47 @@ def _digest(weights: tuple) -> bytes:
     return digest.digest()
 
 
-_KERNELS: dict[tuple[Game, bytes], Callable[..., float]] = {}
-_INCREMENTAL: dict[tuple[Game, bytes], Incremental] = {}
-"""Compiled NNUE kernels by game and weights' digest: the weights are constants of the compiled code,
-so loading the same network again (an arena's every match, a worker's every game) reuses its kernels and
-the searches compiled around them instead of compiling them anew."""
+Key = tuple[Game, bytes, bool]
+"""A compiled NNUE's game, weights' digest, and whether it reads the game's threat inputs."""
+_KERNELS: dict[Key, Callable[..., float]] = {}
+_INCREMENTAL: dict[Key, Incremental] = {}
+"""Compiled NNUE kernels by `Key`: the weights are constants of the compiled code, so loading the same
+network again (an arena's every match, a worker's every game) reuses its kernels and the searches
+compiled around them instead of compiling them anew."""
 
 
-def _nnue_kernel(key: tuple[Game, bytes], weights: tuple) -> Callable[..., float]:
+def _nnue_kernel(key: Key, weights: tuple) -> Callable[..., float]:
     if key not in _KERNELS:
-        game, kernels = key[0], key[0].kernels
+        game, _, threats = key
+        kernels = game.kernels
+        inputs = feature_set(kernels, threats=threats) if kernels.num_features else None
         _KERNELS[key] = make_nnue_kernel(kernels.observation, tuple(game.observation_shape), weights, kernels.observer,
-                                         features=kernels.features if kernels.num_features else None,
-                                         max_active=kernels.max_active_features)
+                                         features=inputs and inputs.features, max_active=inputs.most if inputs else 0)
     return _KERNELS[key]
 
 
-def _incremental_nnue(key: tuple[Game, bytes], weights: tuple) -> Incremental:
+def _incremental_nnue(key: Key, weights: tuple) -> Incremental:
     if key not in _INCREMENTAL:
-        game, kernels = key[0], key[0].kernels
+        game, _, threats = key
+        kernels = game.kernels
         sparse = bool(kernels.num_features)
         _INCREMENTAL[key] = make_incremental_nnue(
             kernels.observation, tuple(game.observation_shape), weights, kernels.observer,
             features=kernels.features if sparse else None,
             feature_changes=kernels.feature_changes if sparse and kernels.provides("feature_changes") else None,
-            max_active=kernels.max_active_features)
+            max_active=kernels.max_active_features, threats=kernels.threat_features if threats else None,
+            threat_offset=kernels.num_features, max_threats=kernels.max_active_threats or kernels.num_threat_features)
     return _INCREMENTAL[key]
 
 
-def input_kernel(game: Game, arch: str) -> Callable[..., None]:
+def input_kernel(game: Game, arch: str, *, threats: bool = False) -> Callable[..., None]:
     """The njit ``(s, player, out)`` writing what a network of ``arch`` reads (`models.networks.input_shape`):
-    the sparse features as a vector (each entry how often its input is active) for an NNUE of a game
-    that has them, else the observation."""
-    kernels = game.kernels
+    the sparse features (with ``threats``, and the threat inputs: `feature_set`) as a vector (each entry
+    how often its input is active) for an NNUE of a game that has them, else the observation."""
     if reads_features(game, arch):
-        return _dense_features(kernels.features, kernels.num_features, kernels.max_active_features)
-    return kernels.observation
+        inputs = feature_set(game.kernels, threats=threats)
+        return _dense_features(inputs.features, inputs.inputs, inputs.most)
+    return game.kernels.observation
 
 
 @functools.cache
@@ -224,14 +231,14 @@ def _dense_features(features: Callable[..., int], num_features: int, max_active:
     return make_dense_features(features, num_features, max_active)
 
 
-def network_inputs(game: Game, arch: str, states: Sequence[State]) -> np.ndarray:
-    """float32[len(states), *input_shape]: what a network of ``arch`` reads of each state, from its side
-    to move (the training data of `train.nnue`)."""
-    shape = input_shape(game, arch)
+def network_inputs(game: Game, arch: str, states: Sequence[State], *, threats: bool = False) -> np.ndarray:
+    """float32[len(states), *input_shape]: what a network of ``arch`` (with ``threats``: reading the threat
+    inputs too) reads of each state, from its side to move (the training data of `train.nnue`)."""
+    shape = input_shape(game, arch, threats=threats)
     inputs = np.zeros((len(states), *shape), dtype=np.float32)
     if states:
-        write = compiled_entry(input_kernel(game, arch), states[0].compact, 0, np.zeros(shape, dtype=np.float32))
+        write = compiled_entry(input_kernel(game, arch, threats=threats), states[0].compact, 0,
+                               np.zeros(shape, dtype=np.float32))
         for row, state in zip(inputs, states):
             write(state.compact, state.current_player(), row)
     return inputs
-

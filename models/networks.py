@@ -55,11 +55,14 @@ class NNUEArgs:
     """An ``accumulator`` of that many units over the observation's features, then ``hidden`` units
     (clipped ReLU in [0, 1] after each, as Stockfish's NNUE); with ``psqt`` 1, one more first-layer
     unit adds each input's own weight straight to the value before its tanh (Stockfish's PSQT output:
-    a linear term, piece-square values in chess, that the layers above need not learn)."""
+    a linear term, piece-square values in chess, that the layers above need not learn); with ``threats``
+    1, it also reads the game's threat inputs (``GameKernels.threat_features``: in chess, the pieces
+    attacked and hanging), computed anew at each evaluation."""
 
     accumulator: int = 64
     hidden: int = 32
     psqt: int = 0
+    threats: int = 0
 
 
 ARCH_ARGS: dict[str, type] = {"resnet": ResNetArgs, "mlp": MLPArgs, "nnue": NNUEArgs}
@@ -134,22 +137,30 @@ def reads_features(game: Game, arch: str) -> bool:
     return arch == "nnue" and game.kernels.num_features > 0
 
 
-def input_shape(game: Game, arch: str) -> tuple[int, ...]:
+def reads_threats(args: ResNetArgs | MLPArgs | NNUEArgs) -> bool:
+    """Whether a network with ``args`` reads the game's threat inputs besides its features."""
+    return isinstance(args, NNUEArgs) and args.threats > 0
+
+
+def input_shape(game: Game, arch: str, *, threats: bool = False) -> tuple[int, ...]:
     """What a network of ``arch`` reads of a position: the ``(num_features,)`` vector of the game's
-    sparse features (each entry how often its input is active) where it `reads_features`, else the
-    observation."""
+    sparse features (each entry how often its input is active) where it `reads_features`, and with
+    ``threats`` its threat inputs after them (`reads_threats`), else the observation."""
+    if threats and not (reads_features(game, arch) and game.kernels.num_threat_features):
+        raise ValueError(f"a {arch} network of {game.name} cannot read threat inputs: the game has none")
     if reads_features(game, arch):
-        return (game.kernels.num_features,)
+        return (game.kernels.num_features + (game.kernels.num_threat_features if threats else 0),)
     return tuple(game.observation_shape)
 
 
 def network_config(game: Game, arch: str = "auto", **arch_args: Any) -> NetworkConfig:
     """The `NetworkConfig` for ``game``; ``arch="auto"`` picks `default_arch`."""
     name = default_arch(tuple(game.observation_shape)) if arch == "auto" else arch
-    shape = input_shape(game, name)
+    args = make_arch_args(name, **arch_args)
+    shape = input_shape(game, name, threats=reads_threats(args))
     if name == "resnet" and len(shape) != 3:
         raise ValueError(f"resnet needs (C, H, W) observations; {game.name}'s are shaped {shape}")
-    return NetworkConfig(name, make_arch_args(name, **arch_args), shape, game.num_actions)
+    return NetworkConfig(name, args, shape, game.num_actions)
 
 
 def build_network(game: Game, arch: str = "auto", *, seed: int | None = None, **arch_args: Any) -> PolicyValueNet:

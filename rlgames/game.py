@@ -196,6 +196,11 @@ class GameKernels(NamedTuple):
       positions' inputs.
     * ``max_active_features``: the most entries ``features`` writes (0: ``num_features``), the size of
       the compiled NNUE's buffer for them.
+    * ``threat_features(s, player, out: int64[:]) -> int`` writes, as ``features`` does, the active
+      inputs among ``num_threat_features`` (each in ``[0, num_threat_features)``) that an NNUE may read
+      besides ``features``, but recomputed at each evaluation, as a move changes them too widely to
+      update (chess: each piece attacked, and each attacked piece hanging); at most
+      ``max_active_threats`` of them (0: ``num_threat_features``). Default: none.
     * ``max_return`` is the largest return (``GameInfo.utility[1]``, filled in by `Game`), by which
       compiled code scales returns into values.
     """
@@ -215,6 +220,9 @@ class GameKernels(NamedTuple):
     feature_changes: Callable[..., int] = no_feature_changes
     num_features: int = 0
     max_active_features: int = 0
+    threat_features: Callable[..., int] = no_features
+    num_threat_features: int = 0
+    max_active_threats: int = 0
     max_return: int = 1
 
     def provides(self, kernel: str) -> bool:

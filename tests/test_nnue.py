@@ -25,14 +25,16 @@ def random_states(game: rlgames.Game, count: int, seed: int) -> list[rlgames.Sta
     return states
 
 
-@pytest.mark.parametrize("name, psqt", [("tic_tac_toe", 0), ("connect_four", 0), ("othello", 0), ("chess", 0),
-                                        ("connect_four", 1)])
-def test_compiled_value_equals_the_torch_network(name: str, psqt: int) -> None:
+@pytest.mark.parametrize("name, psqt, threats", [("tic_tac_toe", 0, 0), ("connect_four", 0, 0), ("othello", 0, 0),
+                                                 ("chess", 0, 0), ("connect_four", 1, 0), ("chess", 1, 1)])
+def test_compiled_value_equals_the_torch_network(name: str, psqt: int, threats: int) -> None:
     """The same values compiled and in torch, from the observation or the sparse features (connect
-    four, othello, chess), with or without the PSQT unit. Othello's first layer is compiled in blocks
-    (`BLOCK_BYTES`), and two of its patterns often share a row (an input of 2 in torch)."""
+    four, othello, chess; chess's threat inputs too), with or without the PSQT unit. Othello's first
+    layer is compiled in blocks (`BLOCK_BYTES`), and two of its patterns often share a row (an input of
+    2 in torch)."""
     game = rlgames.load_game(name)
-    evaluator = NNUEvaluator(build_network(game, "nnue", seed=1, accumulator=16, hidden=8, psqt=psqt), game)
+    network = build_network(game, "nnue", seed=1, accumulator=16, hidden=8, psqt=psqt, threats=threats)
+    evaluator = NNUEvaluator(network, game)
     states = random_states(game, 40, seed=2)
     compiled = np.array([evaluator.kernel(state.compact) for state in states])
     torch_values, _ = evaluator.evaluate_batch(states)
@@ -73,14 +75,16 @@ def test_connect_four_features_are_line_patterns() -> None:
             assert set(active[:features(state.compact, player, active)].tolist()) == _c4_line_patterns(state, player)
 
 
-@pytest.mark.parametrize("name", ["tic_tac_toe", "connect_four", "othello", "chess"])
-def test_incremental_accumulators_follow_a_game_as_the_full_kernel_does(name: str) -> None:
+@pytest.mark.parametrize("name, threats", [("tic_tac_toe", 0), ("connect_four", 0), ("othello", 0), ("chess", 0),
+                                           ("chess", 1)])
+def test_incremental_accumulators_follow_a_game_as_the_full_kernel_does(name: str, threats: int) -> None:
     """Updated move by move from the root's (chess: from the pieces a move changes; connect four and
     othello: from the difference of two positions' active features, othello's rows active twice
     matched one to one; else from the observations' differences), and through a null move, the
-    accumulators give the full kernel's values, from the side to move at every ply."""
+    accumulators give the full kernel's values, from the side to move at every ply (chess's threat
+    inputs added at each evaluation)."""
     game = rlgames.load_game(name)
-    network = build_network(game, "nnue", seed=5, accumulator=16, hidden=8, psqt=int(name == "chess"))
+    network = build_network(game, "nnue", seed=5, accumulator=16, hidden=8, psqt=int(name == "chess"), threats=threats)
     evaluator = NNUEvaluator(network, game, incremental=True)
     incremental = evaluator.incremental
     rng = np.random.default_rng(6)
@@ -106,6 +110,23 @@ def test_incremental_accumulators_follow_a_game_as_the_full_kernel_does(name: st
         incremental.update(state.compact, passed, accumulators, 0)
         np.testing.assert_array_equal(accumulators[0], accumulators[1])
         assert incremental.value(passed, accumulators, 1) == pytest.approx(evaluator.kernel(passed), abs=1e-5)
+
+
+def test_a_network_reading_threats_is_saved_and_loaded_and_refused_where_the_game_has_none(tmp_path) -> None:
+    """A chess network reading the threat inputs keeps them through its checkpoint (the loaded
+    evaluator's compiled value is the saved one's); a game without threat inputs refuses such a
+    network in one line."""
+    from models.checkpoint import load_network, save_checkpoint
+
+    game = rlgames.load_game("chess")
+    network = build_network(game, "nnue", seed=3, accumulator=8, hidden=4, threats=1)
+    assert network.config.observation_shape == (768 + 1280,)
+    path = save_checkpoint(tmp_path / "threats.nnue.pt", network=network, game=game)
+    loaded = NNUEvaluator(load_network(path, game=game)[0], game)
+    state = game.state_from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    assert loaded.kernel(state.compact) == NNUEvaluator(network, game).kernel(state.compact)
+    with pytest.raises(ValueError, match="connect_four cannot read threat inputs: the game has none"):
+        build_network(rlgames.load_game("connect_four"), "nnue", threats=1)
 
 
 @pytest.mark.slow  # two searches to compile (50 s); the accumulators' kernels are checked above

@@ -210,23 +210,24 @@ def test_quiet_self_play_keeps_only_positions_whose_searched_move_is_quiet():
 
 def test_sparse_positions_are_the_active_features_and_read_as_the_dense_inputs():
     """Where a network reads the game's sparse features (connect four's line patterns, chess's
-    pieces), positions hold the indices of the active ones; the network reads them (`forward_active`)
-    as it reads the vector of ones and zeros, and positions stored densely (a window saved before)
-    join sparse ones as sparse."""
+    pieces, and its threat inputs), positions hold the indices of the active ones; the network reads
+    them (`forward_active`) as it reads the vector of ones and zeros, and positions stored densely (a
+    window saved before) join sparse ones as sparse."""
     import numpy as np
 
     from models.evaluator import network_inputs
-    for name in ("connect_four", "chess"):
+    for name, threats in (("connect_four", False), ("chess", False), ("chess", True)):
         game = rlgames.load_game(name)
         states = [game.new_initial_state()]
         rng = np.random.default_rng(1)
         while len(states) < 12:
             child = states[-1].apply(int(rng.choice(states[-1].legal_actions())))
             states.append(game.new_initial_state() if child.is_terminal() else child)
-        active = nnue_data.active_features(game, states)
-        dense = network_inputs(game, "nnue", states)
+        active = nnue_data.active_features(game, states, threats=threats)
+        dense = network_inputs(game, "nnue", states, threats=threats)
         assert active.dtype == np.int32 and [set(a[a >= 0]) for a in active] == [set(np.flatnonzero(d)) for d in dense]
-        network = nnue.build_network(game, "nnue", seed=2, accumulator=8, hidden=4)
+        assert (active.max() >= game.kernels.num_features) == threats
+        network = nnue.build_network(game, "nnue", seed=2, accumulator=8, hidden=4, threats=int(threats))
         masks = torch.ones(len(states), game.num_actions)
         for sparse_out, dense_out in zip(network.forward_active(torch.from_numpy(active), masks),
                                          network(torch.from_numpy(dense), masks)):
@@ -404,3 +405,30 @@ def test_learning_with_no_policy_loss_skips_the_policy_head_and_learns_the_same_
     monkeypatch.setattr(type(fast), "value_only", lambda net, x, active: net(x)[1])  # the whole network's value
     whole, _ = learnt()
     assert all(torch.equal(whole.state_dict()[k], v) for k, v in fast.state_dict().items())
+
+
+def test_chess_positions_with_threat_inputs_are_relearnt_only_by_a_network_that_reads_them(tmp_path, capsys):
+    """With ``threats``, self-play stores each position's threat inputs after its pieces (the same games:
+    the hand-crafted evaluator plays them), `--relearn` learns a network that reads them, and refuses
+    them to a network that does not, in one line naming the setting (and the converse)."""
+    import numpy as np
+
+    game = rlgames.load_game("chess")
+    config = dataclasses.replace(nnue.PRESETS["chess"], depth=1, threats=1)
+    player = load_evaluator("heuristic", game)
+    with_threats = nnue_data.play_games(game, player, None, config, (1, 0), range(2))
+    plain = nnue_data.play_games(game, player, None, dataclasses.replace(config, threats=0), (1, 0), range(2))
+    np.testing.assert_array_equal(with_threats.values, plain.values)
+    assert (with_threats.observations >= 768).any() and (plain.observations < 768).all()
+    for name, positions in (("threats", with_threats), ("plain", plain)):
+        (tmp_path / name).mkdir()
+        nnue_data.save_window(tmp_path / name / "window.npz", [positions])
+    args = ["chess", "--generations", "1", "--set", "epochs=1", "--set", "accumulator=8"]
+    assert nnue.main([*args, "--out", str(tmp_path / "a.nnue.pt"), "--relearn", str(tmp_path / "threats")]) == 2
+    assert "holds positions with threat inputs; the network's threats setting is 0: relearn them with " \
+           "--set threats=1" in capsys.readouterr().err
+    args += ["--set", "threats=1"]
+    assert nnue.main([*args, "--out", str(tmp_path / "b.nnue.pt"), "--relearn", str(tmp_path / "plain")]) == 2
+    assert "--set threats=0" in capsys.readouterr().err
+    assert nnue.main([*args, "--out", str(tmp_path / "c.nnue.pt"), "--relearn", str(tmp_path / "threats")]) == 0
+    assert load_checkpoint(tmp_path / "c.nnue.pt").network.observation_shape == (768 + 1280,)

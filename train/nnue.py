@@ -39,7 +39,7 @@ import rlgames
 from models import CheckpointError
 from models.checkpoint import load_checkpoint, load_weights, save_checkpoint
 from models.evaluator import NNUEvaluator
-from models.networks import NNUE, build_network
+from models.networks import NNUE, build_network, input_shape, reads_features
 from rlgames.evaluators import load_evaluator
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, State
@@ -52,29 +52,30 @@ from train.nnue_data import Positions, load_window, play_generation, save_window
 
 @dataclass(frozen=True)
 class NNUEConfig:
-    """A run: ``generations`` of ``games`` self-play games each, alpha-beta at ``depth`` (and
-    ``quiescence`` plies of captures past it, in self-play and in the evaluation matches) after
-    ``random_plies`` random moves, and a ``random_moves`` fraction of the later moves random too (the
-    positions before them still labelled by their search: more diverse positions than deterministic
-    self-play gives), and with ``adjudicate`` > 0 a game ended as a win once the search's value reaches
-    it either way (Stockfish's ``eval_limit``: no positions of a decided game); labels ``lam * value + (1 - lam) * result``, the value being the search's or the
-    ``teacher`` checkpoint's (which also labels a random child of a ``siblings`` fraction of the
-    positions); with ``quiet``, only positions whose searched move is not one of the game's tactical
-    actions are kept (Stockfish's trainer skips capture positions: the network is evaluated where
-    quiescence stands pat, and a label taken in the middle of an exchange is the exchange's, not the
-    position's); the network (``accumulator``, ``hidden``, and with ``psqt`` a linear term straight to
-    the value: `models.networks.NNUEArgs`) learns the last ``window`` generations for
-    ``epochs`` epochs (with ``one_cycle``, the learning rate rising to ``lr`` over the first tenth of
-    each generation's steps and annealed to zero by its end: Smith's one-cycle schedule), the policy loss weighted by ``policy_weight`` (alpha-beta reads only the value)
-    and, with ``factor``, each run of ``factor`` consecutive inputs (a piece's 64 squares in chess)
-    sharing one more learned row of the first layer, folded into the layer after each generation
-    (the "factorizer" of Stockfish's trainer: what a piece is worth anywhere is learned from every
-    square's positions); with ``holdout``, the positions of the last ``holdout`` fraction of each
-    generation's games are never learnt but measure it (``loss/value_holdout``: a value loss well above
-    the learnt positions' is a network learning its games by heart rather than the game); ``eval_games``
-    games at ``eval_time`` seconds a move measure each generation.
-    With ``hand_crafted_games``, every generation's games are played by the hand-crafted evaluator, not
-    the previous network (more of its positions, as Stockfish's first networks learnt from games of its
+    """A run: ``generations`` of ``games`` self-play games each, alpha-beta at ``depth`` (and ``quiescence`` plies
+    of captures past it, in self-play and in the evaluation matches) after ``random_plies`` random moves,
+    and a ``random_moves`` fraction of the later moves random too (the positions before them still labelled
+    by their search: more diverse positions than deterministic self-play gives), and with ``adjudicate`` > 0
+    a game ended as a win once the search's value reaches it either way (Stockfish's ``eval_limit``: no
+    positions of a decided game); labels ``lam * value + (1 - lam) * result``, the value being the search's
+    or the ``teacher`` checkpoint's (which also labels a random child of a ``siblings`` fraction of the
+    positions); with ``quiet``, only positions whose searched move is not one of the game's tactical actions
+    are kept (Stockfish's trainer skips capture positions: the network is evaluated where quiescence stands
+    pat, and a label taken in the middle of an exchange is the exchange's, not the position's); the network
+    (``accumulator``, ``hidden``, and with ``psqt`` a linear term straight to the value, and with
+    ``threats`` the game's threat inputs: `models.networks.NNUEArgs`) learns the last ``window`` generations
+    for ``epochs`` epochs (with ``one_cycle``, the learning rate rising to ``lr`` over the first tenth of
+    each generation's steps and annealed to zero by its end: Smith's one-cycle schedule), the policy loss
+    weighted by ``policy_weight`` (alpha-beta reads only the value) and, with ``factor``, each run of
+    ``factor`` consecutive inputs (a piece's 64 squares in chess) sharing one more learned row of the first
+    layer, folded into the layer after each generation (the "factorizer" of Stockfish's trainer: what a
+    piece is worth anywhere is learned from every square's positions); with ``holdout``, the positions of
+    the last ``holdout`` fraction of each generation's games are never learnt but measure it
+    (``loss/value_holdout``: a value loss well above the learnt positions' is a network learning its games
+    by heart rather than the game); ``eval_games`` games at ``eval_time`` seconds a move measure each
+    generation.
+    With ``hand_crafted_games``, every generation's games are played by the hand-crafted evaluator, not the
+    previous network (more of its positions, as Stockfish's first networks learnt from games of its
     classical evaluation): for a network that does not yet search as well as the evaluation it learns."""
 
     generations: int = 6
@@ -90,6 +91,7 @@ class NNUEConfig:
     accumulator: int = 64
     hidden: int = 32
     psqt: int = 0
+    threats: int = 0
     epochs: int = 6
     batch_size: int = 512
     lr: float = 1e-3
@@ -249,7 +251,8 @@ def evaluate(game: Game, new: Evaluator, previous: Evaluator, hand_crafted: Eval
 def new_network(game: Game, config: NNUEConfig) -> tuple[NNUE, torch.optim.Optimizer]:
     """A run's network, initialised from ``config.seed``, and its optimizer."""
     network: NNUE = build_network(game, "nnue", seed=config.seed, accumulator=config.accumulator,
-                                  hidden=config.hidden, psqt=config.psqt)  # type: ignore[assignment]
+                                  hidden=config.hidden, psqt=config.psqt,
+                                  threats=config.threats)  # type: ignore[assignment]
     return network, torch.optim.Adam(network.parameters(), lr=config.lr)
 
 
@@ -455,6 +458,8 @@ def _relearn(args: argparse.Namespace, game: Game, config: NNUEConfig) -> int:
         if not path.is_file():
             raise ValueError(f"{path} does not exist: --relearn takes the directory of a run of python -m train.nnue")
     windows = [load_window(path, game) for path in paths]
+    for path, window in zip(paths, windows):
+        _check_inputs(path, window, game, config)
     generations = [Positions.concatenate([w[g] for w in windows if g < len(w)])
                    for g in range(max(map(len, windows)))]
     print(f"learning an NNUE for {args.game} from the {sum(map(len, generations))} positions of "
@@ -464,6 +469,19 @@ def _relearn(args: argparse.Namespace, game: Game, config: NNUEConfig) -> int:
                     config=dataclasses.asdict(config))
     print(f"wrote {args.out}")
     return 0
+
+
+def _check_inputs(path: Path, window: list[Positions], game: Game, config: NNUEConfig) -> None:
+    """Refuses a window whose positions hold other inputs than the network reads: threat inputs for a
+    network without them, or none for one that reads them (``threats``)."""
+    if not reads_features(game, "nnue") or not any(len(part) for part in window):
+        return
+    top = max(int(part.observations.max()) for part in window if len(part))
+    if top >= input_shape(game, "nnue", threats=bool(config.threats))[0] or (config.threats and
+                                                                              top < game.kernels.num_features):
+        held = "with" if top >= game.kernels.num_features else "without"
+        raise ValueError(f"{path} holds positions {held} threat inputs; the network's threats setting is "
+                         f"{config.threats}: relearn them with --set threats={int(held == 'with')}")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from models.evaluator import NetworkEvaluator, NNUEvaluator, network_inputs
 from models.networks import NNUE, NetworkConfig, network_from_config, reads_features
 from rlgames.evaluators import load_evaluator
 from rlgames.evaluators.base import Evaluator
+from rlgames.evaluators.nnue import feature_set
 from rlgames.files import atomic_write
 from rlgames.game import Game, State, Symmetry
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
@@ -186,7 +187,7 @@ def play_games(game: Game, player: Evaluator, teacher: Evaluator | None, config:
             moves += [-1] * len(children)  # no move to learn: the policy loss ignores them
             values += taught
             results += taught
-    observations = (active_features(game, states) if reads_features(game, "nnue")
+    observations = (active_features(game, states, threats=bool(config.threats)) if reads_features(game, "nnue")
                     else network_inputs(game, "nnue", states))
     masks = pack_masks(np.array([state.legal_action_mask() for state in states], dtype=bool).reshape(len(states), -1))
     return Positions(observations, masks, np.array(moves, dtype=np.int64),
@@ -222,12 +223,13 @@ def random_opening(game: Game, plies: int, rng: np.random.Generator) -> State:
     return state
 
 
-def active_features(game: Game, states: Sequence[State]) -> np.ndarray:
-    """int32[len(states), K]: the indices of each state's active features (`GameKernels.features`) from
-    its side to move, padded with -1 to the most any state has."""
-    out = np.zeros(game.kernels.max_active_features or game.kernels.num_features, dtype=np.int64)
-    return _padded([out[:game.kernels.features(state.compact, state.current_player(), out)].copy()
-                    for state in states])
+def active_features(game: Game, states: Sequence[State], *, threats: bool = False) -> np.ndarray:
+    """int32[len(states), K]: the indices of each state's active features (`GameKernels.features`, and
+    with ``threats`` its threat inputs after them: `rlgames.evaluators.nnue.feature_set`) from its side to
+    move, padded with -1 to the most any state has."""
+    inputs = feature_set(game.kernels, threats=threats)
+    out = np.zeros(inputs.most, dtype=np.int64)
+    return _padded([out[:inputs.features(state.compact, state.current_player(), out)].copy() for state in states])
 
 
 def sparse_inputs(dense: np.ndarray) -> np.ndarray:

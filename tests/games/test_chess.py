@@ -370,3 +370,44 @@ def test_late_move_reductions_search_fewer_nodes_and_still_find_the_mate(game):
     mate = game.state_from_fen("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1")
     found = AlphaBeta(evaluator, AlphaBetaConfig(depth=5, late_move_reduction=1)).search(mate)
     assert (mate.action_to_string(found.action), found.plies_to_end, found.value) == ("d5f6", 3, 1.0)
+
+
+VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 100}
+
+
+def python_chess_threats(board: chess.Board, player: int) -> set[int]:
+    """The threat inputs seen by ``player`` (`rlgames.games.chess.kernels.threat_features`), from
+    python-chess's attackers: each non-king piece attacked, and 640 + the same if it is hanging."""
+    threats = set()
+    for side in range(2):
+        colour = chess.WHITE if player ^ side == 0 else chess.BLACK
+        for square, piece in board.piece_map().items():
+            attackers = board.attackers(not colour, square)
+            if piece.color != colour or piece.piece_type == chess.KING or not attackers:
+                continue
+            index = 64 * (5 * side + piece.piece_type - 1) + (square ^ 56 * player)
+            threats.add(index)
+            cheaper = any(VALUES[board.piece_type_at(a)] < VALUES[piece.piece_type] for a in attackers)
+            if cheaper or not board.attackers(colour, square):
+                threats.add(640 + index)
+    return threats
+
+
+def test_threat_features_match_python_chess_attackers(game):
+    """The threat inputs of an NNUE (pieces attacked; attacked and undefended or by a cheaper piece),
+    seen by either player, equal those built from python-chess's attackers along random games."""
+    from rlgames.games.chess.kernels import MAX_ACTIVE_THREATS, NUM_THREAT_FEATURES, threat_features
+
+    assert KERNELS.num_threat_features == NUM_THREAT_FEATURES == 1280
+    rng, out, seen = np.random.default_rng(11), np.zeros(MAX_ACTIVE_THREATS, dtype=np.int64), set()
+    for _ in range(20):
+        state, board = game.new_initial_state(), chess.Board()
+        while not state.is_terminal() and board.ply() < 120:
+            for player in (0, 1):
+                n = threat_features(state.compact, player, out)
+                assert len(set(out[:n])) == n and sorted(out[:n]) == sorted(python_chess_threats(board, player))
+                seen.update(out[:n].tolist())
+            action = int(rng.choice(state.legal_actions()))
+            board.push_uci(state.action_to_string(action))
+            state = state.apply(action)
+    assert len([i for i in seen if i < 640]) > 200 and len([i for i in seen if i >= 640]) > 200

@@ -22,7 +22,9 @@ from rlgames.games.chess.actions import (
     UNDER,
     move_to_action,
 )
-from rlgames.games.chess.bitboards import ALL, bit, lsb
+from rlgames.games.chess.bitboards import ALL, bishop_attacks, bit, lsb, rook_attacks
+from rlgames.games.chess.bitboards import KING as KING_ATTACKS
+from rlgames.games.chess.bitboards import KNIGHT as KNIGHT_ATTACKS
 from rlgames.games.chess.movegen import board, checkers, count, generate
 from rlgames.games.chess.position import EP_KEYS, SIDE_KEY, judge, make, piece_at
 from rlgames.games.chess.slots import (
@@ -275,7 +277,79 @@ def feature_changes(s, s2, player: int, out) -> int:
     return n
 
 
+NUM_THREAT_FEATURES = 2 * 2 * 5 * 64
+"""The threat inputs of chess: a piece of a side (not a king) on a square, attacked; and hanging."""
+MAX_ACTIVE_THREATS = 2 * 2 * 15
+"""Each side's at most 15 pieces that are not its king, attacked and hanging."""
+NOT_A_FILE = np.uint64(0xFEFE_FEFE_FEFE_FEFE)
+NOT_H_FILE = np.uint64(0x7F7F_7F7F_7F7F_7F7F)
+
+
+@njit(cache=True)
+def _attacks(s, colour: int, occupied: np.uint64, out) -> None:
+    """``out[piece]``: the squares the pieces of ``colour`` of each kind (pawn .. king) attack."""
+    pawns = board(s, PAWNS) & board(s, WHITE + colour)
+    if colour == 0:
+        out[0] = ((pawns << np.uint64(7)) & NOT_H_FILE) | ((pawns << np.uint64(9)) & NOT_A_FILE)
+    else:
+        out[0] = ((pawns >> np.uint64(9)) & NOT_H_FILE) | ((pawns >> np.uint64(7)) & NOT_A_FILE)
+    for piece in range(1, 6):
+        pieces = board(s, PIECES + piece) & board(s, WHITE + colour)
+        attacked = np.uint64(0)
+        while pieces:
+            q = lsb(pieces)
+            if piece == KNIGHT:
+                attacked |= KNIGHT_ATTACKS[q]
+            elif piece == KING:
+                attacked |= KING_ATTACKS[q]
+            else:
+                if piece != ROOK:
+                    attacked |= bishop_attacks(q, occupied)
+                if piece != BISHOP:
+                    attacked |= rook_attacks(q, occupied)
+            pieces &= pieces - np.uint64(1)
+        out[piece] = attacked
+
+
+@njit(cache=True)
+def threat_features(s, player: int, out) -> int:
+    """The threats as NNUE inputs seen by ``player`` (as `features`: ``side`` 0 for ``player``'s pieces,
+    squares flipped for black): ``64 * (5 * side + piece) + square`` for each piece but a king attacked
+    by the other side, and ``640 +`` the same for each of those hanging, that is undefended or attacked
+    by a cheaper piece (a pawn; for a rook, a minor piece; for a queen, any but the king), as Stockfish's
+    threat inputs and its classical evaluation's "hanging" and "threat by lesser piece" terms. An
+    attack is a pseudo-legal capture's: a pinned piece attacks, a king attacks its neighbours."""
+    flip = 56 * player
+    occupied = board(s, WHITE) | board(s, BLACK)
+    attacks = np.empty((2, 6), dtype=np.uint64)
+    _attacks(s, 0, occupied, attacks[0])
+    _attacks(s, 1, occupied, attacks[1])
+    n = 0
+    for side in range(2):
+        colour = player ^ side
+        enemy = attacks[1 - colour]
+        attacked_by = enemy[0] | enemy[1] | enemy[2] | enemy[3] | enemy[4] | enemy[5]
+        defended = (attacks[colour, 0] | attacks[colour, 1] | attacks[colour, 2] | attacks[colour, 3]
+                    | attacks[colour, 4] | attacks[colour, 5])
+        minors = enemy[0] | enemy[1] | enemy[2]
+        cheaper = (np.uint64(0), enemy[0], enemy[0], minors, minors | enemy[3])  # than each attacked piece
+        for piece in range(5):
+            pieces = board(s, PIECES + piece) & board(s, WHITE + colour) & attacked_by
+            hanging = ~defended | cheaper[piece]
+            while pieces:
+                q = lsb(pieces)
+                index = 64 * (5 * side + piece) + (q ^ flip)
+                out[n] = index
+                n += 1
+                if hanging & bit(q):
+                    out[n] = 640 + index
+                    n += 1
+                pieces &= pieces - np.uint64(1)
+    return n
+
+
 KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
                       max_actions=MAX_MOVES, tactical_actions=tactical_actions, repetition=repetition,
                       null_move=null_move, move_score=move_score, features=features, feature_changes=feature_changes,
-                      num_features=NUM_FEATURES)
+                      num_features=NUM_FEATURES, threat_features=threat_features,
+                      num_threat_features=NUM_THREAT_FEATURES, max_active_threats=MAX_ACTIVE_THREATS)
