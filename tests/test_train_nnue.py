@@ -423,11 +423,11 @@ def test_chess_positions_with_threat_inputs_are_relearnt_only_by_a_network_that_
     for name, positions in (("threats", with_threats), ("plain", plain)):
         (tmp_path / name).mkdir()
         nnue_data.save_window(tmp_path / name / "window.npz", [positions])
-    args = ["chess", "--generations", "1", "--set", "epochs=1", "--set", "accumulator=8"]
-    assert nnue.main([*args, "--out", str(tmp_path / "a.nnue.pt"), "--relearn", str(tmp_path / "threats")]) == 2
+    args = ["chess", "--generations", "1", "--set", "epochs=1", "--set", "accumulator=8"]  # the preset reads them
+    assert nnue.main([*args, "--set", "threats=0", "--out", str(tmp_path / "a.nnue.pt"),
+                      "--relearn", str(tmp_path / "threats")]) == 2
     assert "holds positions with threat inputs; the network's threats setting is 0: relearn them with " \
            "--set threats=1" in capsys.readouterr().err
-    args += ["--set", "threats=1"]
     assert nnue.main([*args, "--out", str(tmp_path / "b.nnue.pt"), "--relearn", str(tmp_path / "plain")]) == 2
     assert "--set threats=0" in capsys.readouterr().err
     assert nnue.main([*args, "--out", str(tmp_path / "c.nnue.pt"), "--relearn", str(tmp_path / "threats")]) == 0

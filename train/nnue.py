@@ -132,7 +132,8 @@ PRESETS = {
     "othello": NNUEConfig(generations=2, games=16000, depth=4, random_plies=8, random_moves=0.05, lam=0.5,
                           accumulator=16, hidden=8, psqt=1, epochs=8, batch_size=256, lr=2e-3, one_cycle=True,
                           policy_weight=0.0, eval_games=20, eval_time=0.1),
-    # 768 piece-square inputs (`rlgames.games.chess.kernels.features`); quiescence on captures, so that
+    # 768 piece-square inputs (`rlgames.games.chess.kernels.features`) and 1,280 threat inputs (`threat_features`:
+    # each piece attacked; attacked and undefended or by a cheaper piece); quiescence on captures, so that
     # no label is taken in the middle of an exchange; every position kept, the lopsided ones too (the
     # search's leaves are full of them: in a one-off experiment, learnt without those beyond 0.9, it scored
     # 27.5% at depth 2, not 53.5%);
@@ -140,14 +141,15 @@ PRESETS = {
     # noise (one generation, at depth 2 against hand-crafted: lam 1, 41%; 0.75, 32%; 0.5, 12.8%; the
     # networks: `python -m train.nnue chess --generations 1 --relearn RUN_DIR --set lam=0.75 --out FILE`);
     # what limits it is the number of games (`python benchmarks/bench_nnue_fit.py chess --models ...`: held-out
-    # error against the depth-3 values, the hand-crafted evaluation's own being 0.0174): 361k positions, 0.0201
-    # (41% at depth 2); 722k, 0.0188 (53.5%); 1.45M (one run with --set games=15000 learnt with this one:
-    # `--relearn RUN RUN`), 0.0171 (58.5%); in one-off experiments on the 361k, labels from the evaluation's
-    # static values or depth-1 searches did as well (0.0196; 47%, 46.5%), and threat inputs (each piece
-    # attacked; attacked and undefended or by a cheaper piece) better: 0.0184, and 0.0162 on the 1.45M
+    # error against the depth-3 values, the hand-crafted evaluation's own being 0.0174), without threat inputs
+    # (--set threats=0): 361k positions, 0.0201 (41% at depth 2); 722k, 0.0188 (53.5%); 1.45M (one run with
+    # --set games=15000 learnt with this one: `--relearn RUN RUN`), 0.0171 (58.5%); with them, 0.0163 (69.5%);
+    # in one-off experiments on the 361k, labels from the evaluation's static values or depth-1 searches did
+    # as well (0.0196; 47%, 46.5%), but 2.09M more positions of depth-2 games labelled by their depth-2
+    # searches (--set depth=2, 4x as fast to play) made the 1.45M's networks worse (0.0174, 0.0172)
     "chess": NNUEConfig(games=5000, depth=3, quiescence=8, random_plies=8, random_moves=0.05, lam=1.0, quiet=True,
-                        accumulator=128, hidden=32, psqt=1, batch_size=256, lr=2e-3, one_cycle=True, policy_weight=0.0,
-                        factor=64, eval_games=20, eval_time=0.1, hand_crafted_games=True),
+                        accumulator=128, hidden=32, psqt=1, threats=1, batch_size=256, lr=2e-3, one_cycle=True,
+                        policy_weight=0.0, factor=64, eval_games=20, eval_time=0.1, hand_crafted_games=True),
     "tic_tac_toe": NNUEConfig(generations=3, games=200, depth=2, random_plies=2, accumulator=16, hidden=8),
     "smoke": NNUEConfig(generations=2, games=8, depth=2, random_plies=2, accumulator=8, hidden=4, epochs=1,
                         eval_games=2, eval_time=0.01, eval_opening_plies=2),

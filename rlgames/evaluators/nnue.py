@@ -69,13 +69,14 @@ def _followed_by(features: Callable[..., int], threats: Callable[..., int], offs
 
 def _frozen(weights: Weights) -> tuple:
     """float32 contiguous arrays (``w2`` transposed: each hidden unit's weights contiguous), ``b3``, and
-    whether the first layer has a PSQT unit. The first layer's rows are padded with zeros to a multiple
-    of 8 floats (chess's 128 units and PSQT: 129 floats, 136 padded), so that every row starts on a
-    32-byte boundary of the vector loads (chess's alpha-beta 6% faster)."""
+    whether the first layer has a PSQT unit. Rows of over 64 floats are padded with zeros to a multiple
+    of 8 (chess's 128 units and PSQT: 129 floats, 136 padded), so that every row starts on a 32-byte
+    boundary of the vector loads (chess's alpha-beta 6% faster); a narrow row would grow by too much
+    (connect four's 9 floats: its alpha-beta 14% slower at 16)."""
     w1, b1, w2, b2, w3, b3 = (np.ascontiguousarray(w, dtype=np.float32) if isinstance(w, np.ndarray) else w
                               for w in weights)
     psqt = w1.shape[1] > w2.shape[0]
-    pad = -w1.shape[1] % 8
+    pad = -w1.shape[1] % 8 if w1.shape[1] > 64 else 0
     w1, b1 = np.pad(w1, ((0, 0), (0, pad))), np.pad(b1, (0, pad))
     return w1, b1, np.ascontiguousarray(w2.T), b2, w3, float(b3), psqt
 
