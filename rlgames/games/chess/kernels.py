@@ -286,29 +286,34 @@ NOT_H_FILE = np.uint64(0x7F7F_7F7F_7F7F_7F7F)
 
 
 @njit(cache=True)
-def _attacks(s, colour: int, occupied: np.uint64, out) -> None:
-    """``out[piece]``: the squares the pieces of ``colour`` of each kind (pawn .. king) attack."""
-    pawns = board(s, PAWNS) & board(s, WHITE + colour)
+def _attacks(s, colour: int, occupied: np.uint64) -> tuple:
+    """The squares the pieces of ``colour`` of each kind (pawn .. king) attack: six bitboards (a tuple:
+    no array to allocate at each evaluation)."""
+    own = board(s, WHITE + colour)
+    pawns = board(s, PAWNS) & own
     if colour == 0:
-        out[0] = ((pawns << np.uint64(7)) & NOT_H_FILE) | ((pawns << np.uint64(9)) & NOT_A_FILE)
+        pawn = ((pawns << np.uint64(7)) & NOT_H_FILE) | ((pawns << np.uint64(9)) & NOT_A_FILE)
     else:
-        out[0] = ((pawns >> np.uint64(9)) & NOT_H_FILE) | ((pawns >> np.uint64(7)) & NOT_A_FILE)
-    for piece in range(1, 6):
-        pieces = board(s, PIECES + piece) & board(s, WHITE + colour)
-        attacked = np.uint64(0)
-        while pieces:
-            q = lsb(pieces)
-            if piece == KNIGHT:
-                attacked |= KNIGHT_ATTACKS[q]
-            elif piece == KING:
-                attacked |= KING_ATTACKS[q]
-            else:
-                if piece != ROOK:
-                    attacked |= bishop_attacks(q, occupied)
-                if piece != BISHOP:
-                    attacked |= rook_attacks(q, occupied)
-            pieces &= pieces - np.uint64(1)
-        out[piece] = attacked
+        pawn = ((pawns >> np.uint64(9)) & NOT_H_FILE) | ((pawns >> np.uint64(7)) & NOT_A_FILE)
+    knight = bishop = rook = queen = np.uint64(0)
+    pieces = board(s, PIECES + KNIGHT) & own
+    while pieces:
+        knight |= KNIGHT_ATTACKS[lsb(pieces)]
+        pieces &= pieces - np.uint64(1)
+    pieces = board(s, PIECES + BISHOP) & own
+    while pieces:
+        bishop |= bishop_attacks(lsb(pieces), occupied)
+        pieces &= pieces - np.uint64(1)
+    pieces = board(s, PIECES + ROOK) & own
+    while pieces:
+        rook |= rook_attacks(lsb(pieces), occupied)
+        pieces &= pieces - np.uint64(1)
+    pieces = board(s, PIECES + QUEEN) & own
+    while pieces:
+        q = lsb(pieces)
+        queen |= bishop_attacks(q, occupied) | rook_attacks(q, occupied)
+        pieces &= pieces - np.uint64(1)
+    return pawn, knight, bishop, rook, queen, KING_ATTACKS[lsb(board(s, PIECES + KING) & own)]
 
 
 @njit(cache=True)
@@ -321,16 +326,13 @@ def threat_features(s, player: int, out) -> int:
     attack is a pseudo-legal capture's: a pinned piece attacks, a king attacks its neighbours."""
     flip = 56 * player
     occupied = board(s, WHITE) | board(s, BLACK)
-    attacks = np.empty((2, 6), dtype=np.uint64)
-    _attacks(s, 0, occupied, attacks[0])
-    _attacks(s, 1, occupied, attacks[1])
+    white, black = _attacks(s, 0, occupied), _attacks(s, 1, occupied)
     n = 0
     for side in range(2):
         colour = player ^ side
-        enemy = attacks[1 - colour]
+        mine, enemy = (white, black) if colour == 0 else (black, white)
         attacked_by = enemy[0] | enemy[1] | enemy[2] | enemy[3] | enemy[4] | enemy[5]
-        defended = (attacks[colour, 0] | attacks[colour, 1] | attacks[colour, 2] | attacks[colour, 3]
-                    | attacks[colour, 4] | attacks[colour, 5])
+        defended = mine[0] | mine[1] | mine[2] | mine[3] | mine[4] | mine[5]
         minors = enemy[0] | enemy[1] | enemy[2]
         cheaper = (np.uint64(0), enemy[0], enemy[0], minors, minors | enemy[3])  # than each attacked piece
         for piece in range(5):
@@ -346,7 +348,6 @@ def threat_features(s, player: int, out) -> int:
                     n += 1
                 pieces &= pieces - np.uint64(1)
     return n
-
 
 KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
                       max_actions=MAX_MOVES, tactical_actions=tactical_actions, repetition=repetition,
