@@ -129,6 +129,17 @@ def test_a_network_reading_threats_is_saved_and_loaded_and_refused_where_the_gam
         build_network(rlgames.load_game("connect_four"), "nnue", threats=1)
 
 
+def test_an_nnue_is_updated_move_by_move_by_default_where_the_game_lists_changes_and_it_is_wide() -> None:
+    from models.evaluator import INCREMENTAL_FROM
+
+    chess, connect_four = rlgames.load_game("chess"), rlgames.load_game("connect_four")
+    for game, accumulator, updated in ((chess, INCREMENTAL_FROM, True), (chess, INCREMENTAL_FROM // 2, False),
+                                       (connect_four, INCREMENTAL_FROM, False)):
+        network = build_network(game, "nnue", accumulator=accumulator, hidden=4)
+        assert (NNUEvaluator(network, game).incremental is not None) == updated
+        assert NNUEvaluator(network, game, incremental=True).incremental is not None
+
+
 @pytest.mark.slow  # two searches to compile (50 s); the accumulators' kernels are checked above
 def test_alphabeta_with_incremental_accumulators_finds_the_full_kernels_values() -> None:
     """The same search, the NNUE updated move by move or summed at every leaf: the same values (up to
@@ -136,10 +147,7 @@ def test_alphabeta_with_incremental_accumulators_finds_the_full_kernels_values()
     game = rlgames.load_game("connect_four")
     network = build_network(game, "nnue", seed=7, accumulator=16, hidden=8)
     full, incremental = NNUEvaluator(network, game), NNUEvaluator(network, game, incremental=True)
-    assert full.incremental is None and incremental.incremental is not None  # by default only where the
-    # game lists the inputs a move changes (chess)
-    assert NNUEvaluator(build_network(rlgames.load_game("chess"), "nnue", accumulator=8, hidden=4),
-                        rlgames.load_game("chess")).incremental is not None
+    assert full.incremental is None and incremental.incremental is not None
     for moves in ("4453", "3344", "44444"):
         state = game.state_from_moves(moves)
         a = AlphaBeta(full, AlphaBetaConfig(depth=6)).search(state)

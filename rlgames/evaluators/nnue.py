@@ -70,8 +70,8 @@ def _followed_by(features: Callable[..., int], threats: Callable[..., int], offs
 def _frozen(weights: Weights) -> tuple:
     """float32 contiguous arrays (``w2`` transposed: each hidden unit's weights contiguous), ``b3``, and
     whether the first layer has a PSQT unit. Rows of over 64 floats are padded with zeros to a multiple
-    of 8 (chess's 128 units and PSQT: 129 floats, 136 padded), so that every row starts on a 32-byte
-    boundary of the vector loads (chess's alpha-beta 6% faster); a narrow row would grow by too much
+    of 8 (a chess network's 128 units and PSQT: 129 floats, 136 padded), so that every row starts on a
+    32-byte boundary of the vector loads (chess's alpha-beta 6% faster); a narrow row would grow by too much
     (connect four's 9 floats: its alpha-beta 14% slower at 16)."""
     w1, b1, w2, b2, w3, b3 = (np.ascontiguousarray(w, dtype=np.float32) if isinstance(w, np.ndarray) else w
                               for w in weights)
@@ -86,7 +86,7 @@ BLOCK_BYTES = 10 ** 6
 size: numba embeds an array of up to 1 MB as a constant and reads a larger one by its address, which
 makes the search compiled around it impossible to cache on disk (othello's 55,744 rows, 3.8 MB at
 width 17, would compile in every process). The incremental kernels keep it whole: they are the
-default only in chess (768 rows)."""
+default only for a wide network in chess (768 rows, and the threats' 1,280 apart)."""
 
 
 def _blocks(w1: np.ndarray) -> tuple[tuple[np.ndarray, ...], int] | None:
