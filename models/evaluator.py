@@ -146,23 +146,17 @@ class NetworkEvaluator(Evaluator):
         return f"NetworkEvaluator({self.network.config.describe()}, {self.game!r})"
 
 
-INCREMENTAL_FROM = 128
-"""The fewest accumulator units for which updating an NNUE move by move is its default, where the game
-lists the inputs a move changes. A move's update copies and changes the accumulators of both sides at
-every node; summing a position's rows anew costs as much only at a leaf. Chess, `bench_nnue.py`: 128
-units, updated 1.10x as fast as summed; 64 units, 0.92x (one run on a quiet machine each)."""
-
-
 class NNUEvaluator(NetworkEvaluator):
     """An `NNUE` network: batched values and priors through torch, as any network, and a compiled
     ``kernel`` of its value path (`rlgames.evaluators.nnue`), which the compiled searches call at
     every leaf (a chance node too, observed from the game's ``observer``). With ``incremental`` it is
     also efficiently updatable (`make_incremental_nnue`): compiled alpha-beta keeps its accumulators
     on the search's stack and updates them move by move instead of calling ``kernel``. By default
-    (None) it is where the game lists the inputs a move changes (chess) and the accumulator has at
-    least `INCREMENTAL_FROM` units. Measured by `benchmarks/bench_nnue.py`, updating costs more than it
-    saves where a move changes many inputs and the two positions' inputs must be compared (connect
-    four's and othello's patterns), or where the accumulator is narrow."""
+    (None) it is where the game lists the inputs a move changes (chess: `benchmarks/bench_nnue.py`
+    measured the shipped 64-unit network updated at 1.09x the nodes/s of summed). Where the two
+    positions' inputs must be compared instead (connect four's and othello's patterns, of which a move
+    changes many), updating costs more than it saves.
+    """
 
     scores_chance_nodes = True
 
@@ -172,8 +166,7 @@ class NNUEvaluator(NetworkEvaluator):
         self._key = (game, _digest(self._weights), reads_threats(network.config.args))
         self._kernel = _nnue_kernel(self._key, self._weights)
         if incremental is None:
-            wide = network.config.args.accumulator >= INCREMENTAL_FROM
-            incremental = wide and game.kernels.provides("feature_changes")
+            incremental = game.kernels.provides("feature_changes")
         self._incremental = incremental and not game.has_chance
 
     @property

@@ -129,15 +129,13 @@ def test_a_network_reading_threats_is_saved_and_loaded_and_refused_where_the_gam
         build_network(rlgames.load_game("connect_four"), "nnue", threats=1)
 
 
-def test_an_nnue_is_updated_move_by_move_by_default_where_the_game_lists_changes_and_it_is_wide() -> None:
-    from models.evaluator import INCREMENTAL_FROM
-
+def test_an_nnue_is_updated_move_by_move_by_default_where_the_game_lists_changes() -> None:
     chess, connect_four = rlgames.load_game("chess"), rlgames.load_game("connect_four")
-    for game, accumulator, updated in ((chess, INCREMENTAL_FROM, True), (chess, INCREMENTAL_FROM // 2, False),
-                                       (connect_four, INCREMENTAL_FROM, False)):
-        network = build_network(game, "nnue", accumulator=accumulator, hidden=4)
+    for game, updated in ((chess, True), (connect_four, False)):
+        network = build_network(game, "nnue", accumulator=16, hidden=4)
         assert (NNUEvaluator(network, game).incremental is not None) == updated
         assert NNUEvaluator(network, game, incremental=True).incremental is not None
+        assert NNUEvaluator(network, game, incremental=False).incremental is None
 
 
 @pytest.mark.slow  # two searches to compile (50 s); the accumulators' kernels are checked above

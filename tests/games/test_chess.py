@@ -321,6 +321,8 @@ def test_strings(game):
     ("rnbqqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", "black has 0 kings"),
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w kq - 0 1", "white has 2 kings"),
     ("rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w KQq - 0 1", "pawn stands on the first or last rank"),
+    ("rnbqkbnr/pppppppp/8/8/N7/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "white has 17 pieces, more than 16"),
+    ("rnbqkbn1/pppppppp/8/8/8/p7/PPPPPPPP/RNBQKBNR w KQq - 0 1", "black has 9 pawns, more than 8"),
     ("4k3/8/8/8/8/8/8/4K2R w KQ - 0 1", "castling right 'Q' needs"),
     ("4k3/8/8/8/8/8/8/4K2R w KK - 0 1", "castling field"),
     ("4k3/8/8/8/8/8/8/4K2R w X - 0 1", "castling field"),
@@ -411,3 +413,38 @@ def test_threat_features_match_python_chess_attackers(game):
             board.push_uci(state.action_to_string(action))
             state = state.apply(action)
     assert len([i for i in seen if i < 640]) > 200 and len([i for i in seen if i >= 640]) > 200
+
+
+SPECIAL_MOVES = (
+    "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPP1/R3K2R w KQkq - 0 1",  # castling both ways, a capturing promotion
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",  # en passant
+    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",  # promotions, capturing and not, for black
+)
+
+
+def test_feature_changes_are_the_difference_of_the_features(game):
+    """The inputs a move changes (`feature_changes`, which an NNUE's accumulators are updated from) are
+    exactly those the two positions' `features` differ by, for every legal move (and a null move) of
+    positions with castling, en passant and promotions and along random games, seen by either player."""
+    from collections import Counter
+
+    from rlgames.games.chess.kernels import feature_changes, features
+
+    out, changes = np.zeros(32, dtype=np.int64), np.zeros(8, dtype=np.int64)
+
+    def active(s, player: int) -> Counter:
+        return Counter(out[:features(s, player, out)].tolist())
+
+    states = [game.state_from_fen(fen) for fen in SPECIAL_MOVES] + random_states(game, 4, seed=12)[::8]
+    counts = Counter()
+    for state in states:
+        children = [state.apply(a).compact for a in state.legal_actions()] + [null_move(state.compact)]
+        for child in (c for c in children if c[0] != ILLEGAL):
+            for player in (0, 1):
+                n = feature_changes(state.compact, child, player, changes)
+                gained = Counter(c for c in changes[:n].tolist() if c >= 0)
+                lost = Counter(-1 - c for c in changes[:n].tolist() if c < 0)
+                assert active(child, player) - active(state.compact, player) == gained
+                assert active(state.compact, player) - active(child, player) == lost
+                counts[n] += 1
+    assert all(counts[n] > 0 for n in (0, 2, 3, 4))  # a null move, a move, a capture, castling

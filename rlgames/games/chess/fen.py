@@ -67,6 +67,11 @@ def _check_board(boards: list[int]) -> None:
         count = bin(kings & boards[6 + colour]).count("1")
         if count != 1:
             raise ValueError(f"{name} has {count} kings, not 1")
+        pieces, pawns = bin(boards[6 + colour]).count("1"), bin(boards[0] & boards[6 + colour]).count("1")
+        if pieces > 16:  # as python-chess's Board.is_valid: the kernels' buffers hold no more
+            raise ValueError(f"{name} has {pieces} pieces, more than 16")
+        if pawns > 8:
+            raise ValueError(f"{name} has {pawns} pawns, more than 8")
     if boards[0] & 0xFF0000_0000_0000_FF:
         raise ValueError("a pawn stands on the first or last rank")
 

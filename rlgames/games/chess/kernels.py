@@ -252,28 +252,41 @@ def features(s, player: int, out) -> int:
     return n
 
 
+@njit(cache=True, inline="always")
+def _kind(s, square: int) -> int:
+    """The kind of the piece on an occupied ``square`` (pawn .. king), without a branch: a move's few
+    squares are found without looping over the kinds."""
+    q = np.uint64(square)
+    one = np.uint64(1)
+    return np.int64((board(s, PIECES + KNIGHT) >> q & one) + np.uint64(BISHOP) * (board(s, PIECES + BISHOP) >> q & one)
+                    + np.uint64(ROOK) * (board(s, PIECES + ROOK) >> q & one)
+                    + np.uint64(QUEEN) * (board(s, PIECES + QUEEN) >> q & one)
+                    + np.uint64(KING) * (board(s, PIECES + KING) >> q & one))
+
+
 @njit(cache=True)
 def feature_changes(s, s2, player: int, out) -> int:
     """The inputs seen by ``player`` (`features`) that differ between ``s`` and ``s2`` (a child: a few),
     each ``s2`` gains written as its index and each it loses as ``-1 - index``; returns their number
-    (a move: 2, a capture or promotion 3, castling or a capturing promotion 4; a null move none)."""
+    (a move: 2, a capture or promotion 3, castling or a capturing promotion 4; a null move none).
+    A square's input changes only where its colour does (no move replaces a piece by another of the
+    same side), so only those squares are read."""
     flip = 56 * player
+    white, black, white2, black2 = board(s, WHITE), board(s, BLACK), board(s2, WHITE), board(s2, BLACK)
+    changed = (white ^ white2) | (black ^ black2)
     n = 0
-    for side in range(2):
-        before_colour, after_colour = board(s, WHITE + (player ^ side)), board(s2, WHITE + (player ^ side))
-        for piece in range(6):
-            before = board(s, PIECES + piece) & before_colour
-            after = board(s2, PIECES + piece) & after_colour
-            base = 64 * (6 * side + piece)
-            gone, new = before & ~after, after & ~before
-            while gone:
-                out[n] = -1 - (base + (lsb(gone) ^ flip))
-                gone &= gone - np.uint64(1)
-                n += 1
-            while new:
-                out[n] = base + (lsb(new) ^ flip)
-                new &= new - np.uint64(1)
-                n += 1
+    while changed:
+        q = lsb(changed)
+        here = bit(q)
+        if (white | black) & here:
+            side = np.int64((black & here) != 0) ^ player
+            out[n] = -1 - (64 * (6 * side + _kind(s, q)) + (q ^ flip))
+            n += 1
+        if (white2 | black2) & here:
+            side = np.int64((black2 & here) != 0) ^ player
+            out[n] = 64 * (6 * side + _kind(s2, q)) + (q ^ flip)
+            n += 1
+        changed &= changed - np.uint64(1)
     return n
 
 
@@ -327,27 +340,30 @@ def threat_features(s, player: int, out) -> int:
     flip = 56 * player
     occupied = board(s, WHITE) | board(s, BLACK)
     white, black = _attacks(s, 0, occupied), _attacks(s, 1, occupied)
+    by_white = white[0] | white[1] | white[2] | white[3] | white[4] | white[5]
+    by_black = black[0] | black[1] | black[2] | black[3] | black[4] | black[5]
     n = 0
     for side in range(2):
         colour = player ^ side
-        mine, enemy = (white, black) if colour == 0 else (black, white)
-        attacked_by = enemy[0] | enemy[1] | enemy[2] | enemy[3] | enemy[4] | enemy[5]
-        defended = mine[0] | mine[1] | mine[2] | mine[3] | mine[4] | mine[5]
-        minors = enemy[0] | enemy[1] | enemy[2]
-        cheaper = (np.uint64(0), enemy[0], enemy[0], minors, minors | enemy[3])  # than each attacked piece
+        # the other side's attacks: selected as scalars (a tuple indexed at run time costs a third more)
+        attacked, defended = (by_black, by_white) if colour == 0 else (by_white, by_black)
+        pawns = black[0] if colour == 0 else white[0]
+        minors = (black[0] | black[1] | black[2]) if colour == 0 else (white[0] | white[1] | white[2])
+        rooks = black[3] if colour == 0 else white[3]
+        own = board(s, WHITE + colour) & attacked
         for piece in range(5):
-            pieces = board(s, PIECES + piece) & board(s, WHITE + colour) & attacked_by
-            hanging = ~defended | cheaper[piece]
+            cheaper = np.uint64(0) if piece == 0 else pawns if piece < 3 else minors if piece == 3 else minors | rooks
+            hanging = ~defended | cheaper
+            pieces = board(s, PIECES + piece) & own
             while pieces:
                 q = lsb(pieces)
                 index = 64 * (5 * side + piece) + (q ^ flip)
                 out[n] = index
-                n += 1
-                if hanging & bit(q):
-                    out[n] = 640 + index
-                    n += 1
+                out[n + 1] = 640 + index  # kept only where the piece hangs: no branch to mispredict
+                n += 1 + np.int64((hanging >> np.uint64(q)) & np.uint64(1))
                 pieces &= pieces - np.uint64(1)
     return n
+
 
 KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
                       max_actions=MAX_MOVES, tactical_actions=tactical_actions, repetition=repetition,
