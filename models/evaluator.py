@@ -15,8 +15,8 @@ import torch
 from models.checkpoint import load_network
 from models.networks import NNUE, PolicyValueNet, input_shape, reads_features, reads_threats
 from rlgames.evaluators.base import Evaluator
-from rlgames.evaluators.nnue import (Incremental, feature_set, make_dense_features, make_incremental_nnue,
-                                     make_nnue_kernel)
+from rlgames.evaluators.nnue import feature_set, make_dense_features, make_nnue_kernel
+from rlgames.evaluators.nnue_incremental import Incremental, make_incremental_nnue
 from rlgames.game import CompactState, Game, State, compiled_entry
 
 

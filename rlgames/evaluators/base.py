@@ -11,7 +11,7 @@ An evaluator estimates a position for search:
   side to move of a non-terminal, non-chance compact state ``s``. Compiled search (alpha-beta) calls
   it at the cut-off; an evaluator without one (a network) has ``kernel = None`` and compiled search
   falls back to Python search;
-* ``incremental``: an optional efficiently updatable face (`rlgames.evaluators.nnue.Incremental`: an
+* ``incremental``: an optional efficiently updatable face (`rlgames.evaluators.nnue_incremental.Incremental`: an
   NNUE's accumulators kept on the search's stack and updated by each move), which compiled alpha-beta
   then uses instead of ``kernel``; None by default.
 
@@ -57,7 +57,7 @@ class Evaluator(abc.ABC):
 
     @property
     def incremental(self):
-        """The efficiently updatable kernels (`rlgames.evaluators.nnue.Incremental`) that compiled
+        """The efficiently updatable kernels (`rlgames.evaluators.nnue_incremental.Incremental`) that compiled
         alpha-beta uses instead of `kernel`, or None (the default)."""
         return None
 

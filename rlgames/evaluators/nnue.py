@@ -8,7 +8,8 @@ and no Python at search time. The inputs are the game's sparse features where it
 (``GameKernels.features``: chess's 768 piece-square inputs, connect four's 69 line patterns), and
 where the network reads them its threat inputs (``GameKernels.threat_features``: `feature_set`), else
 its observation from the side to move (``GameKernels.observation``); only active or non-zero inputs
-cost a row of the first layer.
+cost a row of the first layer. `rlgames.evaluators.nnue_incremental` updates the same network move by
+move.
 """
 
 from __future__ import annotations
@@ -23,11 +24,9 @@ from numba import njit
 
 from rlgames.closure_cache import cache_closure
 from rlgames.evaluators.stack import stack_float32, stack_int64
-from rlgames.game import GameKernels, no_features, side_to_move_observer
+from rlgames.game import GameKernels, side_to_move_observer
 
 Weights = tuple  # (w1[F, A + P] float32, b1[A + P], w2[A, H], b2[H], w3[H], b3: float); P = 1: a PSQT unit
-MAX_CHANGES = 64
-"""Room for the inputs one move changes (``GameKernels.feature_changes``): chess's at most 4."""
 
 
 class FeatureSet(NamedTuple):
@@ -67,7 +66,7 @@ def _followed_by(features: Callable[..., int], threats: Callable[..., int], offs
     return combined
 
 
-def _frozen(weights: Weights) -> tuple:
+def frozen_weights(weights: Weights) -> tuple:
     """float32 contiguous arrays (``w2`` transposed: each hidden unit's weights contiguous), ``b3``, and
     whether the first layer has a PSQT unit. Rows of over 64 floats are padded with zeros to a multiple
     of 8 (a chess network's 128 units and PSQT: 129 floats, 136 padded), so that every row starts on a
@@ -86,7 +85,7 @@ BLOCK_BYTES = 10 ** 6
 size: numba embeds an array of up to 1 MB as a constant and reads a larger one by its address, which
 makes the search compiled around it impossible to cache on disk (othello's 55,744 rows, 3.8 MB at
 width 17, would compile in every process). The incremental kernels keep it whole: they are the
-default only for a wide network in chess (768 rows, and the threats' 1,280 apart)."""
+default only in chess (768 rows, and the threats' 1,280 apart)."""
 
 
 def _blocks(w1: np.ndarray) -> tuple[tuple[np.ndarray, ...], int] | None:
@@ -98,7 +97,7 @@ def _blocks(w1: np.ndarray) -> tuple[tuple[np.ndarray, ...], int] | None:
     return tuple(np.ascontiguousarray(w1[i:i + (1 << shift)]) for i in range(0, len(w1), 1 << shift)), shift
 
 
-def _make_output(w2t: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: float, psqt: bool) -> Callable[..., float]:
+def make_output(w2t: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: float, psqt: bool) -> Callable[..., float]:
     """The njit layers after the accumulator (float32[width + psqt], clipped here in place): the value,
     the PSQT unit (``accumulator[width]``, with ``psqt``) added before the tanh. The hidden units are
     summed eight side by side: eight independent sums keep the vector units busy where one sum waits on
@@ -157,9 +156,9 @@ def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[
     accumulator adds one row of the first layer per active input; at most ``max_active`` of them, 0:
     as many as the inputs) when given, else the observation of ``observation_shape`` (a row per
     non-zero entry, scaled by it)."""
-    w1, b1, w2t, b2, w3, b3, psqt = _frozen(weights)
+    w1, b1, w2t, b2, w3, b3, psqt = frozen_weights(weights)
     inputs, width = w1.shape  # width: the accumulator's units, the PSQT unit if any, padding
-    output = _make_output(w2t, b2, w3, b3, psqt=psqt)
+    output = make_output(w2t, b2, w3, b3, psqt=psqt)
     if features is None and math.prod(observation_shape) != inputs:
         raise ValueError(f"the network takes {inputs} inputs, the observation has {math.prod(observation_shape)}")
 
@@ -172,7 +171,7 @@ def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[
         x[:] = 0.0
         observation(s, observer(s), x.reshape(observation_shape))
         accumulator = stack_float32(width)
-        _copy(accumulator, b1)
+        copy_into(accumulator, b1)
         for i in range(inputs):
             if x[i] != 0.0:
                 for k in range(width):
@@ -196,7 +195,7 @@ def _sparse_kernel(features: Callable[..., int], observer: Callable[..., int], w
             active = stack_int64(most)
             n = features(s, observer(s), active)
             accumulator = stack_float32(width)
-            _copy(accumulator, b1)
+            copy_into(accumulator, b1)
             j = 0
             while j + 4 <= n:
                 r0, r1, r2, r3 = active[j], active[j + 1], active[j + 2], active[j + 3]
@@ -218,7 +217,7 @@ def _sparse_kernel(features: Callable[..., int], observer: Callable[..., int], w
         active = stack_int64(most)
         n = features(s, observer(s), active)
         accumulator = stack_float32(width)
-        _copy(accumulator, b1)
+        copy_into(accumulator, b1)
         j = 0
         while j + 4 <= n:
             r0, r1, r2, r3 = active[j], active[j + 1], active[j + 2], active[j + 3]
@@ -236,176 +235,12 @@ def _sparse_kernel(features: Callable[..., int], observer: Callable[..., int], w
     return kernel_in_blocks
 
 
-class Incremental(NamedTuple):
-    """An efficiently updatable evaluator's compiled kernels, over ``accumulators`` float32[plies, 2,
-    width] (a search's stack: entry ``ply`` holds the position at that ply, seen by each player):
-
-    * ``refresh(s, accumulators, ply)`` computes entry ``ply`` from ``s`` alone (the root);
-    * ``update(s, s2, accumulators, ply)`` computes entry ``ply + 1``, for ``s2`` (a child of ``s``:
-      a move or a null move), from entry ``ply``;
-    * ``value(s, accumulators, ply) -> float`` is the value of ``s`` (in [-1, 1], from
-      ``observer(s)``) from entry ``ply``.
-    """
-
-    refresh: Callable[..., None]
-    update: Callable[..., None]
-    value: Callable[..., float]
-    width: int
-
-
-def make_incremental_nnue(observation: Callable[..., None], observation_shape: tuple[int, ...],
-                          weights: Weights, observer: Callable[..., int] = side_to_move_observer, *,
-                          features: Callable[..., int] | None = None,
-                          feature_changes: Callable[..., int] | None = None, max_active: int = 0,
-                          threats: Callable[..., int] | None = None, threat_offset: int = 0,
-                          max_threats: int = 0) -> Incremental:
-    """The network of `make_nnue_kernel`, efficiently updatable: its values equal that kernel's (up to
-    float32 rounding: a sum in another order). A child's accumulators are its parent's plus the rows of
-    the inputs it gains and minus those it loses: the game's ``feature_changes`` where it gives them,
-    else the active inputs (sparse ``features``, at most ``max_active``; an input active twice in one
-    position counts twice) or the observation entries that differ between the two positions. With
-    ``threats`` (``GameKernels.threat_features``, at most ``max_threats`` active, their rows from
-    ``threat_offset`` on), the rows of the position's threat inputs are added at each evaluation, to
-    a copy of its accumulator: they are not updated move by move."""
-    w1, b1, w2t, b2, w3, b3, psqt = _frozen(weights)
-    inputs, width = w1.shape  # width: the accumulator's units, the PSQT unit if any, padding
-    output = _make_output(w2t, b2, w3, b3, psqt=psqt)
-    sparse = features is not None
-    changes_given = feature_changes is not None
-    most = max_active or inputs
-    with_threats = threats is not None
-    threats = threats or no_features
-    most_threats = max(1, max_threats)
-    # the threats' rows apart: two constants of under 1 MB each, which numba embeds (`BLOCK_BYTES`), where
-    # chess's 2,048 rows together are over
-    w1, w_threats = (w1[:threat_offset].copy(), w1[threat_offset:].copy()) if with_threats else (w1, w1[:1])
-    zero = len(w1)  # a row of zeros after the inputs', which pads `add_rows`' pairs
-    w1 = np.vstack([w1, np.zeros((1, width), dtype=np.float32)])
-    room = max(most, MAX_CHANGES) + 2  # a move's inputs gained (or lost), and two rows of padding
-    if not sparse and math.prod(observation_shape) != inputs:
-        raise ValueError(f"the network takes {inputs} inputs, the observation has {math.prod(observation_shape)}")
-
-    @njit(fastmath=True, inline="always")
-    def add_row(accumulator, row: int, scale) -> None:
-        for k in range(width):
-            accumulator[k] += scale * w1[row, k]
-
-    @njit(fastmath=True)
-    def refresh(s, accumulators, ply: int) -> None:
-        for player in range(2):
-            accumulator = accumulators[ply, player]
-            _copy(accumulator, b1)
-            if sparse:
-                active = stack_int64(most)
-                for j in range(features(s, player, active)):
-                    add_row(accumulator, active[j], np.float32(1.0))
-            else:
-                x = stack_float32(inputs)
-                x[:] = 0.0
-                observation(s, player, x.reshape(observation_shape))
-                for i in range(inputs):
-                    if x[i] != 0.0:
-                        add_row(accumulator, i, x[i])
-
-    @njit(fastmath=True, inline="always")
-    def add_rows(accumulators, ply: int, player: int, gained, n_gained: int, lost, n_lost: int) -> None:
-        """Entry ``ply + 1``: entry ``ply`` plus the rows ``gained[:n_gained]`` and minus ``lost[:n_lost]``
-        (both with room for two more), two of each a pass: Stockfish's fused update, every chess move in
-        one pass (the parent's entry and four rows read, the child's written, where a copy and a pass per
-        row took four); the row of zeros pads the pairs."""
-        size = max(n_gained, n_lost, 1) + 1 & ~1
-        for j in range(n_gained, size):
-            gained[j] = zero
-        for j in range(n_lost, size):
-            lost[j] = zero
-        source = ply
-        for j in range(0, size, 2):
-            g0, g1, l0, l1 = gained[j], gained[j + 1], lost[j], lost[j + 1]
-            for k in range(width):
-                accumulators[ply + 1, player, k] = (accumulators[source, player, k] + (w1[g0, k] + w1[g1, k])
-                                                    - (w1[l0, k] + w1[l1, k]))
-            source = ply + 1
-
-    @njit(fastmath=True, inline="always")
-    def scale_rows(s, s2, accumulators, ply: int, player: int) -> None:
-        """Entry ``ply + 1`` from entry ``ply``: the rows of the observation entries that differ, scaled by
-        the difference."""
-        before, after = stack_float32(inputs), stack_float32(inputs)
-        before[:] = 0.0
-        after[:] = 0.0
-        observation(s, player, before.reshape(observation_shape))
-        observation(s2, player, after.reshape(observation_shape))
-        for k in range(width):
-            accumulators[ply + 1, player, k] = accumulators[ply, player, k]
-        for i in range(inputs):
-            if after[i] != before[i]:
-                for k in range(width):
-                    accumulators[ply + 1, player, k] += (after[i] - before[i]) * w1[i, k]
-
-    @njit(fastmath=True)
-    def update(s, s2, accumulators, ply: int) -> None:
-        for player in range(2):
-            if not sparse:
-                scale_rows(s, s2, accumulators, ply, player)
-                continue
-            gained, lost = stack_int64(room), stack_int64(room)
-            n_gained = n_lost = 0
-            if changes_given:
-                changes = stack_int64(MAX_CHANGES)
-                for j in range(feature_changes(s, s2, player, changes)):
-                    if changes[j] >= 0:
-                        gained[n_gained] = changes[j]
-                        n_gained += 1
-                    else:
-                        lost[n_lost] = -1 - changes[j]
-                        n_lost += 1
-            else:  # the two positions' active inputs matched one to one, each against each
-                before, after = stack_int64(most), stack_int64(most)
-                n, m = features(s, player, before), features(s2, player, after)
-                for i in range(n):
-                    if not _take(after, m, before[i]):  # not in the child: lost
-                        lost[n_lost] = before[i]
-                        n_lost += 1
-                for i in range(m):
-                    if after[i] >= 0:  # not matched in the parent: gained
-                        gained[n_gained] = after[i]
-                        n_gained += 1
-            add_rows(accumulators, ply, player, gained, n_gained, lost, n_lost)
-
-    @njit(fastmath=True)
-    def value(s, accumulators, ply: int) -> float:
-        player = observer(s)
-        accumulator = stack_float32(width)
-        for k in range(width):
-            accumulator[k] = accumulators[ply, player, k]
-        if with_threats:
-            active = stack_int64(most_threats)
-            for j in range(threats(s, player, active)):
-                row = active[j]
-                for k in range(width):
-                    accumulator[k] += w_threats[row, k]
-        return output(accumulator)
-
-    return Incremental(refresh, update, value, width)
-
-
 @njit(cache=True, inline="always")
-def _copy(target, source) -> None:
+def copy_into(target, source) -> None:
     """``target[:] = source``, element by element: numba's slice assignment between two arrays may copy
     through a temporary on the heap (it checks for overlap), an allocation at every evaluation."""
     for k in range(len(source)):
         target[k] = source[k]
-
-
-@njit(cache=True, inline="always")
-def _take(values, n: int, value: int) -> bool:
-    """Whether ``value`` is among ``values[:n]`` (indices, >= 0); if so, its first entry is marked taken
-    (-1), so that each entry matches once."""
-    for i in range(n):
-        if values[i] == value:
-            values[i] = -1
-            return True
-    return False
 
 
 def make_dense_features(features: Callable[..., int], num_features: int, max_active: int = 0) -> Callable[..., None]:

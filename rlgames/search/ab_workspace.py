@@ -49,7 +49,7 @@ class Workspace(NamedTuple):
 
 class EvalWorkspace(NamedTuple):
     """A `Workspace` with an incremental evaluator's ``accumulators`` float32[P + 2, 2, width] (an NNUE's
-    first layer for each ply's position, seen by each player: `rlgames.evaluators.nnue.Incremental`)."""
+    first layer for each ply's position, seen by each player: `rlgames.evaluators.nnue_incremental.Incremental`)."""
 
     plies: np.ndarray
     scores: np.ndarray

@@ -88,7 +88,7 @@ from rlgames.search.tt import (
 )
 
 if TYPE_CHECKING:
-    from rlgames.evaluators.nnue import Incremental
+    from rlgames.evaluators.nnue_incremental import Incremental
 
 WIN = 1000.0
 """Internal score of a win on the last ply; a win ``p`` plies from the root scores ``WIN - p``."""
