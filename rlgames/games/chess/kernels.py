@@ -252,18 +252,6 @@ def features(s, player: int, out) -> int:
     return n
 
 
-@njit(cache=True, inline="always")
-def _kind(s, square: int) -> int:
-    """The kind of the piece on an occupied ``square`` (pawn .. king), without a branch: a move's few
-    squares are found without looping over the kinds."""
-    q = np.uint64(square)
-    one = np.uint64(1)
-    return np.int64((board(s, PIECES + KNIGHT) >> q & one) + np.uint64(BISHOP) * (board(s, PIECES + BISHOP) >> q & one)
-                    + np.uint64(ROOK) * (board(s, PIECES + ROOK) >> q & one)
-                    + np.uint64(QUEEN) * (board(s, PIECES + QUEEN) >> q & one)
-                    + np.uint64(KING) * (board(s, PIECES + KING) >> q & one))
-
-
 @njit(cache=True)
 def feature_changes(s, s2, player: int, out) -> int:
     """The inputs seen by ``player`` (`features`) that differ between ``s`` and ``s2`` (a child: a few),
@@ -280,11 +268,11 @@ def feature_changes(s, s2, player: int, out) -> int:
         here = bit(q)
         if (white | black) & here:
             side = np.int64((black & here) != 0) ^ player
-            out[n] = -1 - (64 * (6 * side + _kind(s, q)) + (q ^ flip))
+            out[n] = -1 - (64 * (6 * side + piece_at(s, q)) + (q ^ flip))
             n += 1
         if (white2 | black2) & here:
             side = np.int64((black2 & here) != 0) ^ player
-            out[n] = 64 * (6 * side + _kind(s2, q)) + (q ^ flip)
+            out[n] = 64 * (6 * side + piece_at(s2, q)) + (q ^ flip)
             n += 1
         changed &= changed - np.uint64(1)
     return n
