@@ -14,10 +14,12 @@ from rlgames.evaluators import Evaluator
 from rlgames.evaluators.tic_tac_toe import OpenLinesEvaluator
 from rlgames.search.mcts import MCTS, MCTSConfig, MultiTreeMCTS, visit_policy
 from rlgames.search.mcts_ops import make_tree_ops
+from rlgames.search.mcts_run import make_rollout_value, make_run
 from rlgames.search.mcts_tree import (
     ACTION,
     COUNT,
     FIRST,
+    PARENT,
     PRIOR,
     READY,
     SIZE,
@@ -26,6 +28,7 @@ from rlgames.search.mcts_tree import (
     new_tree,
     reset_root,
 )
+from rlgames.search.playout import make_buffered_playout
 from rlgames.search.rng import new_rng_state
 from rlgames.search.selection import ucb1
 from rlgames.solvers import solve
@@ -181,6 +184,54 @@ def test_tree_reuse_keeps_the_chosen_subtree():
     grandchild_visits = mcts.root_visit_counts()[reply]
     mcts.advance(reply)
     assert mcts.search(state.apply(reply)).stats.extra["reused_visits"] == grandchild_visits
+
+
+def subtree(tree, node: int, path: tuple[int, ...] = ()) -> dict:
+    """``{actions from node: (visits, value sum, compact state or None)}`` of tree 0's subtree."""
+    nodes = tree.nodes[0]
+    ready = nodes[node, READY] != 0
+    found = {path: (int(nodes[node, VISITS]), float(tree.stats[0, node, VALUE]),
+                    tuple(tree.states[0, node]) if ready else None)}
+    first = nodes[node, FIRST]
+    for child in range(first, first + nodes[node, COUNT]) if first >= 0 else ():
+        found |= subtree(tree, child, path + (int(nodes[child, ACTION]),))
+    return found
+
+
+def test_advance_keeps_exactly_the_subtree_of_the_move():
+    game = rlgames.load_game("connect_four")
+    trees = MultiTreeMCTS(MCTSConfig(simulations=5000, solver=False), seed=3)
+    state = game.new_initial_state()
+    for _ in range(2):
+        action = trees.search_many([state])[0].action
+        tree = trees._tree
+        child = next(c for c in range(tree.nodes[0, 0, FIRST], tree.nodes[0, 0, FIRST] + tree.nodes[0, 0, COUNT])
+                     if tree.nodes[0, c, ACTION] == action)
+        kept = subtree(tree, child)
+        trees.advance(0, action)
+        state = state.apply(action)
+        tree = trees._tree
+        assert subtree(tree, 0) == kept and tree.meta[0, SIZE] == len(kept) > 1000
+        nodes = tree.nodes[0, : len(kept)]
+        assert nodes[0, PARENT] == -1 and nodes[0, ACTION] == -1
+        for i in range(1, len(kept)):  # every node is among its parent's children
+            parent = nodes[i, PARENT]
+            assert nodes[parent, FIRST] <= i < nodes[parent, FIRST] + nodes[parent, COUNT]
+
+
+def test_a_full_tree_simulates_on_without_expanding_leaves():
+    """A timed search that has no time left to grow its tree goes on scoring leaves where they are."""
+    game = rlgames.load_game("connect_four")
+    kernels, compact = game.kernels, game.initial_compact_state()
+    tree = new_tree(1, 200, len(compact), kernels.max_actions)
+    reset_root(tree, 0, compact)
+    run = make_run(kernels, len(compact), make_rollout_value(make_buffered_playout(kernels), kernels.max_return))
+    params, rng = MCTSConfig(solver=False).params(), new_rng_state(0)
+    expanded = run(tree, 0, params, rng, 10**6, True)  # stops once fewer than a simulation's nodes are free
+    size = int(tree.meta[0, SIZE])
+    assert 0 < expanded < 200 and size + 3 * kernels.max_actions > 200
+    assert run(tree, 0, params, rng, 500, False) == 500
+    assert tree.meta[0, SIZE] == size and tree.nodes[0, 0, VISITS] == expanded + 500
 
 
 def test_search_from_another_state_starts_afresh():

@@ -60,7 +60,6 @@ from rlgames.search.mcts_tree import (
     SOLVED,
     VISITS,
     compact_subtree,
-    compaction_buffers,
     grow,
     key_room,
     new_tree,
@@ -90,6 +89,11 @@ UNLIMITED = 2**62
 """Simulations of a search stopped only by its clock or by `MCTS.stop`."""
 TIME_CHUNK = 256
 """Simulations per compiled call when a time limit is set (the clock is read between calls)."""
+FRESH_MEMORY_SECONDS_PER_BYTE = 1.5e-9
+"""The slowest pace of growth planned for, per byte of tree copied: copying into memory the process has
+not touched before ran at ~0.7 GB/s on the 2-core machines here (the first touch of each page costs,
+not the copy: 15 GB/s into memory touched before), so a tree of 1M connect four nodes (120 MB) took
+0.17 s to double where the doubling before had taken 0.01 s."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -183,8 +187,10 @@ class MultiTreeMCTS(TreeDriver):
         self._batched = evaluator is not None and evaluator.kernel is None
         self._params = config.params()
         self._rng = new_rng_state(seed)
-        self._grow_seconds_per_node = 0.0  # measured at each growth, to keep one from passing a deadline
+        self._grow_seconds_per_byte = FRESH_MEMORY_SECONDS_PER_BYTE  # the last growth's, if slower
+        self._nodes_per_second = 0.0  # the last timed search's, to grow the trees before the next one
         self._stopped = False
+        self._renumbered = np.empty(0, dtype=np.int64)  # `compact_subtree`'s scratch, kept: touched once
 
     def seed(self, seed: int) -> None:
         """Restarts the PRNG from ``seed``."""
@@ -208,8 +214,14 @@ class MultiTreeMCTS(TreeDriver):
         self._tree.meta[:, DEEPEST] = 0
         done = np.zeros(len(states), dtype=np.int64)
         deadline = start + self.config.time_limit if self.config.time_limit is not None else math.inf
+        if deadline < math.inf:
+            self._make_room_until(deadline)
+        sizes, started = self._tree.meta[:, SIZE].copy(), time.perf_counter()
         clean_priors = self._add_root_noise(done, deadline) if self.config.root_noise else None
         batches = self._simulate(self.config.simulations, done, deadline)
+        if deadline < math.inf:
+            grown = (self._tree.meta[:, SIZE] - sizes).max()
+            self._nodes_per_second = grown / max(time.perf_counter() - started, 1e-3)
         if clean_priors is not None:  # the arrays may have grown: restore into the current ones
             for t, (first, priors) in enumerate(clean_priors):
                 self._tree.stats[t, first : first + len(priors), PRIOR] = priors
@@ -235,7 +247,7 @@ class MultiTreeMCTS(TreeDriver):
         if child < 0:
             self._set_root(index, state)
             return
-        compact_subtree(tree, index, child, *compaction_buffers(tree, int(tree.meta[index, SIZE])))
+        compact_subtree(tree, index, child, self._renumbering(int(tree.meta[index, SIZE])))
         tree.states[index, 0] = state.compact
         tree.nodes[index, 0, READY] = 1
         set_history(tree, index, state.history())
@@ -262,7 +274,7 @@ class MultiTreeMCTS(TreeDriver):
         self._tree = new_tree(num_trees, INITIAL_CAPACITY, state_size, kernels.max_actions)
         self._ops = make_tree_ops(kernels, state_size)
         # compiled now rather than inside the first timed search that follows an `advance`
-        precompile(compact_subtree, self._tree, 0, 0, *compaction_buffers(self._tree, 1))
+        precompile(compact_subtree, self._tree, 0, 0, self._renumbering(1))
         self._reserve = reserve_per_simulation(kernels)
         if not self._batched:
             if self.evaluator is not None:
@@ -275,19 +287,38 @@ class MultiTreeMCTS(TreeDriver):
                 leaf_value = make_rollout_value(make_buffered_playout(kernels), kernels.max_return)
             self._run = make_run(kernels, state_size, leaf_value)
 
+    def _renumbering(self, size: int) -> np.ndarray:
+        """`compact_subtree`'s scratch for ``size`` nodes (the one kept, widened to the trees' capacity
+        when shorter)."""
+        if len(self._renumbered) < size:
+            self._renumbered = np.empty(max(size, self._tree.nodes.shape[1]), dtype=np.int64)
+        return self._renumbered
+
+    def _make_room_until(self, deadline: float) -> None:
+        """Grows the trees at the start of a timed search to hold what the last one's pace of expansion
+        adds by ``deadline``: a growth paid out of this move's time, once a doubling, rather than one in
+        the middle of a search that would not fit before its deadline (or, skipped, end it early)."""
+        expected = int(self._tree.meta[:, SIZE].max() + self._nodes_per_second * (deadline - time.perf_counter()))
+        if expected > self._tree.nodes.shape[1]:
+            self._grow(expected, deadline)
+
     def _ensure_room(self, simulations_per_tree: int, deadline: float) -> bool:
         """Grows the trees (doubling) unless each has room for that many more simulations; returns False,
-        growing nothing, when the last growth's pace says this one would end after ``deadline``."""
+        growing nothing, when that would not end before ``deadline`` (see `_grow`)."""
+        needed = int(self._tree.meta[:, SIZE].max()) + simulations_per_tree * self._reserve
+        return needed <= self._tree.nodes.shape[1] or self._grow(needed, deadline)
+
+    def _grow(self, needed: int, deadline: float) -> bool:
+        """Grows the trees to at least ``needed`` nodes each (doubling at least) unless, at the last
+        growth's pace per byte copied (at least `FRESH_MEMORY_SECONDS_PER_BYTE`), it would end after
+        ``deadline``; returns whether it grew them."""
         tree = self._tree
-        needed = int(tree.meta[:, SIZE].max()) + simulations_per_tree * self._reserve
-        capacity = tree.nodes.shape[1]
-        if needed <= capacity:
-            return True
-        if time.perf_counter() + self._grow_seconds_per_node * capacity > deadline:
+        size = tree.nodes.nbytes + tree.stats.nbytes + tree.states.nbytes
+        if time.perf_counter() + self._grow_seconds_per_byte * size > deadline:
             return False
         started = time.perf_counter()
-        self._tree = grow(tree, max(2 * capacity, needed))
-        self._grow_seconds_per_node = (time.perf_counter() - started) / capacity
+        self._tree = grow(tree, max(2 * tree.nodes.shape[1], needed))
+        self._grow_seconds_per_byte = max(FRESH_MEMORY_SECONDS_PER_BYTE, (time.perf_counter() - started) / size)
         return True
 
     # --- running simulations -----------------------------------------------------------------------
@@ -307,9 +338,13 @@ class MultiTreeMCTS(TreeDriver):
                 if done[t] >= target or (self.config.solver and self._tree.nodes[t, 0, SOLVED]):
                     active.remove(t)
                     continue
-                if not self._ensure_room(1, deadline if done[t] else math.inf):  # one simulation at least
-                    return
-                done[t] += self._run(self._tree, t, self._params, self._rng, min(chunk, target - done[t]))
+                # one simulation at least; with no time left to grow the tree, the leaves stay unexpanded
+                expanding = self._ensure_room(1, deadline if done[t] else math.inf)
+                simulations = self._run(self._tree, t, self._params, self._rng, min(chunk, target - done[t]),
+                                        expanding)
+                done[t] += simulations
+                if simulations == 0:  # a solved root, or a tree too full even for the chance outcomes
+                    active.remove(t)
             if time.perf_counter() > deadline or self._stopped:
                 return
 

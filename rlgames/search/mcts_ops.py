@@ -75,6 +75,7 @@ class TreeOps(NamedTuple):
     expand: Callable[..., int]
     known_value: Callable[..., tuple[bool, float]]
     backup: Callable[..., None]
+    path_keys: Callable[..., int]
     select_batch: Callable[..., tuple[int, int]]
     expand_and_backup_batch: Callable[..., None]
 
@@ -374,5 +375,5 @@ def make_tree_ops(kernels: GameKernels, state_size: int, root_select: Callable =
                 result = value if s[0] == 0 else -value
             backup(tree, t, leaf, result, solver)
 
-    return TreeOps(select, expand, known_value, backup, cache_closure(select_batch),
+    return TreeOps(select, expand, known_value, backup, path_keys, cache_closure(select_batch),
                    cache_closure(expand_and_backup_batch))

@@ -56,23 +56,26 @@ def make_kernel_value(kernel: Callable) -> Callable[..., float]:
 
 @functools.cache
 def make_run(kernels: GameKernels, state_size: int, leaf_value: Callable[..., float]) -> Callable[..., int]:
-    """A compiled ``run(tree, t, params, rng, n) -> simulations`` doing up to ``n`` whole simulations in
-    tree ``t``, each leaf scored by ``leaf_value`` (`make_rollout_value`, `make_kernel_value`), given
-    the keys of the leaf's history and path in a game with a ``repetition`` kernel. It stops early once
-    the root is solved (with the solver) or when fewer than `reserve_per_simulation` free nodes remain
-    (the driver grows the tree and calls again).
+    """A compiled ``run(tree, t, params, rng, n, expanding) -> simulations`` doing up to ``n`` whole
+    simulations in tree ``t``, each leaf scored by ``leaf_value`` (`make_rollout_value`,
+    `make_kernel_value`), given the keys of the leaf's history and path in a game with a ``repetition``
+    kernel. It stops early once the root is solved (with the solver) and, while ``expanding``, when
+    fewer than `reserve_per_simulation` free nodes remain (the driver grows the tree and calls again).
+    Not ``expanding`` (a timed driver that had no time left to grow the tree) it scores leaves without
+    expanding them, until fewer free nodes remain than the chance outcomes on a path may take.
 
     The loop runs without numba's reference counting (``_nrt=False``, see `make_tree_ops`): it cannot
     allocate, and calls ``leaf_value``, which may, through `with_nrt`."""
     ops = make_tree_ops(kernels, state_size)
-    select, expand, known_value, backup = ops.select, ops.expand, ops.known_value, ops.backup
+    select, expand, known_value, backup, path_keys = ops.select, ops.expand, ops.known_value, ops.backup, ops.path_keys
     evaluate = with_nrt(leaf_value)
     has_repetition = kernels.provides("repetition")
     S = state_size
     reserve = reserve_per_simulation(kernels)
+    chance_reserve = reserve - kernels.max_actions
 
     @njit(_nrt=False)
-    def run(tree, t, params, rng, n):
+    def run(tree, t, params, rng, n, expanding):
         solver = params[P_SOLVER] != 0.0
         rollouts = int(params[P_ROLLOUTS])
         capacity = tree.nodes.shape[1]
@@ -80,13 +83,13 @@ def make_run(kernels: GameKernels, state_size: int, leaf_value: Callable[..., fl
         while done < n:
             if solver and tree.nodes[t, 0, SOLVED] != 0:
                 break
-            if tree.meta[t, SIZE] + reserve > capacity:
+            if tree.meta[t, SIZE] + (reserve if expanding else chance_reserve) > capacity:
                 break
             leaf = select(tree, t, params, rng)
             known, result = known_value(tree, t, leaf)
             if not known:
                 s = to_fixed_tuple(tree.states[t, leaf], S)
-                keys = expand(tree, t, leaf, s)
+                keys = expand(tree, t, leaf, s) if expanding else path_keys(tree, t, leaf) if has_repetition else 0
                 if has_repetition:  # the keys before the leaf: its history and path
                     result = evaluate(s, rng, tree.actions, tree.probs, rollouts, tree.keys[t], keys - 1)
                 else:

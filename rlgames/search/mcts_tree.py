@@ -153,41 +153,30 @@ def reserve_per_simulation(kernels: GameKernels) -> int:
 
 
 @njit(cache=True)
-def compact_subtree(tree, t, root, nodes_out, stats_out, states_out, origin):
-    """Copies the subtree of tree ``t`` under ``root`` into the ``*_out`` scratch arrays in breadth-first
-    order (children stay contiguous), then back over tree ``t`` with ``root`` as node 0. ``origin`` is
-    int64 scratch as long as the tree. Returns the new number of nodes."""
-    nodes = tree.nodes
-    origin[0] = root
-    size, head = 1, 0
-    while head < size:
-        source = origin[head]
-        nodes_out[head] = nodes[t, source]
-        stats_out[head] = tree.stats[t, source]
-        states_out[head] = tree.states[t, source]
-        first, count = nodes[t, source, FIRST], nodes[t, source, COUNT]
-        if first >= 0:
-            nodes_out[head, FIRST] = size
-            for i in range(count):
-                origin[size + i] = first + i
-            size += count
-        head += 1
-    for i in range(size):
-        nodes[t, i] = nodes_out[i]
-        tree.stats[t, i] = stats_out[i]
-        tree.states[t, i] = states_out[i]
-    for i in range(size):  # parents from the renumbered children ranges
-        first = nodes[t, i, FIRST]
-        if first >= 0:
-            for c in range(first, first + nodes[t, i, COUNT]):
-                nodes[t, c, PARENT] = i
-    nodes[t, 0, PARENT] = -1
-    nodes[t, 0, ACTION] = -1
-    tree.meta[t, SIZE] = size
-    return size
+def compact_subtree(tree, t, root, renumbered):
+    """Makes the subtree of tree ``t`` under ``root`` the whole tree, with ``root`` as node 0, in place:
+    its nodes keep their order, so each moves down (or stays) and children stay contiguous.
+    ``renumbered`` is int64 scratch as long as the nodes in use. Returns the new number of nodes.
 
-
-def compaction_buffers(tree: Tree, size: int) -> tuple[np.ndarray, ...]:
-    """Scratch arrays for `compact_subtree` of a tree of ``size`` nodes."""
-    return (np.empty((size, NODE_COLUMNS), dtype=np.int64), np.empty((size, STAT_COLUMNS)),
-            np.empty((size, tree.states.shape[2]), dtype=np.int64), np.empty(size, dtype=np.int64))
+    One ascending sweep finds the subtree, since a node is expanded after its parent (the parent's
+    index is the smaller). No copy of the tree is made: writing one into memory the process had not
+    touched before cost more than the search when a timed search moved its root."""
+    nodes, stats, states = tree.nodes[t], tree.stats[t], tree.states[t]
+    kept = 0
+    for i in range(root, tree.meta[t, SIZE]):
+        parent = nodes[i, PARENT]
+        if i > root and (parent < root or renumbered[parent] < 0):
+            renumbered[i] = -1
+            continue
+        renumbered[i] = kept
+        nodes[kept] = nodes[i]
+        stats[kept] = stats[i]
+        states[kept] = states[i]
+        kept += 1
+    for i in range(kept):
+        if nodes[i, FIRST] >= 0:
+            nodes[i, FIRST] = renumbered[nodes[i, FIRST]]
+        nodes[i, PARENT] = renumbered[nodes[i, PARENT]] if i else -1
+    nodes[0, ACTION] = -1
+    tree.meta[t, SIZE] = kept
+    return kept
