@@ -171,6 +171,36 @@ def test_iterative_deepening_returns_the_deepest_completed_iteration():
     assert result.principal_variation == completed.principal_variation
 
 
+def test_an_interrupted_iteration_gives_a_better_move_it_searched_to_the_end():
+    """When the budget runs out inside depth d + 1, after the completed depth d's move was searched
+    first, the result is the best root move the iteration searched to the end: its value is its exact
+    depth-(d + 1) value, and at least that of depth d's move at depth d + 1."""
+    game = rlgames.load_game("connect_four")
+    evaluator = rlgames.evaluators.load_evaluator("heuristic", game)
+    # A connect four position is always met at the same ply (its number of discs), so a table entry
+    # from an earlier iteration is too shallow to cut anything: each iteration's values are exact.
+    plain = dict(tt_size_mb=1)
+
+    def value_at(state, action: int, depth: int) -> float:  # the mover's exact value of ``action``
+        return -AlphaBeta(evaluator, AlphaBetaConfig(depth=depth, **plain)).search(state.apply(action)).value
+
+    interrupted = 0
+    for state in _random_positions(game, 12, 10, seed=4):
+        if any(state.apply(a).is_terminal() for a in state.legal_actions()):
+            continue
+        for budget in (300, 1000, 3000, 10000):
+            result = AlphaBeta(evaluator, AlphaBetaConfig(max_nodes=budget, **plain)).search(state)
+            depth = result.stats.depth
+            completed = AlphaBeta(evaluator, AlphaBetaConfig(depth=depth, **plain)).search(state)  # the same iterations
+            if (result.action, result.value) == (completed.action, completed.value):
+                continue
+            interrupted += 1
+            assert result.value == pytest.approx(value_at(state, result.action, depth), abs=1e-12)
+            assert result.value >= value_at(state, completed.action, depth) - 1e-12
+            _check_pv(state, result)
+    assert interrupted >= 5
+
+
 def test_a_time_limit_stops_the_search():
     evaluator = OpenLinesEvaluator()
     search = AlphaBeta(evaluator, AlphaBetaConfig(time_limit=0.01, tt_size_mb=0))

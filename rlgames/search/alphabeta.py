@@ -3,7 +3,7 @@ with its knobs, budgets and result.
 
 `AlphaBeta` searches depth 1, 2, ... (each iteration's principal variation and table entries order the
 next) until the depth, a node limit or a deadline is reached, and returns the deepest completed
-iteration as a `SearchResult`: the value in [-1, 1] from the side to move (a proven win 1, a proven
+iteration (or the better move an interrupted one found: `_interrupted`) as a `SearchResult`: the value in [-1, 1] from the side to move (a proven win 1, a proven
 loss -1) and, for a proven result, ``plies_to_end``. An evaluator without a compiled kernel (a
 network) is searched by `rlgames.search.batched_alphabeta` instead. Games with chance nodes are
 refused (they use expectiminimax).
@@ -59,7 +59,8 @@ class AlphaBetaConfig:
 
     * ``depth`` -- the deepest iteration, in plies (None: up to ``game.max_game_length``);
     * ``max_nodes`` / ``time_limit`` (seconds) -- budgets over all iterations (None: unlimited); the
-      result is the deepest iteration completed within them (at least depth 1 is always completed);
+      result is the deepest iteration completed within them (at least depth 1 is always completed),
+      or a better move the iteration they interrupted had found (`_interrupted`);
     * ``tt_size_mb`` -- transposition-table memory (0 disables it); 24 bytes per entry, a power of 2;
     * ``use_killers``, ``use_history`` -- move-ordering heuristics;
     * ``quiescence_depth`` -- plies of quiescence search allowed past the depth limit: tactical moves
@@ -113,7 +114,7 @@ class Iteration:
 class AlphaBeta:
     """Iterative-deepening alpha-beta with an evaluator at the cut-off; ``search(state)`` returns a
     `SearchResult` whose policy is one-hot on the chosen action. ``stop()``, from another thread, ends a
-    compiled search at once (the deepest completed iteration is its result).
+    compiled search at once (as a budget does).
 
     With an evaluator that has a compiled ``kernel`` the search runs in `make_alphabeta`'s compiled
     code; without one (a network) it runs `batched_alphabeta`, which evaluates each node's children in
@@ -179,6 +180,7 @@ class AlphaBeta:
             score = compiled.search(state.compact, depth, ws)
             ws.control[NODE_LIMIT] = node_limit
             if ws.control[ABORTED]:
+                best = _interrupted(score, ws, best)
                 break
             best = (score, principal_variation(ws), depth)
             if on_iteration is not None:
@@ -215,6 +217,18 @@ class AlphaBeta:
         )
         return SearchResult(action=line[0], value=_value(score), policy=policy, principal_variation=line,
                             stats=stats, plies_to_end=_plies_to_end(score))
+
+
+def _interrupted(score: float, ws: Workspace, best: tuple[float, tuple[int, ...], int]
+                 ) -> tuple[float, tuple[int, ...], int]:
+    """The result after an iteration ran out of budget: its best root move searched to the end, with its
+    score and line (the depth stays the last completed one), where the previous iteration's move was
+    searched first and to the end: the best of those is then at least as good at the deeper depth, as in
+    most engines; else the previous iteration's ``best``."""
+    line = principal_variation(ws)
+    if not line or ws.plies[0, 0] != best[1][0]:
+        return best
+    return score, line, best[2]
 
 
 def _value(score: float) -> float:

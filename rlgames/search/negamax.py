@@ -108,8 +108,9 @@ LMR_MIN_DEPTH = 3
 
 class CompiledAlphaBeta(NamedTuple):
     """``search(s, depth, ws) -> score`` searches root ``s`` to ``depth`` (the line is then in the
-    workspace, and ``ws.control[ABORTED]`` says whether a budget ran out); ``negamax(s, depth, ply,
-    alpha, beta, ws) -> score`` is the recursion."""
+    workspace, and ``ws.control[ABORTED]`` says whether a budget ran out: the score and the line are
+    then those of the best root move searched to the end, the line empty where none was);
+    ``negamax(s, depth, ply, alpha, beta, ws) -> score`` is the recursion."""
 
     search: Callable[..., float]
     negamax: Callable[..., float]
@@ -366,8 +367,8 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
                     late, depth2, low, high = False, depth - 1, -beta, -alpha
                 if repeats:
                     merge_repeats(ply, ws)
-            if control[ABORTED]:
-                return 0.0
+            if control[ABORTED]:  # the root keeps its best completed move (`CompiledAlphaBeta`)
+                return best if ply == 0 else 0.0
             if score > best:
                 best, best_move = score, a
                 update_pv(a, ply, ws)
