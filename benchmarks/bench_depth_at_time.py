@@ -3,7 +3,9 @@
 At equal time a slower evaluation costs depth, and iterative deepening loses it a whole ply at a time:
 this counts, position by position, whether the learned evaluator's search completed as deep as the
 hand-crafted one's, a ply less or a ply more, in ``--time`` seconds (the same search settings, one
-after the other in this process, each after an untimed warm-up). The positions are every
+after the other in this process, each after an untimed warm-up), and how often the iteration the
+clock interrupted gave the move (a better root move it had searched to the end than the completed
+iteration's: `rlgames.search.alphabeta.AlphaBeta`). The positions are every
 ``--every``-th ply (from ply ``--every / 2``) of the first ``--games`` games of an ``rlgames compare``
 (or arena) run's ``games.csv``::
 
@@ -73,17 +75,22 @@ def main(argv: list[str] | None = None) -> int:
         search.search(positions[0])  # compiles
     depths = {name: [] for name in searches}
     nodes = {name: [] for name in searches}
+    changed = Counter()  # searches whose move came from the interrupted iteration
     for state in positions:
         for name, search in searches.items():
-            stats = search.search(state).stats
-            depths[name].append(stats.depth)
-            nodes[name].append(stats.nodes)
+            completed = []
+            result = search.search(state, on_iteration=completed.append)
+            depths[name].append(result.stats.depth)
+            nodes[name].append(result.stats.nodes)
+            changed[name] += result.action != completed[-1].principal_variation[0]
     learned, hand = np.array(depths["learned"]), np.array(depths["hand-crafted"])
     difference = Counter(np.sign(learned - hand).tolist())
     print(f"{len(positions)} positions of {args.games_csv}, {args.time} s a search, {machine_info()['processor']}")
     print(f"learned completed as deep in {difference[0]}, less deep in {difference[-1]}, deeper in {difference[1]}; "
           f"mean depth {learned.mean():.2f} against {hand.mean():.2f}; mean nodes {np.mean(nodes['learned']):,.0f} "
           f"against {np.mean(nodes['hand-crafted']):,.0f}")
+    print(f"the interrupted iteration changed the move in {changed['learned']} (learned) and "
+          f"{changed['hand-crafted']} (hand-crafted) of the {len(positions)}")
     return 0
 
 

@@ -64,7 +64,8 @@ class AlphaBetaAgent:
         return agent
 
     def stop(self) -> None:
-        """Ends the running search (from another thread); it returns its deepest completed iteration."""
+        """Ends the running search (from another thread); it returns its deepest completed iteration, or
+        a better move the interrupted one found (`rlgames.search.alphabeta.AlphaBeta`)."""
         self.search_algorithm.stop()
 
     def act(self, state: State) -> int:
