@@ -3,10 +3,11 @@ with its knobs, budgets and result.
 
 `AlphaBeta` searches depth 1, 2, ... (each iteration's principal variation and table entries order the
 next) until the depth, a node limit or a deadline is reached, and returns the deepest completed
-iteration (or the better move an interrupted one found: `_interrupted`) as a `SearchResult`: the value in [-1, 1] from the side to move (a proven win 1, a proven
-loss -1) and, for a proven result, ``plies_to_end``. An evaluator without a compiled kernel (a
-network) is searched by `rlgames.search.batched_alphabeta` instead. Games with chance nodes are
-refused (they use expectiminimax).
+iteration (or the better move an interrupted one found: `_interrupted`) as a `SearchResult`: the
+value in [-1, 1] from the side to move (a proven win 1, a proven loss -1) and, for a proven result,
+``plies_to_end``. An evaluator without a compiled kernel (a network) is searched by
+`rlgames.search.batched_alphabeta` instead. Games with chance nodes are refused (they use
+expectiminimax).
 """
 
 from __future__ import annotations
