@@ -1,9 +1,10 @@
 """Monte Carlo tree search: UCT with compiled random rollouts, PUCT with an evaluator, batched leaf
 evaluation over one or many trees, tree reuse, the MCTS-solver and chance nodes.
 
-The tree lives in preallocated arrays (`rlgames.search.mcts_tree`) and every tree operation is compiled
-(`rlgames.search.mcts_ops`, with the UCB1/PUCT selection of `rlgames.search.selection`); this module holds
-the configuration and the Python drivers. How a leaf is evaluated decides the loop:
+The tree lives in preallocated arrays (`rlgames.search.mcts_tree`, grown against a timed search's
+deadline by `rlgames.search.mcts_room`) and every tree operation is compiled (`rlgames.search.mcts_ops`,
+with the UCB1/PUCT selection of `rlgames.search.selection`); this module holds the configuration and the
+Python drivers. How a leaf is evaluated decides the loop:
 
 * **No evaluator** -- random rollouts (``config.rollouts`` per leaf, their mean result), or a compiled
   playout given as ``rollout``: whole simulations run inside one compiled call (`rlgames.search.mcts_run`).
@@ -48,6 +49,7 @@ from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, State, precompile
 from rlgames.search.mcts_ops import make_tree_ops
 from rlgames.search.mcts_result import search_result, visit_policy
+from rlgames.search.mcts_room import TreeRoom
 from rlgames.search.mcts_run import make_kernel_value, make_rollout_value, make_run
 from rlgames.search.mcts_tree import (
     ACTION,
@@ -60,7 +62,6 @@ from rlgames.search.mcts_tree import (
     SOLVED,
     VISITS,
     compact_subtree,
-    grow,
     key_room,
     new_tree,
     reserve_per_simulation,
@@ -89,11 +90,6 @@ UNLIMITED = 2**62
 """Simulations of a search stopped only by its clock or by `MCTS.stop`."""
 TIME_CHUNK = 256
 """Simulations per compiled call when a time limit is set (the clock is read between calls)."""
-FRESH_MEMORY_SECONDS_PER_BYTE = 1.5e-9
-"""The slowest pace of growth planned for, per byte of tree copied: copying into memory the process has
-not touched before ran at ~0.7 GB/s on the 2-core machines here (the first touch of each page costs,
-not the copy: 15 GB/s into memory touched before), so a tree of 1M connect four nodes (120 MB) took
-0.17 s to double where the doubling before had taken 0.01 s."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -187,10 +183,7 @@ class MultiTreeMCTS(TreeDriver):
         self._batched = evaluator is not None and evaluator.kernel is None
         self._params = config.params()
         self._rng = new_rng_state(seed)
-        self._grow_seconds_per_byte = FRESH_MEMORY_SECONDS_PER_BYTE  # the last growth's, if slower
-        self._nodes_per_second = 0.0  # the last timed search's, to grow the trees before the next one
         self._stopped = False
-        self._renumbered = np.empty(0, dtype=np.int64)  # `compact_subtree`'s scratch, kept: touched once
 
     def seed(self, seed: int) -> None:
         """Restarts the PRNG from ``seed``."""
@@ -215,13 +208,12 @@ class MultiTreeMCTS(TreeDriver):
         done = np.zeros(len(states), dtype=np.int64)
         deadline = start + self.config.time_limit if self.config.time_limit is not None else math.inf
         if deadline < math.inf:
-            self._make_room_until(deadline)
+            self._tree = self._room.for_search(self._tree, deadline)
         sizes, started = self._tree.meta[:, SIZE].copy(), time.perf_counter()
         clean_priors = self._add_root_noise(done, deadline) if self.config.root_noise else None
         batches = self._simulate(self.config.simulations, done, deadline)
         if deadline < math.inf:
-            grown = (self._tree.meta[:, SIZE] - sizes).max()
-            self._nodes_per_second = grown / max(time.perf_counter() - started, 1e-3)
+            self._room.searched(self._tree, sizes, time.perf_counter() - started)
         if clean_priors is not None:  # the arrays may have grown: restore into the current ones
             for t, (first, priors) in enumerate(clean_priors):
                 self._tree.stats[t, first : first + len(priors), PRIOR] = priors
@@ -247,7 +239,7 @@ class MultiTreeMCTS(TreeDriver):
         if child < 0:
             self._set_root(index, state)
             return
-        compact_subtree(tree, index, child, self._renumbering(int(tree.meta[index, SIZE])))
+        self._room.move_root(tree, index, child)
         tree.states[index, 0] = state.compact
         tree.nodes[index, 0, READY] = 1
         set_history(tree, index, state.history())
@@ -274,8 +266,8 @@ class MultiTreeMCTS(TreeDriver):
         self._tree = new_tree(num_trees, INITIAL_CAPACITY, state_size, kernels.max_actions)
         self._ops = make_tree_ops(kernels, state_size)
         # compiled now rather than inside the first timed search that follows an `advance`
-        precompile(compact_subtree, self._tree, 0, 0, self._renumbering(1))
-        self._reserve = reserve_per_simulation(kernels)
+        precompile(compact_subtree, self._tree, 0, 0, np.zeros(1, dtype=np.int64))
+        self._room = TreeRoom(reserve_per_simulation(kernels))
         if not self._batched:
             if self.evaluator is not None:
                 leaf_value = make_kernel_value(self.evaluator.kernel)
@@ -287,38 +279,13 @@ class MultiTreeMCTS(TreeDriver):
                 leaf_value = make_rollout_value(make_buffered_playout(kernels), kernels.max_return)
             self._run = make_run(kernels, state_size, leaf_value)
 
-    def _renumbering(self, size: int) -> np.ndarray:
-        """`compact_subtree`'s scratch for ``size`` nodes (the one kept, widened to the trees' capacity
-        when shorter)."""
-        if len(self._renumbered) < size:
-            self._renumbered = np.empty(max(size, self._tree.nodes.shape[1]), dtype=np.int64)
-        return self._renumbered
-
-    def _make_room_until(self, deadline: float) -> None:
-        """Grows the trees at the start of a timed search to hold what the last one's pace of expansion
-        adds by ``deadline``: a growth paid out of this move's time, once a doubling, rather than one in
-        the middle of a search that would not fit before its deadline (or, skipped, end it early)."""
-        expected = int(self._tree.meta[:, SIZE].max() + self._nodes_per_second * (deadline - time.perf_counter()))
-        if expected > self._tree.nodes.shape[1]:
-            self._grow(expected, deadline)
-
     def _ensure_room(self, simulations_per_tree: int, deadline: float) -> bool:
-        """Grows the trees (doubling) unless each has room for that many more simulations; returns False,
-        growing nothing, when that would not end before ``deadline`` (see `_grow`)."""
-        needed = int(self._tree.meta[:, SIZE].max()) + simulations_per_tree * self._reserve
-        return needed <= self._tree.nodes.shape[1] or self._grow(needed, deadline)
-
-    def _grow(self, needed: int, deadline: float) -> bool:
-        """Grows the trees to at least ``needed`` nodes each (doubling at least) unless, at the last
-        growth's pace per byte copied (at least `FRESH_MEMORY_SECONDS_PER_BYTE`), it would end after
-        ``deadline``; returns whether it grew them."""
-        tree = self._tree
-        size = tree.nodes.nbytes + tree.stats.nbytes + tree.states.nbytes
-        if time.perf_counter() + self._grow_seconds_per_byte * size > deadline:
+        """Whether the trees have room for that many more simulations each, grown if need be (`TreeRoom`);
+        False where growing them would not end before ``deadline``."""
+        grown = self._room.for_simulations(self._tree, simulations_per_tree, deadline)
+        if grown is None:
             return False
-        started = time.perf_counter()
-        self._tree = grow(tree, max(2 * tree.nodes.shape[1], needed))
-        self._grow_seconds_per_byte = max(FRESH_MEMORY_SECONDS_PER_BYTE, (time.perf_counter() - started) / size)
+        self._tree = grown
         return True
 
     # --- running simulations -----------------------------------------------------------------------
