@@ -69,6 +69,7 @@ from rlgames.search.ab_workspace import (
     QUIESCENCE_NODES,
     REPEAT_COL,
     Workspace,
+    evaluation_hooks,
     update_pv,
 )
 from rlgames.search.budget import ABORTED, EVALS, TT_HITS, out_of_budget
@@ -158,7 +159,7 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
     order_moves = make_order_moves(move_score, kernels.provides("move_score"))
     tactical, repeats = kernels.provides("tactical_actions"), kernels.provides("repetition")
     nulls, max_return = kernels.provides("null_move"), kernels.max_return
-    static_value, enter_child, enter_root = _evaluation(evaluate, incremental)
+    static_value, enter_child, enter_root = evaluation_hooks(evaluate, incremental)
 
     @njit(inline="always")
     def terminal_score(s2, mover: int, ply: int) -> float:
@@ -416,38 +417,3 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
 
     return CompiledAlphaBeta(cache_closure(search), negamax)
 
-
-def _evaluation(evaluate: Callable[..., float], incremental: Incremental | None) -> tuple[Callable, ...]:
-    """njit ``(static_value(s, ply, ws) -> float, enter_child(s, s2, ply, ws), enter_root(s, ws))``: the
-    evaluator's value of ``s`` at ``ply``, and what entering a child at ``ply + 1`` or the root does
-    (an incremental evaluator's accumulators: the child's from its parent's; nothing for a kernel)."""
-    if incremental is None:
-        @njit(inline="always")
-        def kernel_value(s, ply: int, ws) -> float:
-            return evaluate(s)
-
-        @njit(inline="always")
-        def no_child(s, s2, ply: int, ws) -> None:
-            pass
-
-        @njit(inline="always")
-        def no_root(s, ws) -> None:
-            pass
-
-        return kernel_value, no_child, no_root
-
-    refresh, update, value = with_nrt(incremental.refresh), with_nrt(incremental.update), with_nrt(incremental.value)
-
-    @njit(inline="always")
-    def accumulated_value(s, ply: int, ws) -> float:
-        return value(s, ws.accumulators, ply)
-
-    @njit(inline="always")
-    def update_child(s, s2, ply: int, ws) -> None:
-        update(s, s2, ws.accumulators, ply)
-
-    @njit(inline="always")
-    def refresh_root(s, ws) -> None:
-        refresh(s, ws.accumulators, 0)
-
-    return accumulated_value, update_child, refresh_root
