@@ -38,7 +38,7 @@ class TreeRoom:
         """The trees, grown to hold what the last timed search's pace of expansion adds by ``deadline``
         where that fits before it."""
         expected = int(tree.meta[:, SIZE].max() + self._nodes_per_second * (deadline - time.perf_counter()))
-        return self._grown(tree, expected, deadline) if expected > tree.nodes.shape[1] else tree
+        return (self._grown(tree, expected, deadline) or tree) if expected > tree.nodes.shape[1] else tree
 
     def searched(self, tree: Tree, sizes: np.ndarray, seconds: float) -> None:
         """Records a timed search's pace of expansion: the trees had ``sizes`` nodes ``seconds`` ago."""
@@ -48,10 +48,7 @@ class TreeRoom:
         """The trees with room for that many more simulations each (grown, doubling at least, where they
         had not), or None where growing them would not end before ``deadline``."""
         needed = int(tree.meta[:, SIZE].max()) + simulations_per_tree * self.reserve
-        if needed <= tree.nodes.shape[1]:
-            return tree
-        grown = self._grown(tree, needed, deadline)
-        return grown if grown is not tree else None
+        return tree if needed <= tree.nodes.shape[1] else self._grown(tree, needed, deadline)
 
     def move_root(self, tree: Tree, t: int, child: int) -> None:
         """Makes node ``child`` of tree ``t`` its root, keeping its subtree (`compact_subtree`)."""
@@ -59,12 +56,12 @@ class TreeRoom:
             self._renumbered = np.empty(tree.nodes.shape[1], dtype=np.int64)
         compact_subtree(tree, t, child, self._renumbered)
 
-    def _grown(self, tree: Tree, needed: int, deadline: float) -> Tree:
-        """The trees grown to at least ``needed`` nodes each (doubling at least), or ``tree`` itself where,
-        at the pace planned, that would end after ``deadline``."""
+    def _grown(self, tree: Tree, needed: int, deadline: float) -> Tree | None:
+        """The trees grown to at least ``needed`` nodes each (doubling at least), or None where, at the
+        pace planned, that would end after ``deadline``."""
         size = tree.nodes.nbytes + tree.stats.nbytes + tree.states.nbytes
         if time.perf_counter() + self._seconds_per_byte * size > deadline:
-            return tree
+            return None
         started = time.perf_counter()
         grown = grow(tree, max(2 * tree.nodes.shape[1], needed))
         self._seconds_per_byte = max(FRESH_MEMORY_SECONDS_PER_BYTE, (time.perf_counter() - started) / size)
