@@ -28,7 +28,7 @@ from models.evaluator import NetworkEvaluator
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game, State
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
-from train.nnue import PRESETS, NNUEConfig
+from train.nnue_config import PRESETS, NNUEConfig
 from train.nnue_data import evaluator_values, play_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

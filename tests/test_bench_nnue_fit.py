@@ -12,7 +12,7 @@ import pytest
 
 import rlgames
 from rlgames.evaluators import load_evaluator
-from train.nnue import PRESETS
+from train.nnue_config import PRESETS
 from train.nnue_data import evaluator_values
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))

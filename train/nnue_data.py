@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import torch
@@ -24,11 +24,9 @@ from rlgames.evaluators.nnue import feature_set
 from rlgames.files import atomic_write
 from rlgames.game import Game, State, Symmetry
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
+from train.nnue_config import NNUEConfig
 from train.replay import map_actions
 from train.targets import outcome_values
-
-if TYPE_CHECKING:
-    from train.nnue import NNUEConfig
 
 
 @dataclass
