@@ -104,7 +104,14 @@ PRESETS = {
     # as well (0.0196; 47%, 46.5%), but 2.09M more positions of depth-2 games labelled by their depth-2
     # searches (--set depth=2, 4x as fast to play) made the 1.45M's networks worse (0.0174, 0.0172);
     # 64 + 16 units fit the 1.45M as well as 128 + 32 (0.0162; 32 + 32: 0.0170) at half the cost of an
-    # evaluation: at equal time (0.1 s/move, 200 games) 54.5% against hand-crafted, where 128 + 32 scored 43%
+    # evaluation: at equal time (0.1 s/move, 200 games) 54.5% against hand-crafted, where 128 + 32 scored 43%;
+    # with threat inputs, more games stopped paying at about 1.5M positions (at depth 4, 200 games from the
+    # openings of `rlgames compare --seed 1`, where the shipped network, 1.99M positions, scores 66.8%): 20,000
+    # fresh games alone (1.45M positions, --seed 10 --set games=20000), 65.8%; the shipped network trained
+    # further on them (lr 5e-4, 2 epochs), 66.2%; with 6,000 games labelled by depth-4 searches added
+    # (--set depth=4, 438k positions), 63.2%; the shipped network trained further on those alone, 60.2%
+    # (deeper labels fit better, 0.0177 against 0.0186 held out, and played worse), on 8,000 of its own
+    # depth-3 games, 59% and 60.5% (100 games); 32 or 48 units search no faster (rows of 33 or 49 floats)
     "chess": NNUEConfig(games=5000, depth=3, quiescence=8, random_plies=8, random_moves=0.05, lam=1.0, quiet=True,
                         accumulator=64, hidden=16, psqt=1, threats=1, batch_size=256, lr=2e-3, one_cycle=True,
                         policy_weight=0.0, factor=64, eval_games=20, eval_time=0.1, hand_crafted_games=True),
