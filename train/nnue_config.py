@@ -111,7 +111,8 @@ PRESETS = {
     # further on them (lr 5e-4, 2 epochs), 66.2%; with 6,000 games labelled by depth-4 searches added
     # (--set depth=4, 438k positions), 63.2%; the shipped network trained further on those alone, 60.2%
     # (deeper labels fit better, 0.0177 against 0.0186 held out, and played worse), on 8,000 of its own
-    # depth-3 games, 59% and 60.5% (100 games); 32 or 48 units search no faster (rows of 33 or 49 floats)
+    # depth-3 games, 59% and 60.5% (100 games); 32 or 48 units search no faster (rows of 33 or 49 floats);
+    # the results mixed in still hurt with the 1.45M (lam 0.9: 61.0%; 0.75: 46.2%; lam 1: 65.8%)
     "chess": NNUEConfig(games=5000, depth=3, quiescence=8, random_plies=8, random_moves=0.05, lam=1.0, quiet=True,
                         accumulator=64, hidden=16, psqt=1, threats=1, batch_size=256, lr=2e-3, one_cycle=True,
                         policy_weight=0.0, factor=64, eval_games=20, eval_time=0.1, hand_crafted_games=True),
