@@ -38,7 +38,10 @@ class TreeRoom:
         """The trees, grown to hold what the last timed search's pace of expansion adds by ``deadline``
         where that fits before it."""
         expected = int(tree.meta[:, SIZE].max() + self._nodes_per_second * (deadline - time.perf_counter()))
-        return (self._grown(tree, expected, deadline) or tree) if expected > tree.nodes.shape[1] else tree
+        if expected <= tree.nodes.shape[1]:
+            return tree
+        grown = self._grown(tree, expected, deadline)
+        return tree if grown is None else grown
 
     def searched(self, tree: Tree, sizes: np.ndarray, seconds: float) -> None:
         """Records a timed search's pace of expansion: the trees had ``sizes`` nodes ``seconds`` ago."""
