@@ -52,6 +52,7 @@ def test_resume_equals_an_uninterrupted_run(tmp_path, capsys):
     (["tic_tac_toe", "--workers", "0"], "--workers must be at least 1"),
     (["tic_tac_toe", "--relearn", "runs/no-such-run", "--out", "x.nnue.pt"], "runs/no-such-run/window.npz does not exist"),
     (["tic_tac_toe", "--relearn", "runs/no-such-run"], "--relearn writes its network to --out FILE"),
+    (["tic_tac_toe", "--init", "x.nnue.pt"], "--init is the network --relearn starts from: pass --relearn RUN_DIR"),
 ])
 def test_bad_input_is_one_line(tmp_path, capsys, argv, message):
     assert nnue.main([*argv, "--run-dir", str(tmp_path / "run")]) == 2
@@ -352,6 +353,31 @@ def test_relearning_a_runs_positions_with_its_settings_gives_its_network(tmp_pat
     c = weights(tmp_path / "other.nnue.pt")
     assert not all(torch.equal(a[k], c[k]) for k in a)
     assert load_checkpoint(tmp_path / "other.nnue.pt").config["lam"] == 0
+
+
+def test_relearning_from_a_network_learns_it_further(tmp_path, capsys):
+    """``--init``: the run's network is where learning starts (with a learning rate of 0 it comes out
+    unchanged; else it learns further); one of another size, or no file, is refused in one line."""
+    args = ["tic_tac_toe", "--preset", "smoke", "--seed", "4", "--generations", "1"]
+    assert nnue.main([*args, "--run-dir", str(tmp_path / "run")]) == 0
+    start = tmp_path / "run" / "latest.nnue.pt"
+    relearn = [*args, "--relearn", str(tmp_path / "run"), "--init", str(start)]
+    assert nnue.main([*relearn, "--out", str(tmp_path / "still.nnue.pt"), "--set", "lr=0"]) == 0
+    assert f"starting from {start}" in capsys.readouterr().out
+    a, b = weights(start), weights(tmp_path / "still.nnue.pt")
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    assert nnue.main([*relearn, "--out", str(tmp_path / "further.nnue.pt")]) == 0
+    c = weights(tmp_path / "further.nnue.pt")
+    assert not all(torch.equal(a[k], c[k]) for k in a)
+    assert nnue.main([*relearn, "--out", str(tmp_path / "x.nnue.pt"), "--set", "hidden=8"]) == 2
+    err = capsys.readouterr().err
+    assert ("is a network nnue(accumulator=8, hidden=4, psqt=0, threats=0); the settings ask for "
+            "nnue(accumulator=8, hidden=8, psqt=0, threats=0): pass --set to match it") in err
+    assert err.count("\n") == 1
+    missing = [*args, "--relearn", str(tmp_path / "run"), "--init", str(tmp_path / "none.nnue.pt")]
+    assert nnue.main([*missing, "--out", str(tmp_path / "y.nnue.pt")]) == 2
+    assert "none.nnue.pt: no such checkpoint file" in capsys.readouterr().err
+    assert not (tmp_path / "x.nnue.pt").exists() and not (tmp_path / "y.nnue.pt").exists()
 
 
 def test_relearning_several_runs_learns_their_generations_together(tmp_path):

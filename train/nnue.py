@@ -1,4 +1,4 @@
-"""``python -m train.nnue GAME [--preset NAME] [--generations N] [--run-dir DIR] [--seed S] [--resume] [--workers N] [--out FILE] [--relearn RUN_DIR] [--set KEY=VALUE ...]``
+"""``python -m train.nnue GAME [--preset NAME] [--generations N] [--run-dir DIR] [--seed S] [--resume] [--workers N] [--out FILE] [--relearn RUN_DIR [--init CHECKPOINT]] [--set KEY=VALUE ...]``
 
 Trains an NNUE (`models.networks.NNUE`) for GAME by alpha-beta self-play, generation by generation,
 as Stockfish's NNUE data is made: each generation plays ``games`` games of depth-``depth`` alpha-beta
@@ -16,7 +16,8 @@ evaluator at equal time per move, and TensorBoard gets the losses and scores
 (``tensorboard --logdir runs``). Every game is seeded from ``(seed, generation, game)`` and every
 generation's learning from ``(seed, generation)``, and the checkpoint holds the data window, so
 ``--resume`` continues a killed run exactly, with any number of workers. ``--relearn RUN_DIR`` plays
-nothing: it learns a network from the positions a run saved, with other learning settings (`relearn`).
+nothing: it learns a network from the positions a run saved, with other learning settings (`relearn`),
+and with ``--init CHECKPOINT`` that network learns them further instead of a fresh one (fine-tuning).
 """
 
 from __future__ import annotations
@@ -36,9 +37,9 @@ from torch.nn.utils import parametrize
 
 import rlgames
 from models import CheckpointError
-from models.checkpoint import load_checkpoint, load_weights, save_checkpoint
+from models.checkpoint import load_checkpoint, load_network, load_weights, save_checkpoint
 from models.evaluator import NNUEvaluator
-from models.networks import NNUE, build_network, input_shape, reads_features
+from models.networks import NNUE, NNUEArgs, build_network, input_shape, reads_features
 from rlgames.evaluators import load_evaluator
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, State
@@ -187,14 +188,18 @@ def _scalars(values: dict[str, float]) -> str:
     return ", ".join(f"{k.split('/')[-1]} {v:.3f}" for k, v in values.items())
 
 
-def relearn(game: Game, config: NNUEConfig, generations: list[Positions], echo=functools.partial(print, flush=True)
-            ) -> NNUE:
+def relearn(game: Game, config: NNUEConfig, generations: list[Positions], echo=functools.partial(print, flush=True),
+            *, init: NNUE | None = None) -> NNUE:
     """A network learnt from ``generations`` (a run's saved positions, in order) as a run with ``config``
     learns them: the same network as that run's where its games do not depend on its networks (the
     first generation's; every one's with ``hand_crafted_games``), and otherwise what ``config``'s
     learning makes of the games another run played. For trying learning settings (``lam``, the
-    network's size, ``epochs``...) without playing the games again."""
-    network, optimizer = new_network(game, config)
+    network's size, ``epochs``...) without playing the games again. With ``init`` (a network of
+    ``config``'s size), that network learns further, in place, rather than a fresh one: fine-tuning."""
+    if init is None:
+        network, optimizer = new_network(game, config)
+    else:
+        network, optimizer = init, torch.optim.Adam(init.parameters(), lr=config.lr)
     for g in range(len(generations)):
         window = generations[max(0, g + 1 - config.window):g + 1]
         losses = learn_generation(network, optimizer, game, window, config, g)
@@ -296,6 +301,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="play nothing: learn a network from the positions RUN_DIR saved (its window; of "
                              "several runs, generation by generation), with this command's settings, and write "
                              "it to --out")
+    parser.add_argument("--init", metavar="CHECKPOINT",
+                        help="with --relearn: learn further from this network (of the settings' size) instead of "
+                             "a fresh one")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override one NNUEConfig setting, e.g. --set depth=10 (repeatable; "
                              "--resume needs the same ones)")
@@ -330,6 +338,8 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError(f"--workers must be at least 1, got {args.workers}")
         if args.relearn:
             return _relearn(args, game, config)
+        if args.init:
+            raise ValueError("--init is the network --relearn starts from: pass --relearn RUN_DIR")
         run_dir = Path(args.run_dir or f"runs/nnue-{args.game}-{preset}-s{args.seed}")
         print(f"training an NNUE for {args.game} (preset {preset}, seed {args.seed}) into {run_dir}")
         run = Run(game, config, run_dir, resume=args.resume)
@@ -358,13 +368,26 @@ def _relearn(args: argparse.Namespace, game: Game, config: NNUEConfig) -> int:
         _check_inputs(path, window, game, config)
     generations = [Positions.concatenate([w[g] for w in windows if g < len(w)])
                    for g in range(max(map(len, windows)))]
+    init = _initial_network(args.init, game, config) if args.init else None
     print(f"learning an NNUE for {args.game} from the {sum(map(len, generations))} positions of "
-          f"{', '.join(map(str, paths))}")
-    network = relearn(game, config, generations)
+          f"{', '.join(map(str, paths))}" + (f", starting from {args.init}" if init else ""))
+    network = relearn(game, config, generations, init=init)
     save_checkpoint(args.out, network=network, game=game, counters={"generation": len(generations)},
                     config=dataclasses.asdict(config))
     print(f"wrote {args.out}")
     return 0
+
+
+def _initial_network(path: str, game: Game, config: NNUEConfig) -> NNUE:
+    """``--init``'s network; raises `ValueError` where its size is not the settings'."""
+    network, info = load_network(path, game)
+    wanted = NNUEArgs(accumulator=config.accumulator, hidden=config.hidden, psqt=config.psqt,
+                      threats=config.threats)
+    if info.network.arch != "nnue" or info.network.args != wanted:
+        sizes = ", ".join(f"{k}={v}" for k, v in dataclasses.asdict(wanted).items())
+        raise ValueError(f"{path} is a network {info.network.describe()}; the settings ask for nnue({sizes}): "
+                         f"pass --set to match it")
+    return network  # type: ignore[return-value]
 
 
 def _check_inputs(path: Path, window: list[Positions], game: Game, config: NNUEConfig) -> None:
