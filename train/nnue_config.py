@@ -112,6 +112,13 @@ PRESETS = {
     # (--set depth=4, 438k positions), 63.2%; the shipped network trained further on those alone, 60.2%
     # (deeper labels fit better, 0.0177 against 0.0186 held out, and played worse), on 8,000 of its own
     # depth-3 games, 59% and 60.5% (100 games); 32 or 48 units search no faster (rows of 33 or 49 floats);
+    # other sizes learnt from the 1.45M fit them as well (held out 0.015-0.016) and score at depth 4 32 + 16
+    # units 56.0%, 64 + 8 56.8%, 64 + 32 60.5%, 128 + 16 61.3%, but 64 + 16 itself 56.8% (learnt with
+    # seed 0) and 65.8% (seed 10): 200 games (+-6.5%) tell neither sizes nor seeds apart; 1,000 games at
+    # depth 3 (+-2.8%, `--depths 3 --games 1000 --seed 2`) do: seed 0 54.4%, seed 10 53.8%, the shipped
+    # network 58.8%, the shipped network trained further on the 1.45M (lr 5e-4, 2 epochs, `--relearn
+    # RUN_DIR --init checkpoints/chess.nnue.pt`) 62.5%, yet 53.5% at 0.1 s/move over 400 games (the
+    # shipped one 56.4%);
     # the results mixed in still hurt with the 1.45M (lam 0.9: 61.0%; 0.75: 46.2%; lam 1: 65.8%)
     "chess": NNUEConfig(games=5000, depth=3, quiescence=8, random_plies=8, random_moves=0.05, lam=1.0, quiet=True,
                         accumulator=64, hidden=16, psqt=1, threats=1, batch_size=256, lr=2e-3, one_cycle=True,
