@@ -115,7 +115,7 @@ PRESETS = {
     # other sizes learnt from the 1.45M fit them as well (held out 0.015-0.016) and score at depth 4 32 + 16
     # units 56.0%, 64 + 8 56.8%, 64 + 32 60.5%, 128 + 16 61.3%, but 64 + 16 itself 56.8% (learnt with
     # seed 0) and 65.8% (seed 10): 200 games (+-6.5%) tell neither sizes nor seeds apart; 1,000 games at
-    # depth 3 (+-2.8%, `--depths 3 --games 1000 --seed 2`) do: seed 0 54.4%, seed 10 53.8%, the shipped
+    # depth 3 (+-2.8%, `--depths 3 --games 1000 --seed 2`) do: seeds 0, 1, 2, 10 54.4, 57.0, 54.8, 53.8%, the shipped
     # network 58.8%, the shipped network trained further on the 1.45M (lr 5e-4, 2 epochs, `--relearn
     # RUN_DIR --init checkpoints/chess.nnue.pt`) 62.5%, yet 53.5% at 0.1 s/move over 400 games (the
     # shipped one 56.4%);
