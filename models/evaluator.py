@@ -15,7 +15,7 @@ import torch
 from models.checkpoint import load_network
 from models.networks import NNUE, PolicyValueNet, input_shape, reads_features, reads_threats
 from rlgames.evaluators.base import Evaluator
-from rlgames.evaluators.nnue import feature_set, make_dense_features, make_nnue_kernel
+from rlgames.evaluators.nnue import evaluation_inputs, feature_set, make_dense_features, make_nnue_kernel
 from rlgames.evaluators.nnue_incremental import Incremental, make_incremental_nnue
 from rlgames.game import CompactState, Game, State, compiled_entry
 
@@ -185,8 +185,9 @@ def _digest(weights: tuple) -> bytes:
     return digest.digest()
 
 
-Key = tuple[Game, bytes, bool]
-"""A compiled NNUE's game, weights' digest, and whether it reads the game's threat inputs."""
+Key = tuple[Game, bytes, int]
+"""A compiled NNUE's game, weights' digest, and which of the game's inputs recomputed at each evaluation it
+reads (`rlgames.evaluators.nnue.evaluation_inputs`: 0 none, 1 threats, 2 threats and positional)."""
 _KERNELS: dict[Key, Callable[..., float]] = {}
 _INCREMENTAL: dict[Key, Incremental] = {}
 """Compiled NNUE kernels by `Key`: the weights are constants of the compiled code, so loading the same
@@ -209,16 +210,17 @@ def _incremental_nnue(key: Key, weights: tuple) -> Incremental:
         game, _, threats = key
         kernels = game.kernels
         sparse = bool(kernels.num_features)
+        later = evaluation_inputs(kernels, threats) if threats else None
         _INCREMENTAL[key] = make_incremental_nnue(
             kernels.observation, tuple(game.observation_shape), weights, kernels.observer,
             features=kernels.features if sparse else None,
             feature_changes=kernels.feature_changes if sparse and kernels.provides("feature_changes") else None,
-            max_active=kernels.max_active_features, threats=kernels.threat_features if threats else None,
-            threat_offset=kernels.num_features, max_threats=kernels.max_active_threats or kernels.num_threat_features)
+            max_active=kernels.max_active_features, threats=later and later.features,
+            threat_offset=kernels.num_features, max_threats=later.most if later else 0)
     return _INCREMENTAL[key]
 
 
-def input_kernel(game: Game, arch: str, *, threats: bool = False) -> Callable[..., None]:
+def input_kernel(game: Game, arch: str, *, threats: int = 0) -> Callable[..., None]:
     """The njit ``(s, player, out)`` writing what a network of ``arch`` reads (`models.networks.input_shape`):
     the sparse features (with ``threats``, and the threat inputs: `feature_set`) as a vector (each entry
     how often its input is active) for an NNUE of a game that has them, else the observation."""
@@ -233,7 +235,7 @@ def _dense_features(features: Callable[..., int], num_features: int, max_active:
     return make_dense_features(features, num_features, max_active)
 
 
-def network_inputs(game: Game, arch: str, states: Sequence[State], *, threats: bool = False) -> np.ndarray:
+def network_inputs(game: Game, arch: str, states: Sequence[State], *, threats: int = 0) -> np.ndarray:
     """float32[len(states), *input_shape]: what a network of ``arch`` (with ``threats``: reading the threat
     inputs too) reads of each state, from its side to move (the training data of `train.nnue`)."""
     shape = input_shape(game, arch, threats=threats)

@@ -25,6 +25,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from rlgames.evaluators.nnue import evaluation_inputs
 from rlgames.game import Game
 
 MASKED_LOGIT = -1e9
@@ -57,7 +58,8 @@ class NNUEArgs:
     unit adds each input's own weight straight to the value before its tanh (Stockfish's PSQT output:
     a linear term, piece-square values in chess, that the layers above need not learn); with ``threats``
     1, it also reads the game's threat inputs (``GameKernels.threat_features``: in chess, the pieces
-    attacked and hanging), computed anew at each evaluation."""
+    attacked and hanging), computed anew at each evaluation, and with 2 its positional inputs after them
+    (``GameKernels.positional_features``: in chess, passed pawns, mobility, king danger)."""
 
     accumulator: int = 64
     hidden: int = 32
@@ -137,20 +139,26 @@ def reads_features(game: Game, arch: str) -> bool:
     return arch == "nnue" and game.kernels.num_features > 0
 
 
-def reads_threats(args: ResNetArgs | MLPArgs | NNUEArgs) -> bool:
-    """Whether a network with ``args`` reads the game's threat inputs besides its features."""
-    return isinstance(args, NNUEArgs) and args.threats > 0
+def reads_threats(args: ResNetArgs | MLPArgs | NNUEArgs) -> int:
+    """Which of the game's inputs recomputed at each evaluation a network with ``args`` reads besides its
+    features: 0 none, 1 the threat inputs, 2 those and the positional inputs (`NNUEArgs.threats`)."""
+    return args.threats if isinstance(args, NNUEArgs) else 0
 
 
-def input_shape(game: Game, arch: str, *, threats: bool = False) -> tuple[int, ...]:
+def input_shape(game: Game, arch: str, *, threats: int = 0) -> tuple[int, ...]:
     """What a network of ``arch`` reads of a position: the ``(num_features,)`` vector of the game's
     sparse features (each entry how often its input is active) where it `reads_features`, and with
-    ``threats`` its threat inputs after them (`reads_threats`), else the observation."""
-    if threats and not (reads_features(game, arch) and game.kernels.num_threat_features):
+    ``threats`` its inputs recomputed at each evaluation after them (`reads_threats`,
+    `rlgames.evaluators.nnue.evaluation_inputs`), else the observation."""
+    if not threats:
+        return (game.kernels.num_features,) if reads_features(game, arch) else tuple(game.observation_shape)
+    if not reads_features(game, arch) or not game.kernels.num_threat_features:
         raise ValueError(f"a {arch} network of {game.name} cannot read threat inputs: the game has none")
-    if reads_features(game, arch):
-        return (game.kernels.num_features + (game.kernels.num_threat_features if threats else 0),)
-    return tuple(game.observation_shape)
+    try:
+        later = evaluation_inputs(game.kernels, threats)
+    except ValueError as error:
+        raise ValueError(f"a {arch} network of {game.name} cannot read threats={threats}: {error}") from None
+    return (game.kernels.num_features + later.inputs,)
 
 
 def network_config(game: Game, arch: str = "auto", **arch_args: Any) -> NetworkConfig:

@@ -201,6 +201,10 @@ class GameKernels(NamedTuple):
       besides ``features``, but recomputed at each evaluation, as a move changes them too widely to
       update (chess: each piece attacked, and each attacked piece hanging); at most
       ``max_active_threats`` of them (0: ``num_threat_features``). Default: none.
+    * ``positional_features(s, player, out: int64[:]) -> int`` likewise writes the active inputs among
+      ``num_positional_features`` that an NNUE may read after the threat inputs, recomputed at each
+      evaluation (chess: passed pawns, each piece's mobility, the squares around each king attacked); at
+      most ``max_active_positional`` of them. Default: none.
     * ``max_return`` is the largest return (``GameInfo.utility[1]``, filled in by `Game`), by which
       compiled code scales returns into values.
     """
@@ -223,6 +227,9 @@ class GameKernels(NamedTuple):
     threat_features: Callable[..., int] = no_features
     num_threat_features: int = 0
     max_active_threats: int = 0
+    positional_features: Callable[..., int] = no_features
+    num_positional_features: int = 0
+    max_active_positional: int = 0
     max_return: int = 1
 
     def provides(self, kernel: str) -> bool:

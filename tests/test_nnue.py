@@ -26,7 +26,8 @@ def random_states(game: rlgames.Game, count: int, seed: int) -> list[rlgames.Sta
 
 
 @pytest.mark.parametrize("name, psqt, threats", [("tic_tac_toe", 0, 0), ("connect_four", 0, 0), ("othello", 0, 0),
-                                                 ("chess", 0, 0), ("connect_four", 1, 0), ("chess", 1, 1)])
+                                                 ("chess", 0, 0), ("connect_four", 1, 0), ("chess", 1, 1),
+                                                 ("chess", 1, 2)])
 def test_compiled_value_equals_the_torch_network(name: str, psqt: int, threats: int) -> None:
     """The same values compiled and in torch, from the observation or the sparse features (connect
     four, othello, chess; chess's threat inputs too), with or without the PSQT unit. Othello's first
@@ -76,7 +77,7 @@ def test_connect_four_features_are_line_patterns() -> None:
 
 
 @pytest.mark.parametrize("name, threats", [("tic_tac_toe", 0), ("connect_four", 0), ("othello", 0), ("chess", 0),
-                                           ("chess", 1)])
+                                           ("chess", 1), ("chess", 2)])
 def test_incremental_accumulators_follow_a_game_as_the_full_kernel_does(name: str, threats: int) -> None:
     """Updated move by move from the root's (chess: from the pieces a move changes; connect four and
     othello: from the difference of two positions' active features, othello's rows active twice

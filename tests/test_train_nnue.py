@@ -217,7 +217,7 @@ def test_sparse_positions_are_the_active_features_and_read_as_the_dense_inputs()
     import numpy as np
 
     from models.evaluator import network_inputs
-    for name, threats in (("connect_four", False), ("chess", False), ("chess", True)):
+    for name, threats in (("connect_four", 0), ("chess", 0), ("chess", 1), ("chess", 2)):
         game = rlgames.load_game(name)
         states = [game.new_initial_state()]
         rng = np.random.default_rng(1)
@@ -227,8 +227,10 @@ def test_sparse_positions_are_the_active_features_and_read_as_the_dense_inputs()
         active = nnue_data.active_features(game, states, threats=threats)
         dense = network_inputs(game, "nnue", states, threats=threats)
         assert active.dtype == np.int32 and [set(a[a >= 0]) for a in active] == [set(np.flatnonzero(d)) for d in dense]
-        assert (active.max() >= game.kernels.num_features) == threats
-        network = nnue.build_network(game, "nnue", seed=2, accumulator=8, hidden=4, threats=int(threats))
+        kernels = game.kernels
+        assert (active.max() >= kernels.num_features) == bool(threats)
+        assert (active.max() >= kernels.num_features + kernels.num_threat_features) == (threats == 2)
+        network = nnue.build_network(game, "nnue", seed=2, accumulator=8, hidden=4, threats=threats)
         masks = torch.ones(len(states), game.num_actions)
         for sparse_out, dense_out in zip(network.forward_active(torch.from_numpy(active), masks),
                                          network(torch.from_numpy(dense), masks)):
@@ -456,5 +458,38 @@ def test_chess_positions_with_threat_inputs_are_relearnt_only_by_a_network_that_
            "--set threats=1" in capsys.readouterr().err
     assert nnue.main([*args, "--out", str(tmp_path / "b.nnue.pt"), "--relearn", str(tmp_path / "plain")]) == 2
     assert "--set threats=0" in capsys.readouterr().err
-    assert nnue.main([*args, "--out", str(tmp_path / "c.nnue.pt"), "--relearn", str(tmp_path / "threats")]) == 0
+    assert nnue.main([*args, "--out", str(tmp_path / "d.nnue.pt"), "--relearn", str(tmp_path / "threats")]) == 2
+    assert "holds positions with threat inputs; the network's threats setting is 2: relearn them with " \
+           "--set threats=1" in capsys.readouterr().err  # the preset reads the positional inputs too
+    assert nnue.main([*args, "--set", "threats=1", "--out", str(tmp_path / "c.nnue.pt"),
+                      "--relearn", str(tmp_path / "threats")]) == 0
     assert load_checkpoint(tmp_path / "c.nnue.pt").network.observation_shape == (768 + 1280,)
+
+
+def test_a_network_grows_into_one_reading_more_inputs(tmp_path):
+    """``--init`` of a network that reads fewer of the inputs recomputed at each evaluation (chess: threats 1)
+    into settings that read more (threats 2, the positional inputs too): the same weights, the new inputs'
+    rows zero, so the same values on the same positions; the other way is refused."""
+    import numpy as np
+
+    from models.checkpoint import save_checkpoint
+    from models.evaluator import network_inputs
+
+    game = rlgames.load_game("chess")
+    small = nnue.build_network(game, "nnue", seed=3, accumulator=8, hidden=4, psqt=1, threats=1)
+    save_checkpoint(tmp_path / "small.nnue.pt", network=small, game=game)
+    config = dataclasses.replace(nnue.PRESETS["chess"], accumulator=8, hidden=4, threats=2)
+    grown = nnue._initial_network(str(tmp_path / "small.nnue.pt"), game, config)
+    assert grown.config.args.threats == 2 and grown.accumulator.weight.shape == (9, 768 + 1280 + 448)
+    assert not grown.accumulator.weight[:, 2048:].any()
+    states = [game.new_initial_state()]
+    rng = np.random.default_rng(2)
+    while len(states) < 10:
+        states.append(states[-1].apply(int(rng.choice(states[-1].legal_actions()))))
+    with torch.no_grad():
+        before = small.value_only(torch.from_numpy(network_inputs(game, "nnue", states, threats=1)), active=False)
+        after = grown.value_only(torch.from_numpy(network_inputs(game, "nnue", states, threats=2)), active=False)
+    torch.testing.assert_close(before, after)
+    save_checkpoint(tmp_path / "grown.nnue.pt", network=grown, game=game)
+    with pytest.raises(ValueError, match="threats=2\\); the settings ask for nnue\\(.*threats=1\\)"):
+        nnue._initial_network(str(tmp_path / "grown.nnue.pt"), game, dataclasses.replace(config, threats=1))

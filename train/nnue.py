@@ -17,7 +17,8 @@ evaluator at equal time per move, and TensorBoard gets the losses and scores
 generation's learning from ``(seed, generation)``, and the checkpoint holds the data window, so
 ``--resume`` continues a killed run exactly, with any number of workers. ``--relearn RUN_DIR`` plays
 nothing: it learns a network from the positions a run saved, with other learning settings (`relearn`),
-and with ``--init CHECKPOINT`` that network learns them further instead of a fresh one (fine-tuning).
+and with ``--init CHECKPOINT`` that network learns them further instead of a fresh one (fine-tuning; a
+network reading fewer of the inputs recomputed at each evaluation grows into the settings' ``threats``).
 """
 
 from __future__ import annotations
@@ -302,8 +303,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "several runs, generation by generation), with this command's settings, and write "
                              "it to --out")
     parser.add_argument("--init", metavar="CHECKPOINT",
-                        help="with --relearn: learn further from this network (of the settings' size) instead of "
-                             "a fresh one")
+                        help="with --relearn: learn further from this network (of the settings' size, or one "
+                             "reading fewer threat inputs: it grows) instead of a fresh one")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override one NNUEConfig setting, e.g. --set depth=10 (repeatable; "
                              "--resume needs the same ones)")
@@ -379,28 +380,50 @@ def _relearn(args: argparse.Namespace, game: Game, config: NNUEConfig) -> int:
 
 
 def _initial_network(path: str, game: Game, config: NNUEConfig) -> NNUE:
-    """``--init``'s network; raises `ValueError` where its size is not the settings'."""
+    """``--init``'s network; raises `ValueError` where its size is not the settings'. One that reads fewer
+    of the inputs recomputed at each evaluation (a lower ``threats``) grows into the settings' network:
+    the rows of the inputs it gains start at zero, so that it computes the same values at first."""
     network, info = load_network(path, game)
     wanted = NNUEArgs(accumulator=config.accumulator, hidden=config.hidden, psqt=config.psqt,
                       threats=config.threats)
-    if info.network.arch != "nnue" or info.network.args != wanted:
+    args = info.network.args
+    if info.network.arch == "nnue" and args.threats < wanted.threats \
+            and dataclasses.replace(args, threats=wanted.threats) == wanted:
+        return _grown(network, game, config)  # type: ignore[arg-type]
+    if info.network.arch != "nnue" or args != wanted:
         sizes = ", ".join(f"{k}={v}" for k, v in dataclasses.asdict(wanted).items())
         raise ValueError(f"{path} is a network {info.network.describe()}; the settings ask for nnue({sizes}): "
                          f"pass --set to match it")
     return network  # type: ignore[return-value]
 
 
+def _grown(network: NNUE, game: Game, config: NNUEConfig) -> NNUE:
+    """``network`` with the inputs of ``config.threats`` its own do not have, their rows zero."""
+    grown, _ = new_network(game, config)
+    sources = dict(network.named_parameters())
+    with torch.no_grad():
+        for name, parameter in grown.named_parameters():
+            source = sources[name]
+            if name == "accumulator.weight":  # [accumulator + psqt, inputs]: the old inputs come first
+                parameter.zero_()
+                parameter[:, :source.shape[1]] = source
+            else:
+                parameter.copy_(source)
+    return grown
+
+
 def _check_inputs(path: Path, window: list[Positions], game: Game, config: NNUEConfig) -> None:
-    """Refuses a window whose positions hold other inputs than the network reads: threat inputs for a
-    network without them, or none for one that reads them (``threats``)."""
+    """Refuses a window whose positions hold other inputs than the network reads: threat (or positional)
+    inputs for a network without them, or none for one that reads them (``threats``)."""
     if not reads_features(game, "nnue") or not any(len(part) for part in window):
         return
     top = max(int(part.observations.max()) for part in window if len(part))
-    if top >= input_shape(game, "nnue", threats=bool(config.threats))[0] or (config.threats and
-                                                                              top < game.kernels.num_features):
-        held = "with" if top >= game.kernels.num_features else "without"
-        raise ValueError(f"{path} holds positions {held} threat inputs; the network's threats setting is "
-                         f"{config.threats}: relearn them with --set threats={int(held == 'with')}")
+    kernels = game.kernels
+    held = 0 if top < kernels.num_features else 1 if top < kernels.num_features + kernels.num_threat_features else 2
+    if held != config.threats:
+        names = ("no threat inputs", "threat inputs", "threat and positional inputs")
+        raise ValueError(f"{path} holds positions with {names[held]}; the network's threats setting is "
+                         f"{config.threats}: relearn them with --set threats={held}")
 
 
 if __name__ == "__main__":

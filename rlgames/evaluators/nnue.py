@@ -38,17 +38,32 @@ class FeatureSet(NamedTuple):
     most: int
 
 
-def feature_set(kernels: GameKernels, *, threats: bool = False) -> FeatureSet:
-    """The game's sparse features (``GameKernels.features``), and with ``threats`` its threat inputs
-    after them (``GameKernels.threat_features``, numbered from ``num_features`` on)."""
+def feature_set(kernels: GameKernels, *, threats: int = 0) -> FeatureSet:
+    """The game's sparse features (``GameKernels.features``), then with ``threats`` its inputs recomputed
+    at each evaluation (`evaluation_inputs`), numbered from ``num_features`` on."""
     most = kernels.max_active_features or kernels.num_features
     if not threats:
         return FeatureSet(kernels.features, kernels.num_features, most)
-    if not kernels.num_threat_features:
-        raise ValueError("the game has no threat inputs")
-    combined = _followed_by(kernels.features, kernels.threat_features, kernels.num_features)
-    return FeatureSet(combined, kernels.num_features + kernels.num_threat_features,
-                      most + (kernels.max_active_threats or kernels.num_threat_features))
+    later = evaluation_inputs(kernels, threats)
+    return FeatureSet(_followed_by(kernels.features, later.features, kernels.num_features),
+                      kernels.num_features + later.inputs, most + later.most)
+
+
+def evaluation_inputs(kernels: GameKernels, level: int) -> FeatureSet:
+    """The inputs an NNUE recomputes at each evaluation, numbered from 0: at ``level`` 1 the game's threat
+    inputs (``GameKernels.threat_features``), at 2 those and its positional inputs after them
+    (``positional_features``)."""
+    if level not in (1, 2):
+        raise ValueError(f"threats must be 0, 1 or 2, got {level}")
+    if not kernels.num_threat_features or (level == 2 and not kernels.num_positional_features):
+        raise ValueError("the game has no " + ("threat" if level == 1 else "threat and positional") + " inputs")
+    threats = FeatureSet(kernels.threat_features, kernels.num_threat_features,
+                         kernels.max_active_threats or kernels.num_threat_features)
+    if level == 1:
+        return threats
+    return FeatureSet(_followed_by(threats.features, kernels.positional_features, threats.inputs),
+                      threats.inputs + kernels.num_positional_features,
+                      threats.most + (kernels.max_active_positional or kernels.num_positional_features))
 
 
 @functools.cache

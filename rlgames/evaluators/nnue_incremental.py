@@ -58,12 +58,14 @@ def make_incremental_nnue(observation: Callable[..., None], observation_shape: t
     most = max_active or inputs
     with_threats = threats is not None
     threats = threats or no_features
-    most_threats = max(1, max_threats)
+    threat_room = max(1, max_threats) + 3  # the active threat inputs, and three rows of padding
     # the threats' rows apart: two constants of under 1 MB each, which numba embeds (`BLOCK_BYTES`), where
     # chess's 2,048 rows together are over
-    w1, w_threats = (w1[:threat_offset].copy(), w1[threat_offset:].copy()) if with_threats else (w1, w1[:1])
-    zero = len(w1)  # a row of zeros after the inputs', which pads `add_rows`' pairs
+    w1, w_threats = (w1[:threat_offset].copy(), w1[threat_offset:].copy()) if with_threats else (w1, w1[:0])
+    # a row of zeros after each part's, which pads `add_rows`' pairs and `value`'s fours
+    zero, zero_threat = len(w1), len(w_threats)
     w1 = np.vstack([w1, np.zeros((1, width), dtype=np.float32)])
+    w_threats = np.vstack([w_threats, np.zeros((1, width), dtype=np.float32)])
     room = max(most, MAX_CHANGES) + 2  # a move's inputs gained (or lost), and two rows of padding
     if not sparse and math.prod(observation_shape) != inputs:
         raise ValueError(f"the network takes {inputs} inputs, the observation has {math.prod(observation_shape)}")
@@ -161,12 +163,15 @@ def make_incremental_nnue(observation: Callable[..., None], observation_shape: t
         accumulator = stack_float32(width)
         for k in range(width):
             accumulator[k] = accumulators[ply, player, k]
-        if with_threats:
-            active = stack_int64(most_threats)
-            for j in range(threats(s, player, active)):
-                row = active[j]
+        if with_threats:  # their rows four at a time (a quarter of the stores), padded with the row of zeros
+            active = stack_int64(threat_room)
+            n = threats(s, player, active)
+            for j in range(n, n + 3):
+                active[j] = zero_threat
+            for j in range(0, n, 4):
+                r0, r1, r2, r3 = active[j], active[j + 1], active[j + 2], active[j + 3]
                 for k in range(width):
-                    accumulator[k] += w_threats[row, k]
+                    accumulator[k] += (w_threats[r0, k] + w_threats[r1, k]) + (w_threats[r2, k] + w_threats[r3, k])
         return output(accumulator)
 
     return Incremental(refresh, update, value, width)

@@ -415,6 +415,51 @@ def test_threat_features_match_python_chess_attackers(game):
     assert len([i for i in seen if i < 640]) > 200 and len([i for i in seen if i >= 640]) > 200
 
 
+def python_chess_positional(board: chess.Board, player: int) -> list[int]:
+    """The positional inputs seen by ``player`` (`rlgames.games.chess.kernels.positional_features`), from
+    python-chess's attacks: passed pawns, each piece's mobility, the attacked squares of each king's zone."""
+    inputs = []
+    for colour in (chess.WHITE, chess.BLACK):
+        side, them = int(colour == chess.BLACK) ^ player, not colour
+        for square in board.pieces(chess.PAWN, colour):
+            file, rank = chess.square_file(square), chess.square_rank(square)
+            ranks = range(rank + 1, 8) if colour == chess.WHITE else range(rank)
+            if not any(board.piece_at(chess.square(f, r)) == chess.Piece(chess.PAWN, them)
+                       for f in range(max(0, file - 1), min(7, file + 1) + 1) for r in ranks):
+                inputs.append(64 * side + (square ^ 56 * player))
+        their_pawn_attacks = chess.SquareSet()
+        for square in board.pieces(chess.PAWN, them):
+            their_pawn_attacks |= board.attacks(square)
+        for kind, piece_type in enumerate((chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)):
+            for square in board.pieces(piece_type, colour):
+                safe = board.attacks(square) - board.occupied_co[colour] - their_pawn_attacks
+                inputs.append(128 + 128 * side + 32 * kind + min(31, len(safe)))
+        king = board.king(colour)
+        zone = chess.SquareSet(chess.BB_KING_ATTACKS[king] | chess.BB_SQUARES[king])
+        inputs.append(384 + 10 * side + min(9, sum(1 for q in zone if board.is_attacked_by(them, q))))
+    return sorted(inputs)
+
+
+def test_positional_features_match_python_chess(game):
+    """The positional inputs of an NNUE (passed pawns, mobility, king danger), seen by either player, equal
+    those built from python-chess's attacks along random games, and are numbered within their runs."""
+    from rlgames.games.chess.kernels import MAX_ACTIVE_POSITIONAL, NUM_POSITIONAL_FEATURES, positional_features
+
+    assert KERNELS.num_positional_features == NUM_POSITIONAL_FEATURES == 448
+    rng, out, seen = np.random.default_rng(12), np.zeros(MAX_ACTIVE_POSITIONAL, dtype=np.int64), set()
+    for _ in range(12):
+        state, board = game.new_initial_state(), chess.Board()
+        while not state.is_terminal() and board.ply() < 160:
+            for player in (0, 1):
+                n = positional_features(state.compact, player, out)
+                assert sorted(out[:n]) == python_chess_positional(board, player)
+                seen.update(out[:n].tolist())
+            action = int(rng.choice(state.legal_actions()))
+            board.push_uci(state.action_to_string(action))
+            state = state.apply(action)
+    assert max(seen) < 404 and len([i for i in seen if i < 128]) > 40 and len([i for i in seen if i >= 384]) > 8
+
+
 SPECIAL_MOVES = (
     "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPP1/R3K2R w KQkq - 0 1",  # castling both ways, a capturing promotion
     "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",  # en passant

@@ -22,7 +22,7 @@ from rlgames.games.chess.actions import (
     UNDER,
     move_to_action,
 )
-from rlgames.games.chess.bitboards import ALL, bishop_attacks, bit, lsb, rook_attacks
+from rlgames.games.chess.bitboards import ALL, bishop_attacks, bit, lsb, popcount, rook_attacks
 from rlgames.games.chess.bitboards import KING as KING_ATTACKS
 from rlgames.games.chess.bitboards import KNIGHT as KNIGHT_ATTACKS
 from rlgames.games.chess.movegen import board, checkers, count, generate
@@ -353,8 +353,108 @@ def threat_features(s, player: int, out) -> int:
     return n
 
 
+NUM_POSITIONAL_FEATURES = 7 * 64
+"""The positional inputs of chess, in runs of 64 (the learner's factorizer shares a row along each run):
+a passed pawn of a side on a square (2 x 64), a knight, bishop, rook or queen of a side and its
+mobility (2 x 4 x 32), a side's king and how many squares of its zone the other side attacks (2 x 10),
+and padding."""
+MAX_ACTIVE_POSITIONAL = 2 * 8 + 2 * 15 + 2
+"""Each side's at most 8 passed pawns, 15 pieces with a mobility, and a king's zone."""
+PASSED, MOBILITY, KING_DANGER = 0, 128, 384
+MAX_MOBILITY, MAX_DANGER = 31, 9
+
+
+@njit(cache=True)
+def _front_span(pawns: np.uint64, colour: int) -> np.uint64:
+    """The squares ahead of ``pawns`` (of ``colour``, white moving up) on their files and the two next to
+    them: where a pawn of the other side stops one of them from being passed."""
+    if colour == 0:
+        span = pawns << np.uint64(8)
+        span |= span << np.uint64(8)
+        span |= span << np.uint64(16)
+        span |= span << np.uint64(32)
+    else:
+        span = pawns >> np.uint64(8)
+        span |= span >> np.uint64(8)
+        span |= span >> np.uint64(16)
+        span |= span >> np.uint64(32)
+    return span | ((span << np.uint64(1)) & NOT_A_FILE) | ((span >> np.uint64(1)) & NOT_H_FILE)
+
+
+@njit(cache=True)
+def positional_features(s, player: int, out) -> int:
+    """Positional terms of a classical evaluation as NNUE inputs seen by ``player`` (as `features`: ``side`` 0
+    for ``player``'s pieces, squares flipped for black), recomputed at each evaluation: ``64 * side +
+    square`` for each passed pawn (no pawn of the other side ahead of it on its file or the next ones);
+    ``128 + 128 * side + 32 * kind + mobility`` for each knight, bishop, rook and queen (``kind`` 0-3),
+    its mobility the squares it attacks that hold none of its side's pieces and no pawn of the other side
+    attacks (at most 31); ``384 + 10 * side + danger`` for each king, ``danger`` the squares of its zone
+    (its square and neighbours) the other side attacks (at most 9): what Stockfish's classical evaluation
+    scores as passed pawns, mobility and king safety, which the pieces' squares and threats do not say."""
+    occupied = board(s, WHITE) | board(s, BLACK)
+    white_pawns, black_pawns = board(s, PAWNS) & board(s, WHITE), board(s, PAWNS) & board(s, BLACK)
+    by_white_pawns = ((white_pawns << np.uint64(7)) & NOT_H_FILE) | ((white_pawns << np.uint64(9)) & NOT_A_FILE)
+    by_black_pawns = ((black_pawns >> np.uint64(9)) & NOT_H_FILE) | ((black_pawns >> np.uint64(7)) & NOT_A_FILE)
+    passed_white = white_pawns & ~_front_span(black_pawns, 1)
+    passed_black = black_pawns & ~_front_span(white_pawns, 0)
+    n, by_white = _side_terms(s, 0, player, occupied, passed_white, by_white_pawns, by_black_pawns, out, 0)
+    n, by_black = _side_terms(s, 1, player, occupied, passed_black, by_black_pawns, by_white_pawns, out, n)
+    n = _king_danger(s, 0, player, by_black, out, n)
+    return _king_danger(s, 1, player, by_white, out, n)
+
+
+@njit(cache=True, inline="always")
+def _side_terms(s, colour: int, player: int, occupied: np.uint64, passed: np.uint64, own_pawn_attacks: np.uint64,
+                their_pawn_attacks: np.uint64, out, n: int) -> tuple:
+    """`positional_features`' passed pawns and mobilities of ``colour`` from ``out[n]`` on; their number
+    after them and the squares ``colour`` attacks."""
+    flip = 56 * player
+    side = colour ^ player
+    own = board(s, WHITE + colour)
+    while passed:
+        out[n] = PASSED + 64 * side + (lsb(passed) ^ flip)
+        passed &= passed - np.uint64(1)
+        n += 1
+    safe = ~own & ~their_pawn_attacks
+    attacked = own_pawn_attacks | KING_ATTACKS[lsb(board(s, PIECES + KING) & own)]
+    base = MOBILITY + 128 * side
+    for kind in range(4):
+        pieces = board(s, PIECES + KNIGHT + kind) & own
+        while pieces:
+            reach = _reach(kind, lsb(pieces), occupied)
+            attacked |= reach
+            out[n] = base + 32 * kind + min(MAX_MOBILITY, popcount(reach & safe))
+            pieces &= pieces - np.uint64(1)
+            n += 1
+    return n, attacked
+
+
+@njit(cache=True, inline="always")
+def _reach(kind: int, square: int, occupied: np.uint64) -> np.uint64:
+    """The squares a knight, bishop, rook or queen (``kind`` 0-3) on ``square`` attacks."""
+    if kind == 0:
+        return KNIGHT_ATTACKS[square]
+    if kind == 1:
+        return bishop_attacks(square, occupied)
+    if kind == 2:
+        return rook_attacks(square, occupied)
+    return bishop_attacks(square, occupied) | rook_attacks(square, occupied)
+
+
+@njit(cache=True, inline="always")
+def _king_danger(s, colour: int, player: int, attacked: np.uint64, out, n: int) -> int:
+    """`positional_features`' input of the king of ``colour``, whose zone the other side's ``attacked``
+    squares threaten, at ``out[n]``; ``n + 1``."""
+    king = lsb(board(s, PIECES + KING) & board(s, WHITE + colour))
+    danger = popcount((KING_ATTACKS[king] | bit(king)) & attacked)
+    out[n] = KING_DANGER + 10 * (colour ^ player) + min(MAX_DANGER, danger)
+    return n + 1
+
+
 KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
                       max_actions=MAX_MOVES, tactical_actions=tactical_actions, repetition=repetition,
                       null_move=null_move, move_score=move_score, features=features, feature_changes=feature_changes,
                       num_features=NUM_FEATURES, threat_features=threat_features,
-                      num_threat_features=NUM_THREAT_FEATURES, max_active_threats=MAX_ACTIVE_THREATS)
+                      num_threat_features=NUM_THREAT_FEATURES, max_active_threats=MAX_ACTIVE_THREATS,
+                      positional_features=positional_features, num_positional_features=NUM_POSITIONAL_FEATURES,
+                      max_active_positional=MAX_ACTIVE_POSITIONAL)
