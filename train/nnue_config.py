@@ -93,7 +93,7 @@ PRESETS = {
     # (`positional_features`, threats=2: passed pawns, mobility, king danger), which took the network learnt from
     # 1.45M positions from about 55% to 62.4% at depth 3 (1,000 games) and the shipped one, grown into them and
     # trained further on those positions, from 58.8% to 70.0%, and from 56.4% to 63.0% at 0.1 s/move (400
-    # games), though its search runs at 0.70 of the hand-crafted nodes/s, not 0.80; quiescence on captures, so that
+    # games), though its search runs at 0.67 of the hand-crafted nodes/s, not 0.87; quiescence on captures, so that
     # no label is taken in the middle of an exchange; every position kept, the lopsided ones too (the
     # search's leaves are full of them: in a one-off experiment, learnt without those beyond 0.9, it scored
     # 27.5% at depth 2, not 53.5%);
