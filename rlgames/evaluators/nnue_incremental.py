@@ -47,9 +47,10 @@ def make_incremental_nnue(observation: Callable[..., None], observation_shape: t
     the inputs it gains and minus those it loses: the game's ``feature_changes`` where it gives them,
     else the active inputs (sparse ``features``, at most ``max_active``; an input active twice in one
     position counts twice) or the observation entries that differ between the two positions. With
-    ``threats`` (``GameKernels.threat_features``, at most ``max_threats`` active, their rows from
-    ``threat_offset`` on), the rows of the position's threat inputs are added at each evaluation, to
-    a copy of its accumulator: they are not updated move by move."""
+    ``threats`` (the inputs recomputed at each evaluation, `rlgames.evaluators.nnue.evaluation_inputs`:
+    ``GameKernels.threat_features``, then ``positional_features`` where the network reads them; at most
+    ``max_threats`` active, their rows from ``threat_offset`` on), the rows of the position's threat inputs
+    are added at each evaluation, to a copy of its accumulator: they are not updated move by move."""
     w1, b1, w2t, b2, w3, b3, psqt = frozen_weights(weights)
     inputs, width = w1.shape  # width: the accumulator's units, the PSQT unit if any, padding
     output = make_output(w2t, b2, w3, b3, psqt=psqt)
@@ -60,7 +61,7 @@ def make_incremental_nnue(observation: Callable[..., None], observation_shape: t
     threats = threats or no_features
     threat_room = max(1, max_threats) + 3  # the active threat inputs, and three rows of padding
     # the threats' rows apart: two constants of under 1 MB each, which numba embeds (`BLOCK_BYTES`), where
-    # chess's 2,048 rows together are over
+    # chess's 2,048 rows (2,496 with the positional inputs) together are over
     w1, w_threats = (w1[:threat_offset].copy(), w1[threat_offset:].copy()) if with_threats else (w1, w1[:0])
     # a row of zeros after each part's, which pads `add_rows`' pairs and `value`'s fours
     zero, zero_threat = len(w1), len(w_threats)
