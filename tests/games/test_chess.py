@@ -374,6 +374,19 @@ def test_late_move_reductions_search_fewer_nodes_and_still_find_the_mate(game):
     assert (mate.action_to_string(found.action), found.plies_to_end, found.value) == ("d5f6", 3, 1.0)
 
 
+def random_positions(game, *, seed: int, games: int, plies: int):
+    """The positions of ``games`` random games of at most ``plies`` plies (seeded), each as a state and
+    the python-chess board of the same moves."""
+    rng = np.random.default_rng(seed)
+    for _ in range(games):
+        state, board = game.new_initial_state(), chess.Board()
+        while not state.is_terminal() and board.ply() < plies:
+            yield state, board
+            action = int(rng.choice(state.legal_actions()))
+            board.push_uci(state.action_to_string(action))
+            state = state.apply(action)
+
+
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 100}
 
 
@@ -401,17 +414,12 @@ def test_threat_features_match_python_chess_attackers(game):
     from rlgames.games.chess.kernels import MAX_ACTIVE_THREATS, NUM_THREAT_FEATURES, threat_features
 
     assert KERNELS.num_threat_features == NUM_THREAT_FEATURES == 1280
-    rng, out, seen = np.random.default_rng(11), np.zeros(MAX_ACTIVE_THREATS, dtype=np.int64), set()
-    for _ in range(20):
-        state, board = game.new_initial_state(), chess.Board()
-        while not state.is_terminal() and board.ply() < 120:
-            for player in (0, 1):
-                n = threat_features(state.compact, player, out)
-                assert len(set(out[:n])) == n and sorted(out[:n]) == sorted(python_chess_threats(board, player))
-                seen.update(out[:n].tolist())
-            action = int(rng.choice(state.legal_actions()))
-            board.push_uci(state.action_to_string(action))
-            state = state.apply(action)
+    out, seen = np.zeros(MAX_ACTIVE_THREATS, dtype=np.int64), set()
+    for state, board in random_positions(game, seed=11, games=20, plies=120):
+        for player in (0, 1):
+            n = threat_features(state.compact, player, out)
+            assert len(set(out[:n])) == n and sorted(out[:n]) == sorted(python_chess_threats(board, player))
+            seen.update(out[:n].tolist())
     assert len([i for i in seen if i < 640]) > 200 and len([i for i in seen if i >= 640]) > 200
 
 
@@ -446,17 +454,12 @@ def test_positional_features_match_python_chess(game):
     from rlgames.games.chess.kernels import MAX_ACTIVE_POSITIONAL, NUM_POSITIONAL_FEATURES, positional_features
 
     assert KERNELS.num_positional_features == NUM_POSITIONAL_FEATURES == 448
-    rng, out, seen = np.random.default_rng(12), np.zeros(MAX_ACTIVE_POSITIONAL, dtype=np.int64), set()
-    for _ in range(12):
-        state, board = game.new_initial_state(), chess.Board()
-        while not state.is_terminal() and board.ply() < 160:
-            for player in (0, 1):
-                n = positional_features(state.compact, player, out)
-                assert sorted(out[:n]) == python_chess_positional(board, player)
-                seen.update(out[:n].tolist())
-            action = int(rng.choice(state.legal_actions()))
-            board.push_uci(state.action_to_string(action))
-            state = state.apply(action)
+    out, seen = np.zeros(MAX_ACTIVE_POSITIONAL, dtype=np.int64), set()
+    for state, board in random_positions(game, seed=12, games=12, plies=160):
+        for player in (0, 1):
+            n = positional_features(state.compact, player, out)
+            assert sorted(out[:n]) == python_chess_positional(board, player)
+            seen.update(out[:n].tolist())
     assert max(seen) < 404 and len([i for i in seen if i < 128]) > 40 and len([i for i in seen if i >= 384]) > 8
 
 

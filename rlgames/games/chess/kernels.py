@@ -286,16 +286,20 @@ NOT_A_FILE = np.uint64(0xFEFE_FEFE_FEFE_FEFE)
 NOT_H_FILE = np.uint64(0x7F7F_7F7F_7F7F_7F7F)
 
 
+@njit(cache=True, inline="always")
+def _pawn_attacks(pawns: np.uint64, colour: int) -> np.uint64:
+    """The squares ``pawns`` of ``colour`` (white moving up) attack."""
+    if colour == 0:
+        return ((pawns << np.uint64(7)) & NOT_H_FILE) | ((pawns << np.uint64(9)) & NOT_A_FILE)
+    return ((pawns >> np.uint64(9)) & NOT_H_FILE) | ((pawns >> np.uint64(7)) & NOT_A_FILE)
+
+
 @njit(cache=True)
 def _attacks(s, colour: int, occupied: np.uint64) -> tuple:
     """The squares the pieces of ``colour`` of each kind (pawn .. king) attack: six bitboards (a tuple:
     no array to allocate at each evaluation)."""
     own = board(s, WHITE + colour)
-    pawns = board(s, PAWNS) & own
-    if colour == 0:
-        pawn = ((pawns << np.uint64(7)) & NOT_H_FILE) | ((pawns << np.uint64(9)) & NOT_A_FILE)
-    else:
-        pawn = ((pawns >> np.uint64(9)) & NOT_H_FILE) | ((pawns >> np.uint64(7)) & NOT_A_FILE)
+    pawn = _pawn_attacks(board(s, PAWNS) & own, colour)
     knight = bishop = rook = queen = np.uint64(0)
     pieces = board(s, PIECES + KNIGHT) & own
     while pieces:
@@ -393,8 +397,7 @@ def positional_features(s, player: int, out) -> int:
     scores as passed pawns, mobility and king safety, which the pieces' squares and threats do not say."""
     occupied = board(s, WHITE) | board(s, BLACK)
     white_pawns, black_pawns = board(s, PAWNS) & board(s, WHITE), board(s, PAWNS) & board(s, BLACK)
-    by_white_pawns = ((white_pawns << np.uint64(7)) & NOT_H_FILE) | ((white_pawns << np.uint64(9)) & NOT_A_FILE)
-    by_black_pawns = ((black_pawns >> np.uint64(9)) & NOT_H_FILE) | ((black_pawns >> np.uint64(7)) & NOT_A_FILE)
+    by_white_pawns, by_black_pawns = _pawn_attacks(white_pawns, 0), _pawn_attacks(black_pawns, 1)
     passed_white = white_pawns & ~_front_span(black_pawns, 1)
     passed_black = black_pawns & ~_front_span(white_pawns, 0)
     n, by_white = _side_terms(s, 0, player, occupied, passed_white, by_white_pawns, by_black_pawns, out, 0)
