@@ -62,7 +62,7 @@ from open_spiel.python.algorithms import minimax
 
 import rlgames
 from rlgames.evaluators import Evaluator
-from rlgames.games import othello
+from rlgames.games.othello import rules as othello
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

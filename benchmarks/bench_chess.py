@@ -145,7 +145,7 @@ def playout_rates(game: rlgames.Game, seconds: float, seed: int) -> dict[str, di
 
 
 def search_rates(game: rlgames.Game, names: Sequence[str], depth: int) -> dict[str, Any]:
-    """The generic compiled alpha-beta with the hand-crafted evaluator (`rlgames.evaluators.chess`) and
+    """The generic compiled alpha-beta with the hand-crafted evaluator (`rlgames.games.chess.evaluator`) and
     8 plies of quiescence on captures and promotions, to ``depth`` on each position: nodes (quiescence
     nodes included) per second of thread CPU time, after an untimed search that compiles it."""
     search = AlphaBeta(load_evaluator("heuristic", game), AlphaBetaConfig(depth=depth, quiescence_depth=8))

@@ -23,14 +23,13 @@ from collections import Counter
 
 import numpy as np
 import torch
+from common import machine_info
 
 import rlgames
 from models.evaluator import NetworkEvaluator
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game, State
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
-
-from common import machine_info
 
 
 def match_positions(game: Game, games_csv: str, games: int, every: int) -> list[State]:

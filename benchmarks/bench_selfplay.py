@@ -49,11 +49,11 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 import torch
 
+import train.selfplay
 from models import NetworkEvaluator, PolicyValueNet, load_network
 from rlgames.game import Game, State
 from rlgames.search.result import SearchResult
 from train.config import SelfPlayConfig, load_config
-import train.selfplay
 from train.selfplay import play_games
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

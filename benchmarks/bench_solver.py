@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 import rlgames
-from rlgames.datasets import PONS_SETS, pons_data_dir, read_pons_file
-from rlgames.solvers.connect_four import ConnectFourSolver, solve_score
+from rlgames.games.connect_four.data import PONS_SETS, pons_data_dir, read_pons_file
+from rlgames.games.connect_four.solver import ConnectFourSolver, solve_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import each, machine_info, repeat_runs, spread  # noqa: E402

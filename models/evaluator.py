@@ -17,7 +17,8 @@ from models.networks import NNUE, PolicyValueNet, input_shape, reads_features, r
 from rlgames.evaluators.base import Evaluator
 from rlgames.evaluators.nnue import evaluation_inputs, feature_set, make_dense_features, make_nnue_kernel
 from rlgames.evaluators.nnue_incremental import Incremental, make_incremental_nnue
-from rlgames.game import CompactState, Game, State, compiled_entry
+from rlgames.game import CompactState, Game, State
+from rlgames.jit.entry import compiled_entry
 
 
 class NetworkEvaluator(Evaluator):

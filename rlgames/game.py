@@ -33,12 +33,15 @@ Compact-state slots fixed for every game, so that the facade and the search read
 from __future__ import annotations
 
 import abc
+import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 import numba
 import numpy as np
+
+from rlgames.jit.entry import compiled_entry
 
 CHANCE = -1
 """Player code of a chance node (OpenSpiel's ``kChancePlayerId``)."""
@@ -299,25 +302,6 @@ def dihedral_symmetries(size: int, extra_actions: int = 0) -> tuple[Symmetry, ..
     return tuple(symmetries)
 
 
-def compiled_entry(kernel: Callable, *example_args: object) -> Callable:
-    """The compiled entry point of a numba ``kernel`` for the types of ``example_args``, compiled (or
-    loaded from numba's cache) now. It relies on numba's ``overloads[...].entry_point``, which is not
-    public API; with ``NUMBA_DISABLE_JIT=1`` it returns ``kernel`` itself."""
-    kernel(*example_args)
-    overloads = getattr(kernel, "overloads", None)
-    if overloads is None:
-        return kernel
-    return overloads[tuple(numba.typeof(arg) for arg in example_args)].entry_point
-
-
-def precompile(function: Callable, *example_args: object) -> None:
-    """Compiles the njit ``function`` for the types of ``example_args`` now, without calling it (so
-    that a timed call later excludes the compilation); nothing to do with ``NUMBA_DISABLE_JIT=1``."""
-    compile_now = getattr(function, "compile", None)
-    if compile_now is not None:
-        compile_now(tuple(numba.typeof(arg) for arg in example_args))
-
-
 class Game(abc.ABC):
     """The rules of a game. Create games with `rlgames.load_game`.
 
@@ -336,22 +320,27 @@ class Game(abc.ABC):
     info: GameInfo
     """The game's `GameInfo`: a class attribute for a game without parameters, else set per instance."""
     heuristic: ClassVar[str | None] = None
-    """``"module:Class"`` of the game's hand-crafted evaluator (`rlgames.evaluators`'s ``heuristic``),
-    imported only when one is asked for; None: the game has none."""
+    """``".module:Class"`` of the game's hand-crafted evaluator (`rlgames.evaluators`'s ``heuristic``),
+    a module of the game's own package (``".evaluator:ChessEvaluator"``), imported by `locate` only when
+    one is asked for; None: the game has none."""
     evaluators: ClassVar[dict[str, str]] = {}
-    """The game's other named evaluators, ``name -> "module:Class"`` (built as ``Class(**params)``),
+    """The game's other named evaluators, ``name -> ".module:Class"`` (built as ``Class(**params)``),
     which `rlgames.evaluators.load_evaluator` also accepts for this game (backgammon's ``pubeval``)."""
     default_agent: ClassVar[str | None] = None
     """The agent spec `rlgames play` sets against a person unless told otherwise; None:
     ``alphabeta(depth=6)``, or ``expectiminimax(depth=4)`` in a game with chance nodes."""
     solver: ClassVar[str | None] = None
-    """``"module:function"`` of an exact solver made for the game, ``solve(state, *, time_limit)``;
-    None: `rlgames.solvers` uses its generic exhaustive solver."""
+    """``".module:function"`` of an exact solver made for the game, ``solve(state, *, time_limit)``, in
+    the game's package (``".solver:solve"``); None: `rlgames.solvers` uses its generic exhaustive solver."""
     move_separator: ClassVar[str] = " "
     """What separates the moves of a line written in the game's notation (position and opening files)."""
     record_format: ClassVar[str | None] = None
     """The file extension of the game's own record of a played game (``"pgn"`` for chess, ``"sgf"`` for
     go), written by `export_record`; None: the game has none (the arena's games.csv still has the moves)."""
+    protocols: ClassVar[dict[str, str]] = {}
+    """The engine protocols the game speaks, ``name -> ".module:Class"`` of the engine in its package (chess:
+    ``{"uci": ".uci:UciEngine"}``), each built as ``Class(game, agent_spec)`` with a ``run(stdin)`` loop by
+    the CLI verb of the same name."""
 
     num_actions: int
     observation_shape: tuple[int, ...]
@@ -376,6 +365,14 @@ class Game(abc.ABC):
             self.kernels = self.kernels._replace(max_return=info.utility[1])
         self._initial_compact = self.initial_compact_state()
         self.fast_apply = compiled_entry(self.kernels.apply, self._initial_compact, 0)
+
+    @classmethod
+    def locate(cls, pointer: str) -> Any:
+        """The object that a ``"module:name"`` pointer (`heuristic`, `solver`, `evaluators`) names, importing
+        its module; a module written with a leading dot is one of the game's own package."""
+        module_name, _, name = pointer.partition(":")
+        package = cls.__module__.rpartition(".")[0]
+        return getattr(importlib.import_module(module_name, package), name)
 
     @classmethod
     def describe(cls) -> GameInfo:

@@ -13,8 +13,8 @@ from numba import njit
 import rlgames
 from rlgames.agents import AgentSpecError
 from rlgames.evaluators import Evaluator, ZeroEvaluator
-from rlgames.evaluators.tic_tac_toe import OpenLinesEvaluator
 from rlgames.game import TERMINAL
+from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
 from rlgames.search.minimax import alphabeta as reference_alphabeta
 

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from tug import CASH, LEFT, RIGHT, Tug
 
 import rlgames
 from rlgames.analysis import analyse, measure_accuracy, value_sign
@@ -17,10 +18,9 @@ from rlgames.arena.positions import (
     read_position_file,
 )
 from rlgames.cli import main
-from rlgames.datasets import load_pons_set
+from rlgames.games.connect_four.data import load_pons_set
 from rlgames.search.result import SearchResult, SearchStats
 from rlgames.solvers import solve
-from tug import CASH, LEFT, RIGHT, Tug
 
 C4 = rlgames.load_game("connect_four")
 TTT = rlgames.load_game("tic_tac_toe")

@@ -9,19 +9,32 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tug import CASH, LEFT, RIGHT, Tug
 
 import rlgames
-from rlgames.arena import (ArenaConfig, SprtConfig, log_to_tensorboard, openings, resolve_anchor, run_arena,
-                           write_results)
+from rlgames.arena import (
+    ArenaConfig,
+    SprtConfig,
+    log_to_tensorboard,
+    openings,
+    resolve_anchor,
+    run_arena,
+    write_results,
+)
 from rlgames.arena.elo import fit_elo
 from rlgames.arena.match import GameRecord, ScheduledGame, play_game
 from rlgames.arena.openings import file_openings, random_openings
-from rlgames.arena.report import console_report, markdown_report, pair_rows, ranking_rows, results_dict
+from rlgames.arena.report import (
+    console_report,
+    markdown_report,
+    pair_rows,
+    ranking_rows,
+    results_dict,
+)
 from rlgames.arena.scores import pair_results, score_matrices
 from rlgames.arena.tournament import ArenaResult
 from rlgames.cli import main
 from rlgames.game import Outcome
-from tug import CASH, LEFT, RIGHT, Tug
 
 TTT = rlgames.load_game("tic_tac_toe")
 

@@ -45,6 +45,7 @@ def test_rlgames_self_play_counts_the_simulations_its_searches_ran(network):
     import dataclasses
 
     from bench_selfplay import rlgames_selfplay
+
     from train.config import load_config
 
     config = dataclasses.replace(load_config("tic_tac_toe").selfplay, search="puct", simulations=16,

@@ -16,7 +16,7 @@ import rlgames
 from models import NetworkEvaluator, load_checkpoint, load_network
 from models.evaluator import NNUEvaluator
 from rlgames.arena import ArenaConfig, run_arena
-from rlgames.datasets import load_pons_set
+from rlgames.games.connect_four.data import load_pons_set
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
 from rlgames.solvers import solve
 
@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "checkpoints"
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from eval_win_in_one import positions_where_the_mover_wins_next  # noqa: E402  (the manifest's figure)
+
 MANIFEST = json.loads((FOLDER / "manifest.json").read_text())
 
 

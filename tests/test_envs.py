@@ -11,13 +11,13 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from tug import CASH, LEFT, RIGHT, Tug
 
 import envs
 import rlgames
 from envs import GameEnv, SelfPlayEnv
 from envs.render import PIECE_RGB, board_image
 from rlgames import IllegalActionError, Outcome
-from tug import CASH, LEFT, RIGHT, Tug
 
 SMALL_PARAMS = {"pig": {"winscore": 20}, "halving": {"n": 40}}
 """Smaller variants of the long games, to keep random episodes short."""

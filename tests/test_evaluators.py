@@ -9,7 +9,7 @@ import pytest
 
 import rlgames
 from rlgames.evaluators import Evaluator, ZeroEvaluator
-from rlgames.evaluators.tic_tac_toe import OpenLinesEvaluator
+from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
 
 TTT = rlgames.load_game("tic_tac_toe")
 

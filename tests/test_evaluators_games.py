@@ -12,15 +12,15 @@ import pytest
 
 import rlgames
 from rlgames.evaluators import Evaluator, ZeroEvaluator, list_evaluators, load_evaluator
-from rlgames.evaluators.connect_four import ConnectFourEvaluator
-from rlgames.evaluators.halving import HalvingEvaluator
-from rlgames.evaluators.nim import MisereNimEvaluator, NimEvaluator
-from rlgames.evaluators.othello import OthelloEvaluator
-from rlgames.evaluators.pig import PigEvaluator
 from rlgames.evaluators.rollout import RolloutEvaluator
-from rlgames.evaluators.tic_tac_toe import OpenLinesEvaluator
 from rlgames.game import State
-from rlgames.games.othello import PASS
+from rlgames.games.connect_four.evaluator import ConnectFourEvaluator
+from rlgames.games.halving.evaluator import HalvingEvaluator
+from rlgames.games.nim.evaluator import MisereNimEvaluator, NimEvaluator
+from rlgames.games.othello.evaluator import OthelloEvaluator
+from rlgames.games.othello.rules import PASS
+from rlgames.games.pig.evaluator import PigEvaluator
+from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
 from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
 from rlgames.solvers import solve
 

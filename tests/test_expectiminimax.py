@@ -11,9 +11,15 @@ from numba import njit
 
 import rlgames
 from rlgames.evaluators import Evaluator, ZeroEvaluator
-from rlgames.evaluators.tic_tac_toe import OpenLinesEvaluator
 from rlgames.game import CHANCE, TERMINAL, Game, GameInfo, GameKernels, State
-from rlgames.games.pig import DECISIONS_LEFT, SCORE0, SCORE1, TURN_PLAYER, TURN_TOTAL
+from rlgames.games.pig.rules import (
+    DECISIONS_LEFT,
+    SCORE0,
+    SCORE1,
+    TURN_PLAYER,
+    TURN_TOTAL,
+)
+from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
 from rlgames.search.expectiminimax import (
     Expectiminimax,
     ExpectiminimaxConfig,

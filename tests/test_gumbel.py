@@ -10,8 +10,8 @@ import pytest
 import rlgames
 from rlgames.evaluators import Evaluator
 from rlgames.evaluators.base import uniform_policy
-from rlgames.evaluators.pig import PigEvaluator
-from rlgames.evaluators.tic_tac_toe import OpenLinesEvaluator
+from rlgames.games.pig.evaluator import PigEvaluator
+from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
 from rlgames.search.gumbel import (
     Gumbel,
     GumbelConfig,

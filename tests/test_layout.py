@@ -10,7 +10,6 @@ import pytest
 
 import rlgames
 
-
 PLOTTING = {"rlgames.arena.plots"}
 """Modules that draw with matplotlib; they load only when a report is drawn."""
 

@@ -11,8 +11,8 @@ import pytest
 
 import rlgames
 from rlgames.evaluators import load_evaluator
-from rlgames.evaluators.connect_four import ConnectFourEvaluator
-from rlgames.evaluators.nim import NimEvaluator
+from rlgames.games.connect_four.evaluator import ConnectFourEvaluator
+from rlgames.games.nim.evaluator import NimEvaluator
 from train import linear
 from train.linear import fit_logistic, generate, log_loss, sign_accuracy
 

@@ -11,7 +11,7 @@ from numba import njit
 
 import rlgames
 from rlgames.evaluators import Evaluator
-from rlgames.evaluators.tic_tac_toe import OpenLinesEvaluator
+from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
 from rlgames.search.mcts import MCTS, MCTSConfig, MultiTreeMCTS, visit_policy
 from rlgames.search.mcts_ops import make_tree_ops
 from rlgames.search.mcts_run import make_rollout_value, make_run

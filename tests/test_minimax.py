@@ -9,8 +9,8 @@ import pytest
 
 import rlgames
 from rlgames.evaluators import ZeroEvaluator
-from rlgames.evaluators.tic_tac_toe import OpenLinesEvaluator
 from rlgames.game import TERMINAL, GameInfo
+from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
 from rlgames.search.minimax import alphabeta, minimax
 
 UNSEEN = 99  # leaves that alpha-beta must prune

@@ -6,9 +6,9 @@ import hashlib
 import random
 import struct
 import subprocess
-import zipfile
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +37,7 @@ from models.networks import (
 )
 from models.rollout import PolicyRolloutEvaluator
 from rlgames.evaluators.base import Evaluator
-from rlgames.evaluators.tic_tac_toe import OpenLinesEvaluator
+from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
 from rlgames.search.alphabeta import WIN as ALPHABETA_WIN
 from rlgames.search.batched_alphabeta import WIN, batched_alphabeta
 from rlgames.search.minimax import alphabeta as reference_alphabeta

@@ -66,7 +66,7 @@ def test_connect_four_features_are_line_patterns() -> None:
     """Connect four's NNUE inputs are the n-tuple network's: one of 256 patterns per line of four
     (a stone of either side, an empty cell playable now or not), checked against a reference built
     from the printed board, seen by either player."""
-    from rlgames.games.connect_four import NUM_FEATURES, features
+    from rlgames.games.connect_four.features import NUM_FEATURES, features
 
     game = rlgames.load_game("connect_four")
     assert game.kernels.num_features == NUM_FEATURES == 69 * 256
@@ -102,7 +102,7 @@ def test_incremental_accumulators_follow_a_game_as_the_full_kernel_does(name: st
             state, ply = child, ply + 1
         assert ply > 4
     if name == "chess":  # a null move changes no input, only the side to move (so the view)
-        from rlgames.games.chess.kernels import null_move
+        from rlgames.games.chess.rules import null_move
 
         state = game.state_from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
         accumulators = np.zeros((2, 2, incremental.width), dtype=np.float32)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import io
 
 import numpy as np
+from tug import CASH, LEFT, RIGHT, Tug
 
 import rlgames
 from rlgames.cli import main
 from rlgames.game import Outcome
 from rlgames.play import PlaySession, outcome_text
 from rlgames.search.result import SearchResult, SearchStats
-from tug import CASH, LEFT, RIGHT, Tug
 
 TTT = rlgames.load_game("tic_tac_toe")
 

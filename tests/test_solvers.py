@@ -11,9 +11,9 @@ import pytest
 import rlgames
 from rlgames import State
 from rlgames.cli import main
-from rlgames.datasets import load_pons_set
+from rlgames.games.connect_four.data import load_pons_set
+from rlgames.games.connect_four.solver import ConnectFourSolveResult, score_to_plies
 from rlgames.solvers import ExhaustiveSolver, SolveBudgetError, solve
-from rlgames.solvers.connect_four import ConnectFourSolveResult, score_to_plies
 
 
 def pons_positions(name: str, limit: int | None = None) -> list[tuple[str, int]]:

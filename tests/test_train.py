@@ -15,9 +15,18 @@ import numpy as np
 import pytest
 import torch
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+from tug import CASH, LEFT, RIGHT, Tug
 
 import rlgames
-from models import CheckpointError, NetworkEvaluator, build_network, load_checkpoint, load_network
+from models import (
+    CheckpointError,
+    NetworkEvaluator,
+    build_network,
+    load_checkpoint,
+    load_network,
+)
+from rlgames.evaluators.base import LinearEvaluator
+from rlgames.game import Outcome
 from rlgames.search.gumbel import MultiTreeGumbel
 from rlgames.search.mcts import MultiTreeMCTS
 from rlgames.solvers import solve
@@ -32,8 +41,8 @@ from train.config import (
     settle_for_device,
 )
 from train.evaluate import elo_difference, match, opponent_tag, play, reachable_states
-from train.linear import generate, sign_accuracy
 from train.learner import Learner, make_optimizer
+from train.linear import generate, sign_accuracy
 from train.replay import FIELDS, ReplayBuffer, augment, map_actions
 from train.selfplay import (
     Positions,
@@ -46,9 +55,6 @@ from train.selfplay import (
 )
 from train.targets import outcome_values
 from train.trainer import CHECKPOINT, Trainer, TrainError
-from rlgames.evaluators.base import LinearEvaluator
-from rlgames.game import Outcome
-from tug import CASH, LEFT, RIGHT, Tug
 
 torch.set_num_threads(1)
 

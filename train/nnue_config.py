@@ -82,13 +82,13 @@ PRESETS = {
     # on the positions alpha-beta self-play reaches and on a random child of a third of them
     "connect_four_teacher": NNUEConfig(games=600, depth=6, random_plies=6, lam=0.75, epochs=10, window=4,
                                        teacher="checkpoints/connect_four.pt", siblings=0.35),
-    # 38 line and corner patterns sharing rows by symmetry (`rlgames.games.othello_patterns`): an
+    # 38 line and corner patterns sharing rows by symmetry (`rlgames.games.othello.features`): an
     # n-tuple network as connect four's, learnt from many games of the hand-crafted evaluator, then
     # from as many of its own (62% at equal time after the first generation, 82% after the second)
     "othello": NNUEConfig(generations=2, games=16000, depth=4, random_plies=8, random_moves=0.05, lam=0.5,
                           accumulator=16, hidden=8, psqt=1, epochs=8, batch_size=256, lr=2e-3, one_cycle=True,
                           policy_weight=0.0, eval_games=20, eval_time=0.1),
-    # 768 piece-square inputs (`rlgames.games.chess.kernels.features`), 1,280 threat inputs (`threat_features`:
+    # 768 piece-square inputs (`rlgames.games.chess.features`), 1,280 threat inputs (`threat_features`:
     # each piece attacked; attacked and undefended or by a cheaper piece) and 448 positional inputs
     # (`positional_features`, threats=2: passed pawns, mobility, king danger), which took the network learnt from
     # 1.45M positions from about 55% to 62.4% at depth 3 (1,000 games) and the shipped one, grown into them and

@@ -9,12 +9,10 @@ from rlgames.cli.common import add_game, game_from_args
 
 
 def cmd_uci(args: argparse.Namespace) -> int:
-    from rlgames.uci import UciEngine
-
     game = game_from_args(args)
-    if not hasattr(game, "state_from_fen"):
-        raise ValueError(f"{game.name} has no FEN positions: UCI speaks chess")
-    UciEngine(game, args.agent).run(sys.stdin)
+    if "uci" not in game.protocols:
+        raise ValueError(f"{game.name} speaks no UCI (UCI speaks chess)")
+    game.locate(game.protocols["uci"])(game, args.agent).run(sys.stdin)
     return 0
 
 

@@ -1,6 +1,6 @@
 """Evaluators: position estimates for search, all behind one protocol (see `rlgames.evaluators.base`).
 
-Game-specific evaluators live in modules named after their game (``rlgames.evaluators.tic_tac_toe``)
+Game-specific evaluators live in modules named after their game (``rlgames.games.tic_tac_toe.evaluator``)
 and are imported from there, so that importing this package compiles nothing. `load_evaluator` makes
 one by name:
 
@@ -53,7 +53,7 @@ def _hand_crafted(game: Game, **params: Any) -> Evaluator:
     ``for_game(game, **params)``; the others are built as ``Class(**params)``."""
     if game.heuristic is None:
         raise ValueError(f"{game.name} has no heuristic evaluator")
-    cls = _import(game.heuristic)
+    cls = game.locate(game.heuristic)
     for_game = getattr(cls, "for_game", None)
     return for_game(game, **params) if for_game is not None else cls(**params)
 
@@ -154,7 +154,7 @@ def load_evaluator(name: str, game: Game, **params: Any) -> Evaluator:
     without a heuristic.
     """
     if name in game.evaluators:
-        return _import(game.evaluators[name])(**params)
+        return game.locate(game.evaluators[name])(**params)
     try:
         factory = _EVALUATORS[name]
     except KeyError:

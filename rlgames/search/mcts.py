@@ -46,7 +46,8 @@ from typing import Literal
 import numpy as np
 
 from rlgames.evaluators.base import Evaluator
-from rlgames.game import Game, State, precompile
+from rlgames.game import Game, State
+from rlgames.jit.entry import precompile
 from rlgames.search.mcts_ops import make_tree_ops
 from rlgames.search.mcts_result import search_result, visit_policy
 from rlgames.search.mcts_room import TreeRoom

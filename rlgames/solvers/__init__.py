@@ -1,7 +1,7 @@
 """Exact solvers: the game-theoretic value of a position, with the plies to the end and the best moves.
 
 `solve` picks the solver: the one a game names (`Game.solver`; connect four: Pons' alpha-beta,
-`rlgames.solvers.connect_four`), otherwise the generic `rlgames.solvers.exhaustive` solver, which visits
+`rlgames.games.connect_four.solver`), otherwise the generic `rlgames.solvers.exhaustive` solver, which visits
 every position reachable from the root and so suits small games only. Games with chance nodes are
 refused, and so are games whose rules depend on earlier positions. Specialised solvers are imported lazily, by module path, so that generic code never imports a
 game.
@@ -10,7 +10,6 @@ game.
 from __future__ import annotations
 
 import functools
-import importlib
 
 from rlgames.game import Game, State
 from rlgames.solvers.exhaustive import ExhaustiveSolver
@@ -37,8 +36,7 @@ def solve(state: State, *, time_limit: float | None = None) -> SolveResult:
     target = state.game.solver
     if target is None:
         return exhaustive_solver(state.game).solve(state, time_limit=time_limit)
-    module_name, function_name = target.split(":")
-    return getattr(importlib.import_module(module_name), function_name)(state, time_limit=time_limit)
+    return state.game.locate(target)(state, time_limit=time_limit)
 
 
 @functools.cache

@@ -37,7 +37,8 @@ from numba import njit
 from numba.cpython.unsafe.tuple import tuple_setitem
 
 from rlgames.closure_cache import cache_closure
-from rlgames.game import PLAYER, RETURN, TERMINAL, Game, State, precompile
+from rlgames.game import PLAYER, RETURN, TERMINAL, Game, State
+from rlgames.jit.entry import precompile
 from rlgames.search.tt import tt_slot
 from rlgames.solvers.result import SolveBudgetError, SolveResult
 

@@ -10,7 +10,8 @@ import numpy as np
 
 from rlgames.game import CHANCE, TERMINAL, Game, GameInfo, State
 from rlgames.games.backgammon import notation
-from rlgames.games.backgammon.kernels import (
+from rlgames.games.backgammon.moves import NUM_ACTIONS, PASS
+from rlgames.games.backgammon.rules import (
     KERNELS,
     OBSERVATION_SHAPE,
     dice,
@@ -18,7 +19,6 @@ from rlgames.games.backgammon.kernels import (
     view,
     win_points,
 )
-from rlgames.games.backgammon.moves import NUM_ACTIONS, PASS
 from rlgames.games.backgammon.slots import (
     FULL,
     HIGH_SHIFT,
@@ -188,8 +188,8 @@ class Backgammon(Game):
     kernels = KERNELS
     move_separator = "; "
     """Moves hold spaces and chance outcomes commas: a line of moves separates them by semicolons."""
-    heuristic = "rlgames.evaluators.backgammon:BackgammonEvaluator"
-    evaluators: ClassVar[dict[str, str]] = {"pubeval": "rlgames.evaluators.backgammon:PubevalEvaluator"}
+    heuristic = ".evaluator:BackgammonEvaluator"
+    evaluators: ClassVar[dict[str, str]] = {"pubeval": ".evaluator:PubevalEvaluator"}
     default_agent = "expectiminimax(plies=2)"
 
     def __init__(self, scoring_type: str = "winloss_scoring", max_player_turns: int = 500) -> None:

@@ -35,7 +35,6 @@ from rlgames.games.backgammon.moves import (
     LOW_FIRST,
     MAX_LEGAL,
     PASS,
-    POINTS_MASK,
     SINGLE,
     absolute_mask,
     after_move,
@@ -45,7 +44,7 @@ from rlgames.games.backgammon.moves import (
     sources,
     to_absolute,
 )
-from rlgames.games.backgammon.slots import HIGH_SHIFT, LOW_SHIFT, META, bar
+from rlgames.games.backgammon.slots import HIGH_SHIFT, LOW_SHIFT, META, POINTS_MASK, bar
 
 ROW = 8
 """The width of the copies that write a row of `_open_pairs`, doubled past ``ROW`` first moves (there

@@ -16,8 +16,8 @@ import re
 
 import numpy as np
 
-from rlgames.games.backgammon.kernels import OUTCOME_DICE, perspective, view
 from rlgames.games.backgammon.moves import BAR, LOW_FIRST, NO_MOVE
+from rlgames.games.backgammon.rules import OUTCOME_DICE, perspective, view
 from rlgames.games.backgammon.slots import (
     NUM_CHECKERS,
     NUM_POINTS,

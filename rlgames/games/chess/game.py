@@ -18,7 +18,18 @@ from rlgames.games.chess.actions import (
     TO,
     UNDER,
 )
-from rlgames.games.chess.fen import (
+from rlgames.games.chess.features import (
+    MAX_ACTIVE_POSITIONAL,
+    MAX_ACTIVE_THREATS,
+    NUM_FEATURES,
+    NUM_POSITIONAL_FEATURES,
+    NUM_THREAT_FEATURES,
+    feature_changes,
+    features,
+    positional_features,
+    threat_features,
+)
+from rlgames.games.chess.notation import (
     START,
     board_letters,
     parse_fen,
@@ -26,7 +37,7 @@ from rlgames.games.chess.fen import (
     square_name,
     to_fen,
 )
-from rlgames.games.chess.kernels import KERNELS, perft
+from rlgames.games.chess.rules import KERNELS, perft
 from rlgames.games.chess.slots import (
     KINGS,
     ONGOING,
@@ -184,15 +195,20 @@ class Chess(Game):
 
     name = "chess"
     state_class = ChessState
-    heuristic = "rlgames.evaluators.chess:ChessEvaluator"
+    heuristic = ".evaluator:ChessEvaluator"
     info = GameInfo(name, num_actions=NUM_ACTIONS, observation_shape=(20, 8, 8), max_game_length=17695,
                     history_dependent=True)
-    kernels = KERNELS
+    kernels = KERNELS._replace(
+        features=features, feature_changes=feature_changes, num_features=NUM_FEATURES,
+        threat_features=threat_features, num_threat_features=NUM_THREAT_FEATURES, max_active_threats=MAX_ACTIVE_THREATS,
+        positional_features=positional_features, num_positional_features=NUM_POSITIONAL_FEATURES,
+        max_active_positional=MAX_ACTIVE_POSITIONAL)
 
     def initial_compact_state(self) -> tuple:
         return parse_fen(START)
 
     record_format = "pgn"
+    protocols = {"uci": ".uci:UciEngine"}
 
     def export_record(self, actions, *, players: tuple[str, str], outcome: Outcome, event: str = "rlgames",
                       round: int | None = None) -> str:

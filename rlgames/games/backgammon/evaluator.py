@@ -1,0 +1,175 @@
+"""Backgammon's hand-crafted baselines as evaluators: `BackgammonEvaluator` (the heuristic of
+`rlgames.games.backgammon.evaluator_terms`) and `PubevalEvaluator` (Tesauro's pubeval).
+
+Both read the board through the rules' ``view`` kernel (the rows of the ``perspective`` player and of
+its opponent) and give values from the game's ``observer``:
+
+* at a decision node, the side to move, who is on roll (its dice already rolled, which neither
+  evaluator looks at);
+* at a chance node, where the next player is about to roll, the player who *moved into* it: these are
+  the afterstates that TD-Gammon's 1-ply search compares. At the opening roll, where no one has moved,
+  player 0, scored as if on roll (heuristic) or as if it had just moved (pubeval).
+
+Values are expected results divided by the game's largest return (`max_points`: 1, 2 or 3 by the
+scoring type the state carries), as search scores terminal states; neither evaluation models gammons,
+so a value is at most ``1 / max_points`` in size, that of a sure single win. Terminal states are
+scored by the searches, never by these kernels.
+
+Pubeval's score is not a probability: `pubeval_squash` maps it monotonically into [-1, 1] by
+``tanh(score / PUBEVAL_SCALE)`` with `PUBEVAL_SCALE` = 10: after its own moves in pubeval self-play
+the mover's scores run from about -27 to 23 (1st to 99th percentile; race scores spread wider than
+contact scores, whose median is about +13), so the squash spans most of the range without
+saturating. Its values lean toward the player who just moved (contact scores are mostly positive):
+pubeval is a move chooser, and 1-ply move choice is unchanged by the squash.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+
+import numpy as np
+from numba import njit
+
+from rlgames.closure_cache import cache_closure
+from rlgames.evaluators.base import Evaluator, LinearEvaluator
+from rlgames.game import CHANCE, PLAYER, State
+from rlgames.games.backgammon.evaluator_terms import (
+    DEFAULT_WEIGHTS,
+    FEATURE_NAMES,
+    SCALE,
+    evaluate,
+    features,
+    pubeval,
+)
+from rlgames.games.backgammon.rules import observer, perspective, view
+from rlgames.games.backgammon.slots import META, SCORING_SHIFT
+
+PUBEVAL_SCALE = 10.0
+"""`pubeval_squash`'s scale: a score of 10 is worth tanh(1) = 0.76."""
+ROW = 26
+"""A row of `view`: 24 points, the bar, the borne-off checkers."""
+
+
+@njit(cache=True, inline="always")
+def max_points(s) -> int:
+    """The largest return under the scoring type of ``s``: 1 (win/loss), 2 (gammons), 3 (backgammons)."""
+    return (s[META] >> SCORING_SHIFT & 3) + 1
+
+
+@njit(cache=True, inline="always")
+def board(s):
+    """int64[2, 26]: the rows of the `perspective` player and of its opponent (`view`)."""
+    rows = np.empty((2, ROW), dtype=np.int64)
+    view(s, rows)
+    return rows
+
+
+@njit(cache=True)
+def state_features(s, out) -> None:
+    """The heuristic's features of the non-terminal ``s`` from the `perspective` player (the side to
+    move at a decision node, the player about to roll at a chance node) into ``out``."""
+    rows = board(s)
+    features(rows[0], rows[1], out)
+
+
+@njit(cache=True)
+def heuristic_value(s, weights, scale: float) -> float:
+    """The heuristic's value of the non-terminal ``s`` from its `observer`, with contact ``weights``
+    and ``scale``: the value for the player on roll, negated at a chance node (whose observer is
+    the player who just moved), over `max_points`."""
+    rows = board(s)
+    value = evaluate(rows[0], rows[1], weights, scale)
+    if observer(s) != perspective(s):
+        value = -value
+    return value / max_points(s)
+
+
+_DEFAULT_WEIGHTS = np.array(DEFAULT_WEIGHTS)
+
+
+@njit(cache=True)
+def heuristic_kernel(s) -> float:
+    """`heuristic_value` with the default weights: `BackgammonEvaluator`'s kernel."""
+    return heuristic_value(s, _DEFAULT_WEIGHTS, SCALE)
+
+
+@functools.cache
+def make_heuristic_kernel(weights: tuple[float, ...], scale: float) -> Callable[..., float]:
+    """An njit ``(s) -> float``: `heuristic_value` with ``weights`` and ``scale`` frozen into the code,
+    shared by every evaluator that has them."""
+    frozen = np.array(weights, dtype=np.float64)
+
+    @njit
+    def kernel(s) -> float:
+        return heuristic_value(s, frozen, scale)
+
+    return cache_closure(kernel)
+
+
+@njit(cache=True, inline="always")
+def pubeval_squash(score: float) -> float:
+    """Pubeval's score in [-1, 1], monotone: ``tanh(score / PUBEVAL_SCALE)``."""
+    return math.tanh(score / PUBEVAL_SCALE)
+
+
+@njit(cache=True)
+def pubeval_kernel(s) -> float:
+    """Pubeval's value of the non-terminal ``s`` from its `observer`, over `max_points`: at a decision
+    node minus the squashed score of the board for the player who just moved (the opponent of the
+    side to move); at a chance node the squashed score for the player who just moved (player 0 at
+    the opening roll)."""
+    rows = board(s)
+    if s[PLAYER] != CHANCE:
+        value = -pubeval_squash(pubeval(rows[1], rows[0]))
+    elif observer(s) == perspective(s):  # the opening roll
+        value = pubeval_squash(pubeval(rows[0], rows[1]))
+    else:
+        value = pubeval_squash(pubeval(rows[1], rows[0]))
+    return value / max_points(s)
+
+
+class BackgammonEvaluator(LinearEvaluator):
+    """The hand-crafted backgammon evaluation (`rlgames.games.backgammon.evaluator_terms`): in contact
+    ``tanh(weights . features / 50)`` for the player on roll, in a race the Keith-count race formula;
+    from the state's observer (see the module docstring).
+
+    ``weights`` replace the contact weights (in pips, `FEATURE_NAMES` order; default
+    `DEFAULT_WEIGHTS`); `feature_values` and `score` are those of the contact formula, from the
+    `perspective` player, and `value` switches to the race formula in a race.
+    """
+
+    scores_chance_nodes = True
+    feature_names = FEATURE_NAMES
+    default_weights = DEFAULT_WEIGHTS
+    scale = SCALE
+    features = state_features
+
+    def value(self, state: State) -> float:
+        return float(self.kernel(state.compact))
+
+    @property
+    def kernel(self) -> Callable[..., float]:
+        weights = tuple(self.weights.tolist())
+        if weights == DEFAULT_WEIGHTS:
+            return heuristic_kernel
+        return make_heuristic_kernel(weights, self.scale)
+
+
+class PubevalEvaluator(Evaluator):
+    """Tesauro's pubeval, squashed into [-1, 1] (`pubeval_kernel`), from the state's observer; no
+    policy. The benchmark of the backgammon-learning literature: a 1-ply search with it plays
+    pubeval's moves."""
+
+    scores_chance_nodes = True
+
+    def value(self, state: State) -> float:
+        return float(pubeval_kernel(state.compact))
+
+    @property
+    def kernel(self) -> Callable[..., float]:
+        return pubeval_kernel
+
+    def __repr__(self) -> str:
+        return "PubevalEvaluator()"

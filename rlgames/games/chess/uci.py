@@ -1,0 +1,242 @@
+"""A UCI engine over any rlgames agent: chess GUIs (Cute Chess, Arena), python-chess and lichess bots
+drive it on stdin and stdout (``rlgames uci chess --agent "alphabeta(eval=heuristic)"``).
+
+Supported: ``uci``, ``isready``, ``ucinewgame``, ``position startpos|fen FEN [moves ...]``, ``go`` with
+``movetime``, ``wtime btime winc binc movestogo``, ``depth``, ``nodes``, ``infinite``, then ``stop``,
+``setoption name Hash|Move Overhead value N``, ``quit``. The search runs in a thread, so ``stop`` and
+``isready`` are answered while it thinks. An `rlgames.agents.base.EngineAgent` takes each ``go``'s
+budget and stops when told: alpha-beta prints an ``info`` line per completed iteration and stops at
+once, MCTS (nodes = simulations) reports when done and stops within a chunk of simulations; another
+agent plays with the budget of its spec. Bad input (an
+illegal move or FEN, an unknown command or option) gets one ``info string`` line naming the problem,
+and the engine keeps its position and keeps running.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import IO, Any
+
+from rlgames.agents import load_agent
+from rlgames.agents.base import EngineAgent, Limits
+from rlgames.game import Game, State
+from rlgames.games.chess.evaluator import cp_from_value
+
+MOVES_TO_GO = 30
+"""The moves a clock without ``movestogo`` is assumed to have to last (sudden death)."""
+MOVE_OVERHEAD_MS = 30
+"""Milliseconds kept back from every move for the GUI and the pipes (option ``Move Overhead``)."""
+
+
+@dataclass(frozen=True)
+class Go:
+    """A ``go`` command's parameters (milliseconds for the times)."""
+
+    movetime: int | None = None
+    wtime: int | None = None
+    btime: int | None = None
+    winc: int = 0
+    binc: int = 0
+    movestogo: int | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    infinite: bool = False
+
+
+def parse_go(tokens: list[str]) -> Go:
+    """The parameters of ``go`` (``tokens`` after the word); a ValueError names a bad one."""
+    known = {"movetime", "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes"}
+    values: dict[str, Any] = {}
+    i = 0
+    while i < len(tokens):
+        word = tokens[i]
+        if word == "infinite":
+            values["infinite"] = True
+        elif word == "ponder":
+            pass  # pondering is not supported: a ponder search is searched as a normal one
+        elif word in known:
+            if i + 1 >= len(tokens) or not tokens[i + 1].lstrip("-").isdigit():
+                raise ValueError(f"go {word} needs an integer")
+            values[word] = int(tokens[i + 1])
+            i += 1
+        else:
+            raise ValueError(f"go: unknown parameter {word!r}")
+        i += 1
+    return Go(**values)
+
+
+def limits_for(go: Go, white_to_move: bool, overhead_ms: int) -> Limits:
+    """The budget of one move: ``movetime``, else a share of the clock (its time over the moves to go,
+    plus most of the increment, never more than half of what is left), less the overhead."""
+    seconds = None
+    if go.movetime is not None:
+        seconds = (go.movetime - overhead_ms) / 1000
+    else:
+        left, increment = (go.wtime, go.winc) if white_to_move else (go.btime, go.binc)
+        if left is not None:
+            share = left / (go.movestogo or MOVES_TO_GO) + 0.75 * increment
+            seconds = (min(share, left / 2) - overhead_ms) / 1000
+    if seconds is not None:
+        seconds = max(seconds, 0.001)
+    return Limits(depth=go.depth, nodes=go.nodes, seconds=seconds)
+
+
+def score_text(result_value: float, plies_to_end: int | None, centipawns: Callable[[float], int]) -> str:
+    """UCI's ``cp X`` or ``mate N`` (moves, negative when the engine is mated) from the side to move."""
+    if plies_to_end is not None and abs(result_value) >= 1.0:
+        return f"mate {(plies_to_end + 1) // 2}" if result_value > 0 else f"mate -{plies_to_end // 2}"
+    return f"cp {centipawns(result_value)}"
+
+
+class UciEngine:
+    """The protocol's state: the position, the agent, and the search thread. ``handle(line)`` takes one
+    command and returns False after ``quit``; ``run(stdin)`` reads commands until ``quit`` or the end."""
+
+    def __init__(self, game: Game, spec: str, *, out: IO[str] = sys.stdout, name: str = "rlgames",
+                 centipawns: Callable[[float], int] = cp_from_value) -> None:
+        self.game, self.spec, self.out, self.name, self.centipawns = game, spec, out, name, centipawns
+        self.agent = load_agent(spec, game)
+        self.state: State = game.new_initial_state()
+        self.hash_mb: float | None = None
+        self.overhead_ms = MOVE_OVERHEAD_MS
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._searcher: Any = None
+        self._release = threading.Event()  # an infinite search's bestmove waits for stop
+
+    def send(self, line: str) -> None:
+        with self._lock:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    def run(self, lines: IO[str]) -> None:
+        for line in lines:
+            if not self.handle(line):
+                return
+        self.handle("quit")
+
+    def handle(self, line: str) -> bool:
+        tokens = line.split()
+        if not tokens:
+            return True
+        command, rest = tokens[0], tokens[1:]
+        handler = self._handlers().get(command)
+        if handler is None:
+            self.send(f"info string unknown command: {line.strip()}")
+            return True
+        try:
+            handler(rest)
+        except ValueError as error:
+            self.send(f"info string {' '.join(str(error).split())}")
+        return command != "quit"
+
+    def _handlers(self) -> dict[str, Callable[[list[str]], None]]:
+        return {"uci": self._uci, "isready": lambda _: self.send("readyok"), "ucinewgame": self._new_game,
+                "position": self._position, "go": self._go, "stop": lambda _: self._stop(),
+                "quit": lambda _: self._stop(), "setoption": self._setoption, "debug": lambda _: None,
+                "ponderhit": lambda _: None}
+
+    def _uci(self, _: list[str]) -> None:
+        self.send(f"id name {self.name} {self.spec}")
+        self.send("id author the rlgames developers")
+        self.send("option name Hash type spin default 16 min 1 max 65536")
+        self.send(f"option name Move Overhead type spin default {MOVE_OVERHEAD_MS} min 0 max 5000")
+        self.send("uciok")
+
+    def _new_game(self, _: list[str]) -> None:
+        self._stop()
+        self.state = self.game.new_initial_state()
+
+    def _position(self, tokens: list[str]) -> None:
+        self._stop()
+        if not tokens or tokens[0] not in ("startpos", "fen"):
+            raise ValueError("position needs startpos or fen FEN")
+        moves_at = tokens.index("moves") if "moves" in tokens else len(tokens)
+        if tokens[0] == "startpos":
+            state = self.game.new_initial_state()
+        else:
+            state = self.game.state_from_fen(" ".join(tokens[1:moves_at]))
+        for move in tokens[moves_at + 1:]:
+            state = state.apply(state.string_to_action(move))
+        self.state = state
+
+    def _setoption(self, tokens: list[str]) -> None:
+        text = " ".join(tokens)
+        if not text.startswith("name ") or " value " not in text:
+            raise ValueError(f"setoption needs name NAME value VALUE, got {text!r}")
+        name, value = text[len("name "):].split(" value ", 1)
+        if name.strip().lower() not in ("hash", "move overhead"):
+            raise ValueError(f"unknown option {name.strip()!r}; options: Hash, Move Overhead")
+        if not value.strip().isdigit():
+            raise ValueError(f"option {name.strip()} needs a non-negative integer, got {value.strip()!r}")
+        if name.strip().lower() == "hash":
+            self.hash_mb = max(1, int(value))
+        else:
+            self.overhead_ms = int(value)
+
+    def _go(self, tokens: list[str]) -> None:
+        self._stop()
+        go = parse_go(tokens)
+        if self.state.is_terminal():
+            raise ValueError(f"the game is over ({self.state.outcome().result}): no move to search")
+        limits = limits_for(go, self.state.current_player() == 0, self.overhead_ms)
+        searcher = self.agent
+        if isinstance(self.agent, EngineAgent):
+            searcher = self.agent.with_limits(Limits(limits.depth, limits.nodes, limits.seconds, self.hash_mb))
+        else:
+            self.send(f"info string {self.spec} searches with the budget of its spec, not the go command's")
+        self._searcher, self._release = searcher, threading.Event()
+        if not go.infinite:
+            self._release.set()
+        self._thread = threading.Thread(target=self._search, args=(searcher, self.state), daemon=True)
+        self._thread.start()
+
+    def _search(self, searcher: Any, state: State) -> None:
+        """The search thread: info lines, then (once an infinite search is stopped) the bestmove."""
+        reported = []
+
+        def on_iteration(it: Any) -> None:
+            reported.append(it)
+            self._info(state, it.depth, it.value, it.plies_to_end, it.nodes, it.seconds, it.principal_variation)
+
+        try:
+            if isinstance(searcher, EngineAgent):
+                result = searcher.search(state, on_iteration=on_iteration)
+            else:
+                result = searcher.search(state)
+            if not reported:  # a search without iterations (MCTS): one line for the whole search
+                stats = result.stats
+                self._info(state, stats.depth, result.value, result.plies_to_end, stats.nodes, stats.time_s,
+                           result.principal_variation)
+            move = state.action_to_string(result.action)
+        except Exception as error:  # noqa: BLE001 -- the engine must answer bestmove and keep running
+            self.send(f"info string the search failed: {' '.join(str(error).split())}")
+            move = "0000"
+        self._release.wait()
+        self.send(f"bestmove {move}")
+
+    def _info(self, state: State, depth: int, value: float, plies_to_end: int | None, nodes: int, seconds: float,
+              line: tuple[int, ...]) -> None:
+        moves = []
+        for action in line:
+            if state.is_terminal() or not state.is_legal(action):
+                break
+            moves.append(state.action_to_string(action))
+            state = state.apply(action)
+        nps = int(nodes / seconds) if seconds > 0 else 0
+        self.send(f"info depth {depth} score {score_text(value, plies_to_end, self.centipawns)} nodes {nodes} "
+                  f"nps {nps} time {int(seconds * 1000)} pv {' '.join(moves)}")
+
+    def _stop(self) -> None:
+        """Ends the running search, if any, and waits for its bestmove."""
+        thread = self._thread
+        if thread is None:
+            return
+        if isinstance(self._searcher, EngineAgent):
+            self._searcher.stop()
+        self._release.set()
+        thread.join()
+        self._thread = None
