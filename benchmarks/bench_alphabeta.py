@@ -62,8 +62,8 @@ from open_spiel.python.algorithms import minimax
 
 import rlgames
 from rlgames.evaluators import Evaluator
-from rlgames.games.othello import rules as othello
-from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
+from rlgames.jit.bits import popcount
+from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import each, machine_info, random_positions, repeat_runs, spread  # noqa: E402
@@ -102,7 +102,7 @@ def openspiel_connect_four_centre(state: Any, player: int) -> float:
 def othello_mobility(s) -> float:
     """Compact state ``(player, return, black, white, moves)``: ``moves`` holds the mover's legal squares
     (0 when the only legal action is the pass)."""
-    return max(1, othello.popcount(s[4])) / 64.0
+    return max(1, popcount(s[4])) / 64.0
 
 
 def openspiel_othello_mobility(state: Any, player: int) -> float:

@@ -5,7 +5,7 @@ Two loops play uniformly random games from the start, chance outcomes drawn by t
 * OpenSpiel's Python loop on a pyspiel state: ``state.legal_actions()``, ``state.chance_outcomes()``
   and ``state.apply_action(...)``, its random numbers from a numpy ``Generator`` (drawn 4,096 at a
   time, so that the loop pays for OpenSpiel and not for numpy's call overhead);
-* rlgames' compiled playout (`rlgames.search.playout`, generic over the game's kernels: the
+* rlgames' compiled playout (`rlgames.playout`, generic over the game's kernels: the
   ``legal_actions``, ``chance_outcomes`` and ``apply`` kernels and the compiled xoshiro generator),
   a batch of games per compiled call, sized to a tenth of a round.
 
@@ -31,8 +31,8 @@ import numpy as np
 import pyspiel
 
 import rlgames
-from rlgames.search.playout import make_playout_batch
-from rlgames.search.rng import new_rng_state
+from rlgames.jit.rng import new_rng_state
+from rlgames.playout import make_playout_batch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import announce, repeat_runs, save_json, spread

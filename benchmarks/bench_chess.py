@@ -19,7 +19,7 @@ nodes per second with quiescence nodes counted (the issue's target: 500,000 per 
 
 Random games: uniformly random games from the start under the same rules (mate, stalemate,
 insufficient material, fifty moves, threefold repetition), each loop timed for ``--seconds``:
-rlgames' compiled playouts (`rlgames.search.playout`), the rlgames Python API
+rlgames' compiled playouts (`rlgames.playout`), the rlgames Python API
 (``state.apply(rng.choice(state.legal_actions()))``) and python-chess (``board.push`` of a random
 legal move, the same endings checked after each)::
 
@@ -40,9 +40,9 @@ import chess
 
 import rlgames
 from rlgames.evaluators import load_evaluator
-from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
-from rlgames.search.playout import run_random_playouts
-from rlgames.search.rng import new_rng_state
+from rlgames.jit.rng import new_rng_state
+from rlgames.playout import run_random_playouts
+from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import machine_info, repeat_runs, spread  # noqa: E402

@@ -5,7 +5,7 @@ this counts, position by position, whether the learned evaluator's search comple
 hand-crafted one's, a ply less or a ply more, in ``--time`` seconds (the same search settings, one
 after the other in this process, each after an untimed warm-up), and how often the iteration the
 clock interrupted gave the move (a better root move it had searched to the end than the completed
-iteration's: `rlgames.search.alphabeta.AlphaBeta`). The positions are every
+iteration's: `rlgames.search.alphabeta.driver.AlphaBeta`). The positions are every
 ``--every``-th ply (from ply ``--every / 2``) of the first ``--games`` games of an ``rlgames compare``
 (or arena) run's ``games.csv``::
 
@@ -29,7 +29,7 @@ import rlgames
 from models.evaluator import NetworkEvaluator
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game, State
-from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
+from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
 
 
 def match_positions(game: Game, games_csv: str, games: int, every: int) -> list[State]:

@@ -4,7 +4,7 @@ Three loops play uniformly random games (chance outcomes by their probabilities)
 
 * OpenSpiel's Python loop: ``state.apply_action(rng.choice(state.legal_actions()))`` on a pyspiel state;
 * the rlgames Python API loop, the same shape: ``state = state.apply(rng.choice(state.legal_actions()))``;
-* the rlgames compiled playout (`rlgames.search.playout`), many playouts per compiled call.
+* the rlgames compiled playout (`rlgames.playout`), many playouts per compiled call.
 
 Each is timed for ``--seconds`` (wall time) after a warm-up (compilation and first calls excluded) and
 reported in plies per second (chance outcomes count as plies), as a Markdown table and optionally as
@@ -28,8 +28,8 @@ from typing import Any, Callable, Sequence
 import pyspiel
 
 import rlgames
-from rlgames.search.playout import run_random_playouts
-from rlgames.search.rng import new_rng_state
+from rlgames.jit.rng import new_rng_state
+from rlgames.playout import run_random_playouts
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import each, machine_info, repeat_runs, spread  # noqa: E402

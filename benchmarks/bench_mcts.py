@@ -33,7 +33,7 @@ from typing import Any, Sequence
 import pyspiel
 
 import rlgames
-from rlgames.search.mcts import MCTS, MCTSConfig
+from rlgames.search.mcts.puct import MCTS, MCTSConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import machine_info, repeat_runs, spread

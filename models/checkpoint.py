@@ -43,7 +43,13 @@ import numpy as np
 import torch
 from torch import nn
 
-from models.networks import NetworkConfig, PolicyValueNet, input_shape, network_from_config, reads_threats
+from models.networks import (
+    NetworkConfig,
+    PolicyValueNet,
+    input_shape,
+    network_from_config,
+    reads_threats,
+)
 from rlgames.files import atomic_write
 from rlgames.game import Game
 from rlgames.registry import load_game

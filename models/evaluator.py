@@ -13,9 +13,20 @@ import numpy as np
 import torch
 
 from models.checkpoint import load_network
-from models.networks import NNUE, PolicyValueNet, input_shape, reads_features, reads_threats
+from models.networks import (
+    NNUE,
+    PolicyValueNet,
+    input_shape,
+    reads_features,
+    reads_threats,
+)
 from rlgames.evaluators.base import Evaluator
-from rlgames.evaluators.nnue import evaluation_inputs, feature_set, make_dense_features, make_nnue_kernel
+from rlgames.evaluators.nnue import (
+    evaluation_inputs,
+    feature_set,
+    make_dense_features,
+    make_nnue_kernel,
+)
 from rlgames.evaluators.nnue_incremental import Incremental, make_incremental_nnue
 from rlgames.game import CompactState, Game, State
 from rlgames.jit.entry import compiled_entry

@@ -1,4 +1,4 @@
-"""The on-disk cache of compiled closures (`rlgames.closure_cache`): keys equal across processes
+"""The on-disk cache of compiled closures (`rlgames.jit.cache`): keys equal across processes
 exactly when the code is, a second process loads what the first compiled, and what cannot be
 reloaded safely is not cached."""
 
@@ -16,9 +16,9 @@ import pytest
 from numba import njit
 
 import rlgames
-from rlgames.closure_cache import Uncacheable, cache_closure, fingerprint
 from rlgames.evaluators.rollout import RolloutEvaluator
-from rlgames.search.negamax import make_alphabeta
+from rlgames.jit.cache import Uncacheable, cache_closure, fingerprint
+from rlgames.search.alphabeta.negamax import make_alphabeta
 
 
 def _adder(k, table):
@@ -88,11 +88,11 @@ _SCRIPT = textwrap.dedent("""
     import json, sys
     import numpy as np
     from numba import njit
-    from rlgames.closure_cache import cache_closure
+    from rlgames.jit.cache import cache_closure
     import rlgames
     from rlgames.evaluators import load_evaluator
-    from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
-    from rlgames.search.negamax import make_alphabeta
+    from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
+    from rlgames.search.alphabeta.negamax import make_alphabeta
 
     game = rlgames.load_game("tic_tac_toe")
     searcher = AlphaBeta(load_evaluator("heuristic", game), AlphaBetaConfig(depth=9))
@@ -144,7 +144,7 @@ def test_a_second_process_loads_the_compiled_search_and_finds_the_same_result(tm
 _ADDERS = textwrap.dedent("""
     import sys
     from numba import njit
-    from rlgames.closure_cache import cache_closure
+    from rlgames.jit.cache import cache_closure
 
     def adder(k):
         @njit

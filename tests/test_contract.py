@@ -10,8 +10,8 @@ from tug import CASH, LEFT, RIGHT, Tug, TugEvaluator
 
 import rlgames
 from rlgames.game import GameInfo, IllegalActionError, Outcome
-from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
-from rlgames.search.expectiminimax import Expectiminimax, ExpectiminimaxConfig
+from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
+from rlgames.search.expectiminimax.driver import Expectiminimax, ExpectiminimaxConfig
 from rlgames.search.minimax import minimax
 
 RULES = ("twofold", "threefold", "superko")

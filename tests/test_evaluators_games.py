@@ -21,7 +21,7 @@ from rlgames.games.othello.evaluator import OthelloEvaluator
 from rlgames.games.othello.rules import PASS
 from rlgames.games.pig.evaluator import PigEvaluator
 from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
-from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
+from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
 from rlgames.solvers import solve
 
 C4 = rlgames.load_game("connect_four")

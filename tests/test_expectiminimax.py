@@ -20,7 +20,7 @@ from rlgames.games.pig.rules import (
     TURN_TOTAL,
 )
 from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
-from rlgames.search.expectiminimax import (
+from rlgames.search.expectiminimax.driver import (
     Expectiminimax,
     ExpectiminimaxConfig,
     expectiminimax,

@@ -12,14 +12,14 @@ from rlgames.evaluators import Evaluator
 from rlgames.evaluators.base import uniform_policy
 from rlgames.games.pig.evaluator import PigEvaluator
 from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
-from rlgames.search.gumbel import (
+from rlgames.search.mcts.gumbel import (
     Gumbel,
     GumbelConfig,
     MultiTreeGumbel,
     completed_sigma,
     halving_schedule,
 )
-from rlgames.search.mcts_tree import COUNT, FIRST, PRIOR, VALUE, VISITS
+from rlgames.search.mcts.tree import COUNT, FIRST, PRIOR, VALUE, VISITS
 from rlgames.solvers import solve
 
 TTT = rlgames.load_game("tic_tac_toe")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import pkgutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -47,9 +49,6 @@ GENERIC = ["rlgames/search", "rlgames/arena", "rlgames/agents", "rlgames/evaluat
 
 
 def test_generic_code_never_names_a_game():
-    import ast
-    from pathlib import Path
-
     root = Path(__file__).resolve().parents[1]
     names = set(rlgames.list_games())
     files = [f for entry in GENERIC for f in sorted((root / entry).rglob("*.py") if (root / entry).is_dir()
@@ -64,3 +63,81 @@ def test_generic_code_never_names_a_game():
             if isinstance(node, ast.Constant) and node.value in names and id(node) not in docstrings:
                 found.append(f"{path.relative_to(root)}:{node.lineno}: {node.value!r}")
     assert len(files) > 20 and not found, found
+
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("rlgames", "envs", "models", "train")
+
+
+def imports_of(path: Path) -> list[tuple[int, str]]:
+    """``(line, module)`` of every import in ``path``, those inside functions included (``from . import x``
+    resolved to the package's name)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found += [(node.lineno, node.module)] + [(node.lineno, f"{node.module}.{a.name}") for a in node.names]
+    return found
+
+
+def sources(*folders: str) -> list[Path]:
+    return sorted(path for folder in folders for path in (ROOT / folder).rglob("*.py"))
+
+
+def offending(files: list[Path], forbidden, allowed=lambda path, module: False) -> list[str]:
+    return [f"{path.relative_to(ROOT)}:{line}: {module}" for path in files for line, module in imports_of(path)
+            if any(module == f or module.startswith(f + ".") for f in forbidden) and not allowed(path, module)]
+
+
+NUMBA_INTERNALS = ("numba.core", "numba.extending", "numba.cpython", "numba.np", "numba.misc", "llvmlite")
+
+
+def test_numba_internals_are_reached_only_from_jit():
+    """`rlgames.jit` is the one place that depends on numba's and llvmlite's internals, so that a numba
+    upgrade is fixed there."""
+    files = [p for p in sources(*PACKAGES) if ROOT / "rlgames" / "jit" not in p.parents]
+    assert len(files) > 100 and not offending(files, NUMBA_INTERNALS), offending(files, NUMBA_INTERNALS)
+
+
+def game_packages() -> list[str]:
+    return sorted(p.name for p in (ROOT / "rlgames" / "games").iterdir() if (p / "__init__.py").is_file())
+
+
+def test_a_game_is_imported_only_from_its_own_home():
+    """Code outside ``rlgames/games/<game>/`` reaches a game through the registry (`load_game`) and the
+    game's own pointers (`Game.locate`), never by importing it; a game never imports another."""
+    games = game_packages()
+    assert set(games) == set(rlgames.list_games())
+    found = []
+    for game in games:
+        home = ROOT / "rlgames" / "games" / game
+        files = [p for p in sources(*PACKAGES) if home not in p.parents]
+        found += offending(files, [f"rlgames.games.{game}"])
+    assert not found, found
+
+
+LAYERS = {
+    "rlgames/jit": ["rlgames"],
+    "rlgames/games": ["rlgames.search", "rlgames.agents", "rlgames.arena", "rlgames.cli", "rlgames.playout",
+                      "rlgames.analysis", "rlgames.play"],
+    "rlgames/search": ["rlgames.games", "rlgames.agents", "rlgames.arena", "rlgames.cli", "rlgames.solvers"],
+    "rlgames/evaluators": ["rlgames.games", "rlgames.agents", "rlgames.arena", "rlgames.cli"],
+}
+"""What each layer of the core must not import: the compiled plumbing depends on nothing of rlgames, games
+never import algorithms, and algorithms never import a game."""
+
+
+PROTOCOLS = {"uci.py"}
+"""A game's engine front ends (`Game.protocols`): they run agents for the tools of the game's world."""
+
+
+@pytest.mark.parametrize("folder", sorted(LAYERS))
+def test_layers_import_one_way(folder):
+    allowed = {  # a game's solver returns the solvers' record; its protocol engine (`Game.protocols`) drives agents
+        "rlgames/games": lambda path, module: (module.startswith("rlgames.solvers.result")
+                                               or path.name in PROTOCOLS and module.startswith("rlgames.agents")),
+        "rlgames/jit": lambda path, module: module.startswith("rlgames.jit"),
+    }.get(folder, lambda path, module: False)
+    found = offending(sources(folder), LAYERS[folder], allowed)
+    assert not found, found

@@ -12,10 +12,13 @@ from numba import njit
 import rlgames
 from rlgames.evaluators import Evaluator
 from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
-from rlgames.search.mcts import MCTS, MCTSConfig, MultiTreeMCTS, visit_policy
-from rlgames.search.mcts_ops import make_tree_ops
-from rlgames.search.mcts_run import make_rollout_value, make_run
-from rlgames.search.mcts_tree import (
+from rlgames.jit.rng import new_rng_state
+from rlgames.playout import make_buffered_playout
+from rlgames.search.mcts.ops import make_tree_ops
+from rlgames.search.mcts.puct import MCTS, MCTSConfig, MultiTreeMCTS, visit_policy
+from rlgames.search.mcts.run import make_rollout_value, make_run
+from rlgames.search.mcts.selection import ucb1
+from rlgames.search.mcts.tree import (
     ACTION,
     COUNT,
     FIRST,
@@ -28,9 +31,6 @@ from rlgames.search.mcts_tree import (
     new_tree,
     reset_root,
 )
-from rlgames.search.playout import make_buffered_playout
-from rlgames.search.rng import new_rng_state
-from rlgames.search.selection import ucb1
 from rlgames.solvers import solve
 
 TTT = rlgames.load_game("tic_tac_toe")

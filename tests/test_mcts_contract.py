@@ -13,12 +13,12 @@ import rlgames
 from rlgames.evaluators import Evaluator
 from rlgames.evaluators.rollout import RolloutEvaluator
 from rlgames.game import IllegalActionError
-from rlgames.search.gumbel import Gumbel, GumbelConfig, MultiTreeGumbel
-from rlgames.search.mcts import MCTS, MCTSConfig, MultiTreeMCTS
-from rlgames.search.mcts_tree import SOLVED, SOLVED_VALUE
+from rlgames.jit.rng import below, new_rng_state
+from rlgames.playout import run_random_playouts
+from rlgames.search.mcts.gumbel import Gumbel, GumbelConfig, MultiTreeGumbel
+from rlgames.search.mcts.puct import MCTS, MCTSConfig, MultiTreeMCTS
+from rlgames.search.mcts.tree import SOLVED, SOLVED_VALUE
 from rlgames.search.minimax import minimax
-from rlgames.search.playout import run_random_playouts
-from rlgames.search.rng import below, new_rng_state
 
 RULES = ("twofold", "threefold", "superko")
 TUG_VALUE = TugEvaluator()

@@ -38,8 +38,8 @@ from models.networks import (
 from models.rollout import PolicyRolloutEvaluator
 from rlgames.evaluators.base import Evaluator
 from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
-from rlgames.search.alphabeta import WIN as ALPHABETA_WIN
-from rlgames.search.batched_alphabeta import WIN, batched_alphabeta
+from rlgames.search.alphabeta.batched import WIN, batched_alphabeta
+from rlgames.search.alphabeta.driver import WIN as ALPHABETA_WIN
 from rlgames.search.minimax import alphabeta as reference_alphabeta
 
 torch.set_num_threads(1)
@@ -540,7 +540,7 @@ def test_batched_alphabeta_time_budget_stops_a_slow_evaluator() -> None:
 
 
 def test_batched_alphabeta_does_not_import_torch() -> None:
-    code = "import sys, rlgames.search.batched_alphabeta; assert 'torch' not in sys.modules"
+    code = "import sys, rlgames.search.alphabeta.batched; assert 'torch' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

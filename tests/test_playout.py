@@ -14,8 +14,8 @@ from numba import njit
 
 import rlgames
 from rlgames import TERMINAL, Game, GameKernels, State
-from rlgames.search.playout import make_random_playout, run_random_playouts
-from rlgames.search.rng import below, new_rng_state, sample_index
+from rlgames.jit.rng import below, new_rng_state, sample_index
+from rlgames.playout import make_random_playout, run_random_playouts
 
 VARIANTS = [(name, {}) for name in rlgames.list_games()] + [
     ("nim", {"misere": True}),

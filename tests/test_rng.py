@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rlgames.search.rng import below, new_rng_state, next_u64, sample_index, uniform
+from rlgames.jit.rng import below, new_rng_state, next_u64, sample_index, uniform
 
 MASK = (1 << 64) - 1
 

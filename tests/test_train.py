@@ -27,8 +27,8 @@ from models import (
 )
 from rlgames.evaluators.base import LinearEvaluator
 from rlgames.game import Outcome
-from rlgames.search.gumbel import MultiTreeGumbel
-from rlgames.search.mcts import MultiTreeMCTS
+from rlgames.search.mcts.gumbel import MultiTreeGumbel
+from rlgames.search.mcts.puct import MultiTreeMCTS
 from rlgames.solvers import solve
 from train.__main__ import main, resolve_device
 from train.config import (
@@ -183,7 +183,7 @@ def test_the_search_defaults_to_gumbel_on_the_cpu_and_puct_on_cuda(tmp_path: Pat
 
 
 def test_both_self_play_searches_are_multi_tree_searches() -> None:
-    from rlgames.search.protocol import MultiTreeSearch
+    from rlgames.search.result import MultiTreeSearch
 
     evaluator = NetworkEvaluator(build_network(TTT, "mlp", hidden=16, layers=1, seed=0), TTT)
     for kind in ("gumbel", "puct"):

@@ -17,7 +17,7 @@ from models.checkpoint import load_checkpoint, load_network
 from models.evaluator import NNUEvaluator
 from models.networks import NNUE, NetworkConfig, NNUEArgs, build_network
 from rlgames.game import TERMINAL, GameKernels
-from rlgames.search.rng import new_rng_state
+from rlgames.jit.rng import new_rng_state
 from train import td
 from train.config import ConfigError
 from train.td_kernels import (

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.tuple import tuple_setitem
 
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import (
@@ -35,6 +34,7 @@ from rlgames.game import (
     GameKernels,
     HistoryState,
 )
+from rlgames.jit.unsafe import tuple_setitem
 
 X, SIZE, RULE = 2, 3, 4  # compact state: (player, return0, marker, size, rule)
 LEFT, RIGHT, CASH = 0, 1, 2

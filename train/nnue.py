@@ -38,13 +38,18 @@ from torch.nn.utils import parametrize
 
 import rlgames
 from models import CheckpointError
-from models.checkpoint import load_checkpoint, load_network, load_weights, save_checkpoint
+from models.checkpoint import (
+    load_checkpoint,
+    load_network,
+    load_weights,
+    save_checkpoint,
+)
 from models.evaluator import NNUEvaluator
 from models.networks import NNUE, NNUEArgs, build_network, input_shape, reads_features
 from rlgames.evaluators import load_evaluator
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, State
-from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
+from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
 from rlgames.search.result import SearchResult
 from train.config import EvalConfig, apply_overrides, parse_settings
 from train.evaluate import match

@@ -23,7 +23,7 @@ from rlgames.evaluators.base import Evaluator
 from rlgames.evaluators.nnue import feature_set
 from rlgames.files import atomic_write
 from rlgames.game import Game, State, Symmetry
-from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig
+from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
 from train.nnue_config import NNUEConfig
 from train.replay import map_actions
 from train.targets import outcome_values

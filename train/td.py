@@ -50,8 +50,13 @@ from models.networks import NNUE, build_network
 from rlgames.arena.scores import PairResult
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game
-from rlgames.search.rng import new_rng_state
-from train.config import ConfigError, apply_overrides, parse_settings, read_override_file
+from rlgames.jit.rng import new_rng_state
+from train.config import (
+    ConfigError,
+    apply_overrides,
+    parse_settings,
+    read_override_file,
+)
 from train.logger import RunLogger
 from train.td_kernels import (
     HEURISTIC,

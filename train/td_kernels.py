@@ -21,7 +21,7 @@ turn; pig's roll ends the turn at a chance node). `make_td_ops` compiles, per ga
 * ``values(params, dims, states)``: the network's value of compact states (rows), and
   ``afterstates(s)``: the distinct afterstates of the turn of the side to move at ``s`` (rows), for checks.
 
-Nothing is random but the ``rng`` states passed in (`rlgames.search.rng`), so a run replays from its seed.
+Nothing is random but the ``rng`` states passed in (`rlgames.jit.rng`), so a run replays from its seed.
 """
 
 from __future__ import annotations
@@ -33,11 +33,11 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
-from numba.np.unsafe.ndarray import to_fixed_tuple
 
-from rlgames.closure_cache import cache_closure
 from rlgames.game import CHANCE, TERMINAL, GameKernels
-from rlgames.search.rng import below, sample_index, uniform
+from rlgames.jit.cache import cache_closure
+from rlgames.jit.rng import below, sample_index, uniform
+from rlgames.jit.unsafe import to_fixed_tuple
 
 NET, HEURISTIC, RANDOM = 0, 1, 2
 """``kind_b`` of a match: the second player is a network, the game's hand-crafted kernel, or random."""

@@ -16,14 +16,19 @@ from collections.abc import Callable
 
 from rlgames.agents.base import Limits
 from rlgames.game import Game, State
-from rlgames.search.alphabeta import MAX_PLY, AlphaBeta, AlphaBetaConfig, Iteration
+from rlgames.search.alphabeta.driver import (
+    MAX_PLY,
+    AlphaBeta,
+    AlphaBetaConfig,
+    Iteration,
+)
 from rlgames.search.result import SearchResult
 
 DEFAULT_DEPTH = 6
 
 
 class AlphaBetaAgent:
-    """Plays the move of `rlgames.search.alphabeta.AlphaBeta` with the evaluator named by ``eval``
+    """Plays the move of `rlgames.search.alphabeta.driver.AlphaBeta` with the evaluator named by ``eval``
     (see `rlgames.evaluators.load_evaluator`: ``heuristic``, ``zero``, ``rollout``, ...)."""
 
     def __init__(self, game: Game, *, depth: int | None = None, eval: str = "heuristic",
@@ -65,7 +70,7 @@ class AlphaBetaAgent:
 
     def stop(self) -> None:
         """Ends the running search (from another thread); it returns its deepest completed iteration, or
-        a better move the interrupted one found (`rlgames.search.alphabeta.AlphaBeta`)."""
+        a better move the interrupted one found (`rlgames.search.alphabeta.driver.AlphaBeta`)."""
         self.search_algorithm.stop()
 
     def act(self, state: State) -> int:

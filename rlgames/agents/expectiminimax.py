@@ -13,14 +13,14 @@ value (gnubg's move filter: faster, not exact), e.g. ``expectiminimax(plies=2, f
 from __future__ import annotations
 
 from rlgames.game import Game, State
-from rlgames.search.expectiminimax import Expectiminimax, ExpectiminimaxConfig
+from rlgames.search.expectiminimax.driver import Expectiminimax, ExpectiminimaxConfig
 from rlgames.search.result import SearchResult
 
 DEFAULT_DEPTH = 4
 
 
 class ExpectiminimaxAgent:
-    """Plays the move of `rlgames.search.expectiminimax.Expectiminimax` (Star1 pruning)."""
+    """Plays the move of `rlgames.search.expectiminimax.driver.Expectiminimax` (Star1 pruning)."""
 
     def __init__(self, game: Game, *, depth: int | None = None, plies: int | None = None, eval: str = "heuristic",
                  weights: str | None = None, model: str | None = None, nodes: int | None = None,

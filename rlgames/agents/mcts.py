@@ -20,7 +20,7 @@ from collections.abc import Callable
 from rlgames.agents.base import Limits
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, State
-from rlgames.search.mcts import MCTS, UNLIMITED, MCTSConfig
+from rlgames.search.mcts.puct import MCTS, UNLIMITED, MCTSConfig
 from rlgames.search.result import SearchResult
 
 ROLLOUTS = ("random", "policy")
@@ -29,7 +29,7 @@ DEFAULT_SIMULATIONS = 800
 
 
 class MCTSAgent:
-    """Plays the most-visited move of `rlgames.search.mcts.MCTS` (a proven win first)."""
+    """Plays the most-visited move of `rlgames.search.mcts.puct.MCTS` (a proven win first)."""
 
     def __init__(self, game: Game, *, simulations: int | None = None, eval: str | None = None,
                  model: str | None = None, rollout: str = "random", rollouts: int = 1,

@@ -29,9 +29,9 @@ from typing import Callable, ClassVar, Sequence
 import numpy as np
 from numba import njit
 
-from rlgames.closure_cache import cache_closure
-from rlgames.evaluators.stack import stack_float64
 from rlgames.game import State
+from rlgames.jit.cache import cache_closure
+from rlgames.jit.stack import stack_float64
 
 
 class Evaluator(abc.ABC):

@@ -22,9 +22,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from rlgames.closure_cache import cache_closure
-from rlgames.evaluators.stack import stack_float32, stack_int64
 from rlgames.game import GameKernels, side_to_move_observer
+from rlgames.jit.cache import cache_closure
+from rlgames.jit.stack import stack_float32, stack_int64
 
 Weights = tuple  # (w1[F, A + P] float32, b1[A + P], w2[A, H], b2[H], w3[H], b3: float); P = 1: a PSQT unit
 

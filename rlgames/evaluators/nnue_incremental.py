@@ -12,8 +12,8 @@ import numpy as np
 from numba import njit
 
 from rlgames.evaluators.nnue import Weights, copy_into, frozen_weights, make_output
-from rlgames.evaluators.stack import stack_float32, stack_int64
 from rlgames.game import no_features, side_to_move_observer
+from rlgames.jit.stack import stack_float32, stack_int64
 
 MAX_CHANGES = 64
 """Room for the inputs one move changes (``GameKernels.feature_changes``): chess's at most 4."""

@@ -1,13 +1,13 @@
 """The rollout evaluator: the mean outcome of random playouts, a knowledge-free estimate for any game.
 
 ``value(state)`` plays ``rollouts`` uniformly random playouts (chance outcomes by their probabilities,
-`rlgames.search.playout`) from the state and returns the mean final return of the side to move (at a
+`rlgames.playout`) from the state and returns the mean final return of the side to move (at a
 chance node, of `State.observer`: pig's turn player), divided by the game's largest return so that it is
 a value in [-1, 1]. The estimate is noisy, with standard error up to ``1 / sqrt(rollouts)``. In a game
 whose rules look at earlier positions, `value`'s playouts start from the state's history; the compiled
 ``kernel``, given a compact state only, judges repetitions among the playout's own positions.
 
-Randomness: each evaluator owns one PRNG state (`rlgames.search.rng`), seeded from ``seed`` (or from
+Randomness: each evaluator owns one PRNG state (`rlgames.jit.rng`), seeded from ``seed`` (or from
 the operating system's entropy when ``seed`` is None) and advanced by every playout, so a seeded
 evaluator replays the same sequence of values. The compiled ``kernel`` draws from the *same* state:
 it is **stochastic** (two calls on one position usually differ) and advances the stream that `value`
@@ -21,46 +21,21 @@ import functools
 import secrets
 from collections.abc import Callable
 
-import numba
 import numpy as np
-from numba import njit, types
-from numba.core import cgutils
-from numba.core.typing import signature as typing_signature
-from numba.extending import intrinsic
-from numba.np.arrayobj import np_cfarray
+from numba import njit
 
-from rlgames.closure_cache import never_cache
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, GameKernels, State
-from rlgames.search.playout import (
+from rlgames.jit.cache import never_cache
+from rlgames.jit.nrt import array_at
+from rlgames.jit.rng import new_rng_state
+from rlgames.playout import (
     make_buffered_playout,
     make_history_playout,
     make_playout_batch,
 )
-from rlgames.search.rng import new_rng_state
 
-
-def _array_at(dtype: type) -> Callable[..., np.ndarray]:
-    """A numba intrinsic ``(address, length) -> array``: the 1-d ``dtype`` array of ``length`` items
-    at memory ``address``, not memory-managed. Compiled code without arguments reaches a mutable
-    array this way only (numba freezes global arrays as read-only constants); being an intrinsic,
-    it also compiles where numba's runtime is disabled (``njit(_nrt=False)``), unlike `numba.carray`.
-    The caller keeps the array at ``address`` alive."""
-    array_type = types.Array(numba.from_dtype(np.dtype(dtype)), 1, "C")
-
-    @intrinsic
-    def array_at(typingctx, address, length):
-        def codegen(context, builder, signature, args):
-            pointer = builder.inttoptr(args[0], cgutils.voidptr_t)
-            view = typing_signature(array_type, types.voidptr, signature.args[1])
-            return np_cfarray(context, builder, view, (pointer, args[1]))
-
-        return array_type(address, length), codegen
-
-    return array_at
-
-
-_uint64_at, _int64_at, _float64_at = _array_at(np.uint64), _array_at(np.int64), _array_at(np.float64)
+_uint64_at, _int64_at, _float64_at = array_at(np.uint64), array_at(np.int64), array_at(np.float64)
 
 
 def make_rollout_kernel(kernels: GameKernels, rollouts: int, rng_state: np.ndarray) -> Callable[..., float]:

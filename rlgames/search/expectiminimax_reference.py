@@ -1,5 +1,5 @@
 """The readable Python reference of expectiminimax over the `State` API (no pruning, no table), with
-the conventions of the compiled search (`rlgames.search.expectiminimax`); `Expectiminimax` also runs
+the conventions of the compiled search (`rlgames.search.expectiminimax.driver`); `Expectiminimax` also runs
 it for evaluators without a compiled kernel (networks), under its budgets."""
 
 from __future__ import annotations

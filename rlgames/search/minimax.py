@@ -1,6 +1,6 @@
 """Readable reference searches over the `State` API: minimax and alpha-beta, in negamax form.
 
-Both are exact references for the compiled search (`rlgames.search.alphabeta`) and for tests; they are
+Both are exact references for the compiled search (`rlgames.search.alphabeta.driver`) and for tests; they are
 slow (a Python call per node). Values are from the point of view of the side to move:
 
 * a terminal state is worth its return to the player who moved into it, scaled into a value

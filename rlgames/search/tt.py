@@ -4,11 +4,10 @@ solver): the slot of a key, the table's size for a memory budget, the bound flag
 
 from __future__ import annotations
 
-import numba
 import numpy as np
-from llvmlite import ir as llvm_ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
+
+from rlgames.jit.bits import bits_float, float_bits
 
 EMPTY, EXACT, LOWER, UPPER = 0, 1, 2, 3
 """Bound flags of an entry: unused slot, exact value, lower bound (fail high), upper bound (fail low)."""
@@ -26,31 +25,6 @@ def table_slots(megabytes: float, entry_bytes: int) -> int:
     """The largest power of two of ``entry_bytes`` entries that fits in ``megabytes`` (0 when none)."""
     entries = int(megabytes * 2**20) // entry_bytes
     return 0 if entries < 1 else 1 << (entries.bit_length() - 1)
-
-
-@intrinsic
-def float_bits(typingctx, x):
-    """The bits of float64 ``x`` as an int64 (a reinterpretation, not a conversion)."""
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], llvm_ir.IntType(64))
-    return types.int64(types.float64), codegen
-
-
-@intrinsic
-def bits_float(typingctx, x):
-    """The float64 whose bits are int64 ``x`` (the inverse of `float_bits`)."""
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], llvm_ir.DoubleType())
-    return types.float64(types.int64), codegen
-
-
-if numba.config.DISABLE_JIT:  # plain Python: an intrinsic cannot run there
-
-    def float_bits(x: float) -> int:
-        return int(np.float64(x).view(np.int64))
-
-    def bits_float(x: int) -> float:
-        return float(np.int64(x).view(np.float64))
 
 
 # --- The entry layout shared by alpha-beta and expectiminimax -----------------------------------

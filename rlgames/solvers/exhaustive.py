@@ -34,11 +34,11 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.tuple import tuple_setitem
 
-from rlgames.closure_cache import cache_closure
 from rlgames.game import PLAYER, RETURN, TERMINAL, Game, State
+from rlgames.jit.cache import cache_closure
 from rlgames.jit.entry import precompile
+from rlgames.jit.unsafe import tuple_setitem
 from rlgames.search.tt import tt_slot
 from rlgames.solvers.result import SolveBudgetError, SolveResult
 
@@ -187,7 +187,7 @@ def improve(level: int, value: int, plies: int, stack: Stack) -> None:
 @functools.cache
 def make_exhaustive(legal_actions: Callable[..., int], apply: Callable, hash_key: Callable[..., int]) -> Callable:
     """The compiled ``search(root, memo, stack, counters)`` for one game's kernels, compiled on first call,
-    kept for the process and cached on disk (`rlgames.closure_cache`).
+    kept for the process and cached on disk (`rlgames.jit.cache`).
 
     ``search`` solves ``root`` and every position below it into ``memo``; it stops early, setting
     ``counters[OVERFLOW]`` when the memo must grow or ``counters[TOO_DEEP]`` when a line is longer than

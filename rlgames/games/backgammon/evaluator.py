@@ -32,7 +32,6 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from rlgames.closure_cache import cache_closure
 from rlgames.evaluators.base import Evaluator, LinearEvaluator
 from rlgames.game import CHANCE, PLAYER, State
 from rlgames.games.backgammon.evaluator_terms import (
@@ -45,6 +44,7 @@ from rlgames.games.backgammon.evaluator_terms import (
 )
 from rlgames.games.backgammon.rules import observer, perspective, view
 from rlgames.games.backgammon.slots import META, SCORING_SHIFT
+from rlgames.jit.cache import cache_closure
 
 PUBEVAL_SCALE = 10.0
 """`pubeval_squash`'s scale: a score of 10 is worth tanh(1) = 0.76."""

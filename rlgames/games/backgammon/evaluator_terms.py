@@ -72,7 +72,7 @@ import math
 import numpy as np
 from numba import njit
 
-from rlgames.evaluators.stack import stack_float64
+from rlgames.jit.stack import stack_float64
 
 POINTS, BAR, OFF = 24, 24, 25
 """The board's points (indices 0..23), and the bar and borne-off slots of a row."""

@@ -24,11 +24,7 @@ When no pair can be played the single moves follow (high die first), else the pa
 
 from __future__ import annotations
 
-from llvmlite import ir
-from numba import njit, types
-from numba.core.extending import intrinsic
-from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.np.arrayobj import make_array, populate_array
+from numba import njit
 
 from rlgames.games.backgammon.moves import (
     BAR,
@@ -45,6 +41,10 @@ from rlgames.games.backgammon.moves import (
     to_absolute,
 )
 from rlgames.games.backgammon.slots import HIGH_SHIFT, LOW_SHIFT, META, POINTS_MASK, bar
+from rlgames.jit.bits import popcount
+from rlgames.jit.nrt import borrowed
+from rlgames.jit.unsafe import trailing_zeros
+from rlgames.jit.vector import fixed_add_copy
 
 ROW = 8
 """The width of the copies that write a row of `_open_pairs`, doubled past ``ROW`` first moves (there
@@ -60,47 +60,8 @@ HOME_0, HOME_1 = 0x3F << 18, 0x3F
 """The home boards of player 0 and of player 1, as masks of positions."""
 
 
-@intrinsic
-def _borrowed(typingctx, array):
-    """A view of ``array`` that numba does not reference-count (no meminfo), for the caller's lifetime.
-
-    Why: numba increments and decrements an array argument's reference count around code it cannot
-    prune (here, the inlined listing functions with their loops and exits): two atomic operations per
-    call that cost more than listing the moves of a position with checkers on the bar."""
-    def codegen(context, builder, signature, args):
-        source = make_array(array)(context, builder, value=args[0])
-        view = make_array(array)(context, builder)
-        populate_array(view, data=source.data, shape=source.shape, strides=source.strides,
-                       itemsize=source.itemsize, meminfo=None)
-        return view._getvalue()
-
-    return array(array), codegen
-
-
-@intrinsic
-def _copy_row(typingctx, out, at, source, base):
-    """``out[at:at + ROW] = base + out[source:source + ROW]`` (ranges that do not overlap) as vector
-    loads, adds and stores: a copy of fixed length, without a loop whose exit the CPU mispredicts."""
-    def codegen(context, builder, signature, args):
-        if signature.args[0].layout != "C":
-            return context.compile_internal(builder, _copy_row_strided, signature, args)
-        data = make_array(signature.args[0])(context, builder, value=args[0]).data
-        row = ir.VectorType(ir.IntType(64), ROW)
-        words = builder.load(builder.bitcast(builder.gep(data, [args[2]]), row.as_pointer()), align=8)
-        bases = ir.Constant(row, None)
-        for j in range(ROW):
-            bases = builder.insert_element(bases, args[3], ir.Constant(ir.IntType(32), j))
-        builder.store(builder.add(words, bases), builder.bitcast(builder.gep(data, [args[1]]), row.as_pointer()),
-                      align=8)
-        return context.get_dummy_value()
-
-    return types.void(out, types.int64, types.int64, types.int64), codegen
-
-
-def _copy_row_strided(out, at: int, source: int, base: int) -> None:
-    """`_copy_row` for an ``out`` that is not C-contiguous."""
-    for j in range(ROW):
-        out[at + j] = base + out[source + j]
+_copy_row = fixed_add_copy(ROW)
+"""``_copy_row(out, at, source, base)``: ``out[at:at + ROW] = base + out[source:source + ROW]``, vectorised."""
 
 
 @njit(cache=True, inline="always")
@@ -109,15 +70,6 @@ def _copy_list(out, at: int, source: int, base: int, wide: bool) -> None:
     _copy_row(out, at, source, base)
     if wide:
         _copy_row(out, at + ROW, source + ROW, base)
-
-
-@intrinsic
-def _popcount(typingctx, x):
-    """The set bits of the int64 ``x`` (LLVM's ``ctpop``: one instruction)."""
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return types.int64(types.int64), codegen
 
 
 @njit(cache=True)
@@ -180,7 +132,7 @@ def _open_pairs(d1: int, d2: int, mine: int, single: int, blocked: int, player: 
         land = landing >> b & 1
         skip = lone >> b & 1  # b's lone checker: its first move is not in the row (never on a landing row)
         a = b + step if land else b  # the first move on a landing row
-        index = _popcount(first & ((1 << a) - 1))  # a's index in the list of first moves, if there
+        index = popcount(first & ((1 << a) - 1))  # a's index in the list of first moves, if there
         base = offset + 26 * b
         _copy_list(out, n, TABLE + (index if land else 0), base, wide)
         _copy_list(out, n + index, TABLE + index + skip, base, wide)  # the tail (a no-op unless skip)
@@ -275,7 +227,7 @@ def _singles(first: int, offset: int, out) -> int:
 def decision_actions(s, out) -> int:
     """The legal actions of the decision node ``s`` in increasing order in ``out[:n]``; returns ``n``.
     ``out`` holds `MAX_ACTIONS` entries (the tail is scratch)."""
-    out = _borrowed(out)
+    out = borrowed(out)
     player = s[0]
     low, high = s[META] >> LOW_SHIFT & 7, s[META] >> HIGH_SHIFT & 7
     n = _all_pairs(s, player, low, high, out)

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from rlgames.games.backgammon.slots import (
     BAR_SHIFT,
@@ -44,6 +43,7 @@ from rlgames.games.backgammon.slots import (
     POINTS_MASK,
     bar,
 )
+from rlgames.jit.unsafe import trailing_zeros
 
 NUM_ACTIONS = 1352
 LOW_FIRST = 676  # 26 ** 2: added when the first move uses the low die

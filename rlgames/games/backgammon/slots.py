@@ -45,6 +45,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from rlgames.jit.bits import popcount
+
 PLAYER, RETURN, OWNER, COUNTS, META = 0, 1, 2, 3, 7
 STATE_LENGTH = 8
 NUM_POINTS = 24
@@ -98,15 +100,6 @@ def owner_mask(s, player: int) -> int:
     """The positions where ``player`` has checkers (24-bit mask)."""
     occupied = s[COUNTS] | s[COUNTS + 1] | s[COUNTS + 2] | s[COUNTS + 3]
     return occupied & (s[OWNER] if player == 0 else ~s[OWNER])
-
-
-@njit(cache=True)
-def popcount(x: int) -> int:
-    """The set bits of a non-negative int below 2**32."""
-    x = x - (x >> 1 & 0x55555555)
-    x = (x & 0x33333333) + (x >> 2 & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return (x * 0x01010101 & 0xFFFFFFFF) >> 24
 
 
 @njit(cache=True)

@@ -15,43 +15,13 @@ square and line (18 KiB in all, against the 800 KiB of rook magics) and no colli
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
-from numba.extending import intrinsic
+from numba import njit
+
+from rlgames.jit.bits import msb
 
 U1 = np.uint64(1)
 ALL = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
 DARK_SQUARES = 0xAA55_AA55_AA55_AA55  # a1, c1, .. (python-chess's BB_DARK_SQUARES)
-
-
-@intrinsic
-def _ctpop(typingctx, word):
-    """LLVM's ``ctpop`` on a uint64: one ``popcnt`` instruction where the CPU has it."""
-    if word != types.uint64:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return types.uint64(types.uint64), codegen
-
-
-@njit(cache=True)
-def popcount(bb: np.uint64) -> int:
-    """The number of squares in ``bb``."""
-    return np.int64(_ctpop(bb))
-
-
-@njit(cache=True)
-def lsb(bb: np.uint64) -> int:
-    """The lowest square of a non-empty ``bb``."""
-    return np.int64(trailing_zeros(bb))
-
-
-@njit(cache=True)
-def msb(bb: np.uint64) -> int:
-    """The highest square of a non-empty ``bb``."""
-    return 63 - np.int64(leading_zeros(bb))
 
 
 @njit(cache=True)

@@ -53,20 +53,11 @@ from numba import njit
 
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import State
-from rlgames.games.chess.evaluator_attacks import (
-    BISHOP,
-    KING,
-    KING_ATTACKS,
-    KNIGHT,
-    PAWN,
-    QUEEN,
-    ROOK,
-    bitboard,
-    lsb,
-    piece_attacks,
-    popcount,
-)
+from rlgames.games.chess.actions import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
+from rlgames.games.chess.evaluator_attacks import KING_ATTACKS, bitboard, piece_attacks
 from rlgames.games.chess.pesto import GAME_PHASE_MAX, PHASE_WEIGHTS, pesto_tables
+from rlgames.games.chess.slots import BLACK, PIECES, PLAYER, WHITE
+from rlgames.jit.bits import lsb, popcount
 
 # ---------------------------------------------------------------------------------------------------
 # Weights (centipawns). Pairs are (middlegame, endgame); per-piece tuples are in the order pawn,
@@ -104,8 +95,6 @@ VALUE_SCALE = 400.0
 TERM_NAMES = ("material_pst", "mobility", "pawn_structure", "king_safety", "bishop_pair")
 """The terms of `evaluation_terms`, in order."""
 
-SIDE, PIECES, WHITE_PIECES, BLACK_PIECES = 0, 2, 8, 9
-"""Slots of the compact state: the side to move, the first piece bitboard, the two colours."""
 
 # ---------------------------------------------------------------------------------------------------
 # Tables, int64 (bit 63, h8, is the sign bit).
@@ -267,7 +256,7 @@ def game_phase(s) -> int:
 def _both_terms(s):
     """White's and black's `colour_terms`. (The np.int64 make plain Python, ``NUMBA_DISABLE_JIT=1``,
     wrap around as the compiled code does.)"""
-    white, black = np.int64(s[WHITE_PIECES]), np.int64(s[BLACK_PIECES])
+    white, black = np.int64(s[WHITE]), np.int64(s[BLACK])
     pawns, knights, bishops = np.int64(s[PIECES + PAWN]), np.int64(s[PIECES + KNIGHT]), np.int64(s[PIECES + BISHOP])
     rooks, queens, kings = np.int64(s[PIECES + ROOK]), np.int64(s[PIECES + QUEEN]), np.int64(s[PIECES + KING])
     return (colour_terms(0, white, black, pawns, knights, bishops, rooks, queens, kings),
@@ -283,7 +272,7 @@ def centipawns(s) -> int:
     eg = (w[1] + w[3] + w[5] + w[7] + w[9]) - (b[1] + b[3] + b[5] + b[7] + b[9])
     phase = game_phase(s)
     total = mg * phase + eg * (GAME_PHASE_MAX - phase)
-    if s[SIDE] != 0:
+    if s[PLAYER] != 0:
         total = -total
     tapered = total // GAME_PHASE_MAX if total >= 0 else -(-total // GAME_PHASE_MAX)
     return tapered + TEMPO

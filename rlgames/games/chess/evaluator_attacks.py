@@ -1,18 +1,15 @@
 """Bit operations and attack tables for the chess evaluator (`rlgames.games.chess.evaluator`), on int64
-bitboards (square a1 = bit 0 .. h8 = bit 63, the sign bit): LLVM's bit-count intrinsics, knight and king
-attacks by square, and sliders by the classical ray approach (each ray from the square, cut at its first
+bitboards (square a1 = bit 0 .. h8 = bit 63, the sign bit): knight and king attacks by square, and sliders by the classical ray approach (each ray from the square, cut at its first
 blocker, found with a bit scan; a sentinel blocker on h8 or a1 spares a branch per ray)."""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
-from llvmlite import ir as llvm_ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
-PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = range(6)
-"""Piece types, the order of the bitboards s[2..7] of the compact state."""
+from rlgames.games.chess.actions import BISHOP, KNIGHT, ROOK
+from rlgames.jit.bits import lsb, msb
+
 
 def _int64(bits: int) -> int:
     """The signed int64 with the 64 bits of the non-negative ``bits``."""
@@ -58,59 +55,6 @@ KING_ATTACKS = np.array([_steps(q, [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-
 
 _H8 = bitboard([63])
 """The bitboard of h8 (the sign bit): the upward rays' sentinel blocker."""
-
-
-# ---------------------------------------------------------------------------------------------------
-# Bit operations: LLVM's intrinsics (one instruction each on x86-64).
-
-
-def _unary_intrinsic(name: str):
-    def generic(typingctx, x):
-        if not isinstance(x, types.Integer):
-            return None
-
-        def codegen(context, builder, signature, args):
-            if name == "ctpop":
-                return builder.ctpop(args[0])
-            return getattr(builder, name)(args[0], llvm_ir.Constant(llvm_ir.IntType(1), 0))
-
-        return x(x), codegen
-
-    generic.__name__ = f"_{name}"
-    return intrinsic(generic)
-
-
-if numba.config.DISABLE_JIT:  # plain Python: an intrinsic cannot run there
-
-    def popcount(bits: int) -> int:
-        return (int(bits) & (1 << 64) - 1).bit_count()
-
-    def lsb(bits: int) -> int:
-        bits = int(bits) & (1 << 64) - 1
-        return (bits & -bits).bit_length() - 1
-
-    def msb(bits: int) -> int:
-        return (int(bits) & (1 << 64) - 1).bit_length() - 1
-
-else:
-    _ctpop = _unary_intrinsic("ctpop")
-    _cttz = _unary_intrinsic("cttz")
-    _ctlz = _unary_intrinsic("ctlz")
-
-    @njit(cache=True)
-    def popcount(bits: int) -> int:
-        """The number of set bits of an int64 bitboard (bit 63 included)."""
-        return _ctpop(np.int64(bits))
-
-    @njit(cache=True)
-    def lsb(bits: int) -> int:
-        """The lowest set square of a non-zero int64 bitboard."""
-        return _cttz(np.int64(bits))
-
-    @njit(cache=True)
-    def msb(bits: int) -> int:
-        """The highest set square of a non-zero int64 bitboard."""
-        return 63 - _ctlz(np.int64(bits))
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -15,13 +15,7 @@ from rlgames.games.chess.actions import (
 )
 from rlgames.games.chess.bitboards import KING as KING_ATTACKS
 from rlgames.games.chess.bitboards import KNIGHT as KNIGHT_ATTACKS
-from rlgames.games.chess.bitboards import (
-    bishop_attacks,
-    bit,
-    lsb,
-    popcount,
-    rook_attacks,
-)
+from rlgames.games.chess.bitboards import bishop_attacks, bit, rook_attacks
 from rlgames.games.chess.movegen import board
 from rlgames.games.chess.position import piece_at
 from rlgames.games.chess.slots import (
@@ -30,6 +24,7 @@ from rlgames.games.chess.slots import (
     PIECES,
     WHITE,
 )
+from rlgames.jit.bits import lsb, popcount
 
 NUM_FEATURES = 2 * 6 * 64
 """The NNUE inputs of chess: a piece of a side on a square."""

@@ -25,8 +25,6 @@ from rlgames.games.chess.bitboards import (
     U1,
     bishop_attacks,
     bit,
-    lsb,
-    popcount,
     rook_attacks,
 )
 from rlgames.games.chess.bitboards import KNIGHT as KNIGHT_ATTACKS
@@ -42,6 +40,7 @@ from rlgames.games.chess.slots import (
     TURN,
     WHITE,
 )
+from rlgames.jit.bits import lsb, popcount
 
 
 def _pushes(colour: int, step: int) -> np.ndarray:

@@ -12,18 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.tuple import tuple_setitem
 
 from rlgames.game import TERMINAL
 from rlgames.games.chess.actions import KING, PAWN, ROOK
-from rlgames.games.chess.bitboards import (
-    DARK_SQUARES,
-    PAWN_ATTACKS,
-    U1,
-    bit,
-    lsb,
-    popcount,
-)
+from rlgames.games.chess.bitboards import DARK_SQUARES, PAWN_ATTACKS, U1, bit
 from rlgames.games.chess.movegen import board, checkers, count, en_passant_is_legal
 from rlgames.games.chess.slots import (
     BISHOPS,
@@ -46,6 +38,8 @@ from rlgames.games.chess.slots import (
     TURN,
     WHITE,
 )
+from rlgames.jit.bits import lsb, popcount
+from rlgames.jit.unsafe import tuple_setitem
 
 
 def _splitmix64(seed: int, n: int) -> np.ndarray:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.tuple import tuple_setitem
 
 from rlgames.game import ILLEGAL, NO_REPETITION, REPETITION_DRAW, GameKernels
 from rlgames.games.chess.actions import (
@@ -41,6 +40,7 @@ from rlgames.games.chess.slots import (
     TURN,
     WHITE,
 )
+from rlgames.jit.unsafe import tuple_setitem
 
 MAX_MOVES = 256
 """A bound on the legal moves of a position (218 is the most known)."""

@@ -43,6 +43,7 @@ from rlgames.games.connect_four.rules import (
     possible_moves,
     winning_positions,
 )
+from rlgames.jit.bits import popcount
 from rlgames.solvers.result import Actions, SolveBudgetError, SolveResult
 
 MIN_SCORE = -(NUM_CELLS // 2) + 3
@@ -80,14 +81,6 @@ def new_workspace() -> Workspace:
     return Workspace(tt_keys=np.zeros(TT_SIZE, dtype=np.uint32), tt_values=np.zeros(TT_SIZE, dtype=np.uint8),
                      moves=np.zeros((NUM_CELLS + 1, WIDTH), dtype=np.int64),
                      scores=np.zeros((NUM_CELLS + 1, WIDTH), dtype=np.int64), nodes=nodes)
-
-
-@njit(cache=True)
-def popcount(x: int) -> int:
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56
 
 
 @njit(cache=True)

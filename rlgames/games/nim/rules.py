@@ -20,11 +20,11 @@ import functools
 import re
 
 from numba import njit
-from numba.cpython.unsafe.tuple import (
-    tuple_setitem,  # numba's unchecked tuple copy-with-one-slot-replaced
-)
 
 from rlgames.game import ILLEGAL, TERMINAL, GameKernels
+from rlgames.jit.unsafe import (
+    tuple_setitem,  # numba's unchecked tuple copy-with-one-slot-replaced
+)
 
 HEAPS = 2  # first heap slot of the compact state
 MAX_HEAPS = 20

@@ -24,14 +24,8 @@ import numpy as np
 from numba import njit
 
 from rlgames.evaluators.base import LinearEvaluator
-from rlgames.games.othello.rules import (
-    BLACK,
-    MOVES,
-    SIZE,
-    WHITE,
-    moves_bitboard,
-    popcount,
-)
+from rlgames.games.othello.rules import BLACK, MOVES, SIZE, WHITE, moves_bitboard
+from rlgames.jit.bits import popcount
 
 POSITION_WEIGHTS = np.array([
     [100, -20, 10, 5, 5, 10, -20, 100],

@@ -22,7 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rlgames.games.othello.rules import BLACK, NUM_CELLS, SIZE, WHITE, _popcount
+from rlgames.games.othello.rules import BLACK, NUM_CELLS, SIZE, WHITE
+from rlgames.jit.bits import popcount
 
 
 def _images(cells: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
@@ -145,4 +146,4 @@ def features(s, player: int, out) -> int:
         mine, theirs = np.uint64(s[WHITE]), np.uint64(s[BLACK])
     else:
         mine, theirs = np.uint64(s[BLACK]), np.uint64(s[WHITE])
-    return patterns(mine, theirs, NUM_CELLS - _popcount(mine | theirs), out)
+    return patterns(mine, theirs, NUM_CELLS - popcount(mine | theirs), out)

@@ -21,8 +21,8 @@ from rlgames.games.othello.rules import (
     PASS,
     SIZE,
     moves_bitboard,
-    popcount,
 )
+from rlgames.jit.bits import popcount
 
 # The squares of each byte of a bitboard: _SQUARES_BY_BYTE[k][b] lists the set bits of byte value b
 # placed in byte k, so that the facade turns a move bitboard into actions without a kernel call.

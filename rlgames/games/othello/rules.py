@@ -28,6 +28,7 @@ from rlgames.game import (
     TERMINAL,
     GameKernels,
 )
+from rlgames.jit.bits import popcount
 
 BLACK, WHITE, MOVES = 2, 3, 4  # compact-state slots: the two boards and the side to move's moves
 PASS = 64
@@ -44,10 +45,6 @@ _ALL = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
 _SHIFTS = np.array([1, 9, 8, 7, -1, -9, -8, -7], dtype=np.int64)
 _EDGES = np.array([_NOT_A, _NOT_A, _ALL, _NOT_H, _NOT_H, _NOT_H, _ALL, _NOT_A], dtype=np.uint64)
 
-_M1 = np.uint64(0x5555_5555_5555_5555)
-_M2 = np.uint64(0x3333_3333_3333_3333)
-_M4 = np.uint64(0x0F0F_0F0F_0F0F_0F0F)
-_H01 = np.uint64(0x0101_0101_0101_0101)
 _GOLDEN = np.uint64(0x9E37_79B9_7F4A_7C15)
 _MIX1 = np.uint64(0xBF58_476D_1CE4_E5B9)
 _MIX2 = np.uint64(0x94D0_49BB_1331_11EB)
@@ -90,14 +87,6 @@ def _flips(own: np.uint64, opp: np.uint64, square: int) -> np.uint64:
 
 
 @njit(cache=True)
-def _popcount(board: np.uint64) -> int:
-    board = board - ((board >> np.uint64(1)) & _M1)
-    board = (board & _M2) + ((board >> np.uint64(2)) & _M2)
-    board = (board + (board >> np.uint64(4))) & _M4
-    return np.int64((board * _H01) >> np.uint64(56))
-
-
-@njit(cache=True)
 def moves_bitboard(own: int, opp: int) -> int:
     """int64 bitboard of the squares where the side owning ``own`` may play (int64 bitboards)."""
     return np.int64(_moves(np.uint64(own), np.uint64(opp)))
@@ -107,12 +96,6 @@ def moves_bitboard(own: int, opp: int) -> int:
 def flips(own: int, opp: int, square: int) -> int:
     """int64 bitboard of the ``opp`` discs turned over when ``own`` plays on ``square`` (0 if none)."""
     return np.int64(_flips(np.uint64(own), np.uint64(opp), square))
-
-
-@njit(cache=True)
-def popcount(board: int) -> int:
-    """The number of set bits of an int64 bitboard (bit 63 included)."""
-    return _popcount(np.uint64(board))
 
 
 @njit(cache=True)
@@ -151,7 +134,7 @@ def apply(s, action):
         return (1 - player, 0, b, w, np.int64(next_moves))
     if _moves(own, opp):  # the opponent must pass
         return (1 - player, 0, b, w, 0)
-    margin = _popcount(black) - _popcount(white)
+    margin = popcount(black) - popcount(white)
     return (TERMINAL, 1 if margin > 0 else (-1 if margin < 0 else 0), b, w, 0)
 
 

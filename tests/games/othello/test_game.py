@@ -12,7 +12,7 @@ import pytest
 import rlgames
 from rlgames import TERMINAL, IllegalActionError
 from rlgames.games.othello.game import Othello, OthelloState
-from rlgames.games.othello.rules import PASS, flips, moves_bitboard, popcount
+from rlgames.games.othello.rules import PASS, flips, moves_bitboard
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -155,13 +155,6 @@ def test_one_move_flips_in_several_directions() -> None:
     after = state.apply(square("d4"))
     assert after.compact[2] == bitboard("b4 d2 f6 g4 a7 d4") | flipped
     assert after.compact[3] == bitboard("c5")
-
-
-def test_popcount_counts_the_sign_bit() -> None:
-    assert popcount(0) == 0
-    assert popcount(-1) == 64
-    assert popcount(-(1 << 63)) == 1
-    assert popcount(bitboard("a1 d4 h8")) == 3
 
 
 # --- passes and the end of the game ---------------------------------------------------------------

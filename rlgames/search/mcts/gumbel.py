@@ -1,6 +1,6 @@
 """Gumbel AlphaZero search: policy improvement with few simulations (Danihelka, Guez, Schrittwieser &
 Silver 2022, "Policy improvement by planning with Gumbel", ICLR), over MCTS's compiled tree and
-operations (`rlgames.search.mcts_ops`) given Gumbel's two selection functions (`rlgames.search.gumbel_ops`),
+operations (`rlgames.search.mcts.ops`) given Gumbel's two selection functions (`rlgames.search.mcts.gumbel_ops`),
 generic over games and batched across many games like `MultiTreeMCTS`.
 
 One search from a root where a player is to move:
@@ -57,7 +57,8 @@ import numpy as np
 
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, State
-from rlgames.search.gumbel_ops import (
+from rlgames.search.mcts.drivers import OneTree, TreeDriver
+from rlgames.search.mcts.gumbel_ops import (
     G_C_SCALE,
     G_C_VISIT,
     G_GUMBEL_SCALE,
@@ -68,8 +69,8 @@ from rlgames.search.gumbel_ops import (
     make_gumbel_ops,
     make_gumbel_run,
 )
-from rlgames.search.mcts import INITIAL_CAPACITY
-from rlgames.search.mcts_tree import (
+from rlgames.search.mcts.puct import INITIAL_CAPACITY
+from rlgames.search.mcts.tree import (
     COUNT,
     DEEPEST,
     SIZE,
@@ -79,7 +80,6 @@ from rlgames.search.mcts_tree import (
     new_tree,
     reserve_per_simulation,
 )
-from rlgames.search.multitree import OneTree, TreeDriver
 from rlgames.search.result import SearchResult, SearchStats
 
 __all__ = ["Gumbel", "GumbelConfig", "MultiTreeGumbel", "completed_sigma", "halving_schedule", "tree_rng_state"]
@@ -148,7 +148,7 @@ def halving_schedule(num_considered: int, simulations: int) -> tuple[np.ndarray,
 
 
 def tree_rng_state(seed: int, index: int) -> np.ndarray:
-    """The PRNG state (``uint64[4]``, see `rlgames.search.rng`) of tree ``index`` under ``seed``:
+    """The PRNG state (``uint64[4]``, see `rlgames.jit.rng`) of tree ``index`` under ``seed``:
     independent streams for every pair, from numpy's `SeedSequence`."""
     return np.random.SeedSequence([seed % 2**64, index]).generate_state(4, np.uint64)
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from rlgames.game import CHANCE, TERMINAL
-from rlgames.search.mcts_tree import (
+from rlgames.jit.rng import sample_index
+from rlgames.search.mcts.tree import (
     ACTION,
     DEEPEST,
     FIRST,
@@ -29,7 +30,6 @@ from rlgames.search.mcts_tree import (
     children,
 )
 from rlgames.search.result import SearchResult, SearchStats
-from rlgames.search.rng import sample_index
 
 
 def visit_policy(visits: np.ndarray, temperature: float) -> np.ndarray:

@@ -1,7 +1,7 @@
 """Gumbel search's compiled parts: the completed Q-values, its two selection functions (Sequential
 Halving at the root, the improved policy's deterministic rule below), and the steps that drive them
-over `rlgames.search.mcts_ops`' tree operations, which do the descent, the expansion (chance nodes and
-repetitions included) and the backup. See `rlgames.search.gumbel` for the method and its driver."""
+over `rlgames.search.mcts.ops`' tree operations, which do the descent, the expansion (chance nodes and
+repetitions included) and the backup. See `rlgames.search.mcts.gumbel` for the method and its driver."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
-from numba.np.unsafe.ndarray import to_fixed_tuple
 
-from rlgames.closure_cache import cache_closure
 from rlgames.game import CHANCE, TERMINAL, GameKernels
-from rlgames.search.mcts_ops import TreeOps, make_tree_ops
-from rlgames.search.mcts_tree import (
+from rlgames.jit.cache import cache_closure
+from rlgames.jit.rng import uniform
+from rlgames.jit.unsafe import to_fixed_tuple
+from rlgames.search.mcts.ops import TreeOps, make_tree_ops
+from rlgames.search.mcts.tree import (
     ACTION,
     COUNT,
     FIRST,
@@ -28,7 +29,6 @@ from rlgames.search.mcts_tree import (
     VISITS,
     reserve_per_simulation,
 )
-from rlgames.search.rng import uniform
 
 # Slots of the Gumbel parameters (float64).
 G_C_VISIT, G_C_SCALE, G_RESCALE, G_GUMBEL_SCALE = range(4)

@@ -12,7 +12,7 @@ A depth-limited fail-soft negamax alpha-beta (numpy only) that calls the evaluat
   cut-off need no priors for their children, whose leaves are all evaluated anyway. The root's prior
   (at depth >= 2) is ``root_prior`` or, when None, one evaluation of the root. An evaluator whose
   ``evaluate_batch`` returns no priors (None) is asked again only at the cut-off.
-* **Scores** as in `rlgames.search.negamax`: the evaluator's value clipped to [-1, 1] at the cut-off,
+* **Scores** as in `rlgames.search.alphabeta.negamax`: the evaluator's value clipped to [-1, 1] at the cut-off,
   a terminal's scaled return, and ``±(WIN - p)`` for the largest win or loss ``p`` plies from the root, so that the result's
   value (the score clipped to [-1, 1]) equals `rlgames.search.minimax.alphabeta`'s with the same
   evaluator, and a proven result reports ``plies_to_end``.
@@ -37,8 +37,8 @@ import numpy as np
 
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import State
+from rlgames.search.alphabeta.negamax import MAX_PLY, WIN
 from rlgames.search.minimax import terminal_value
-from rlgames.search.negamax import MAX_PLY, WIN
 from rlgames.search.result import SearchResult, SearchStats
 
 

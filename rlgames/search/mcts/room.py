@@ -1,6 +1,6 @@
 """Room in MCTS's trees for a search's simulations, planned against its deadline.
 
-The trees grow by copying into arrays twice as large (`rlgames.search.mcts_tree.grow`), which a timed
+The trees grow by copying into arrays twice as large (`rlgames.search.mcts.tree.grow`), which a timed
 search must fit before its deadline. Copying into memory the process has not touched before ran at
 ~0.7 GB/s on the 2-core machines here, where the first touch of each page is the cost (15 GB/s into
 memory touched before), so the last growth's pace did not predict the next: a tree of 1M connect four
@@ -8,7 +8,7 @@ nodes (120 MB) took 0.17 s to double where the doubling before had taken 0.01 s.
 a growth at the slower of the last one's pace and `FRESH_MEMORY_SECONDS_PER_BYTE`, grows the trees at
 the start of a timed search to what the last one's expansion adds by the deadline (paid out of that
 move's time, once a doubling), and otherwise lets a search without time to grow go on without
-expanding its leaves (`rlgames.search.mcts_run.make_run`). It also keeps the scratch of moving a root
+expanding its leaves (`rlgames.search.mcts.run.make_run`). It also keeps the scratch of moving a root
 (`compact_subtree`), so that moving one touches no fresh memory either.
 """
 
@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from rlgames.search.mcts_tree import SIZE, Tree, compact_subtree, grow
+from rlgames.search.mcts.tree import SIZE, Tree, compact_subtree, grow
 
 FRESH_MEMORY_SECONDS_PER_BYTE = 1.5e-9
 """The slowest pace of growth planned for, per byte of tree copied (see the module docstring)."""
@@ -26,7 +26,7 @@ FRESH_MEMORY_SECONDS_PER_BYTE = 1.5e-9
 
 class TreeRoom:
     """When a search's trees grow: the pace of the last growth and of the last timed search's expansion.
-    ``reserve`` is the free nodes a simulation needs (`rlgames.search.mcts_tree.reserve_per_simulation`)."""
+    ``reserve`` is the free nodes a simulation needs (`rlgames.search.mcts.tree.reserve_per_simulation`)."""
 
     def __init__(self, reserve: int) -> None:
         self.reserve = reserve

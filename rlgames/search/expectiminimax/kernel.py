@@ -1,4 +1,4 @@
-"""The compiled expectiminimax recursion, for `rlgames.search.expectiminimax` (whose docstring states the
+"""The compiled expectiminimax recursion, for `rlgames.search.expectiminimax.driver` (whose docstring states the
 conventions: values from the side to move, depth in decisions or turns, Star1 pruning, the table, the
 principal variation): the workspace, the triangular PV table and `make_expectiminimax`."""
 
@@ -12,7 +12,6 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from rlgames.closure_cache import cache_closure
 from rlgames.game import (
     CHANCE,
     REPETITION_DRAW,
@@ -21,6 +20,7 @@ from rlgames.game import (
     TERMINAL,
     GameKernels,
 )
+from rlgames.jit.cache import cache_closure
 from rlgames.search.budget import (
     ABORTED,
     CUTOFFS,

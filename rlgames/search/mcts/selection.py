@@ -2,11 +2,11 @@
 
 A selection function ``select(tree, t, node, ctx) -> child`` chooses the child of decision node ``node``
 of tree ``t`` that a descent follows; ``ctx`` is whatever the search keeps for it (here the float64
-parameters of `MCTSConfig.params`, for Gumbel its `GumbelArrays`). `rlgames.search.mcts_ops.make_tree_ops`
+parameters of `MCTSConfig.params`, for Gumbel its `GumbelArrays`). `rlgames.search.mcts.ops.make_tree_ops`
 takes one for the root and one for the interior nodes, as mctx's ``search`` takes
 ``root_action_selection_fn`` and ``interior_action_selection_fn``, so that MCTS and Gumbel share every
 other tree operation. Selection functions are inlined into the descent (``inline="always"``). MCTS's
-must not allocate: `rlgames.search.mcts_run`'s loop, which inlines it, runs without numba's runtime.
+must not allocate: `rlgames.search.mcts.run`'s loop, which inlines it, runs without numba's runtime.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import math
 
 from numba import njit
 
-from rlgames.search.mcts_tree import (
+from rlgames.search.mcts.tree import (
     COUNT,
     FIRST,
     PRIOR,

@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 from numba.core import bytecode
 from numba.core import types as nbtypes
-from numba.core.codegen import RuntimeLinker
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, IndexDataCacheFile
+from numba.core.codegen import RuntimeLinker
 from numba.core.registry import CPUDispatcher
 
 __all__ = ["cache_closure", "fingerprint", "never_cache"]

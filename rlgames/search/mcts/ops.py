@@ -1,10 +1,10 @@
-"""The compiled operations of a Monte Carlo search on `rlgames.search.mcts_tree`'s arrays, generic over
+"""The compiled operations of a Monte Carlo search on `rlgames.search.mcts.tree`'s arrays, generic over
 a game's kernels and over the action selection, which MCTS and Gumbel search pass in.
 
 A simulation:
 
 1. **select** descends from the root. At a decision node it takes the child that the selection function
-   picks (`rlgames.search.selection`): the root's, or the interior nodes'. At a chance node it expands
+   picks (`rlgames.search.mcts.selection`): the root's, or the interior nodes'. At a chance node it expands
    every outcome (priors = probabilities) on the first visit and samples one with the compiled PRNG in
    proportion to its probability (so that a chance node's mean estimates the expectation). A child's
    compact state is computed on its first visit. The descent stops at a terminal node, a solved node,
@@ -33,9 +33,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from numba import njit
-from numba.np.unsafe.ndarray import to_fixed_tuple
 
-from rlgames.closure_cache import cache_closure
 from rlgames.game import (
     CHANCE,
     NO_REPETITION,
@@ -44,7 +42,12 @@ from rlgames.game import (
     TERMINAL,
     GameKernels,
 )
-from rlgames.search.mcts_tree import (
+from rlgames.jit.cache import cache_closure
+from rlgames.jit.nrt import with_nrt
+from rlgames.jit.rng import uniform
+from rlgames.jit.unsafe import to_fixed_tuple
+from rlgames.search.mcts.selection import P_SOLVER, uct_or_puct_child
+from rlgames.search.mcts.tree import (
     ACTION,
     COUNT,
     DEEPEST,
@@ -63,9 +66,6 @@ from rlgames.search.mcts_tree import (
     VIRTUAL,
     VISITS,
 )
-from rlgames.search.nrt import with_nrt
-from rlgames.search.rng import uniform
-from rlgames.search.selection import P_SOLVER, uct_or_puct_child
 
 
 class TreeOps(NamedTuple):
@@ -85,14 +85,14 @@ def make_tree_ops(kernels: GameKernels, state_size: int, root_select: Callable =
                   interior_select: Callable = uct_or_puct_child) -> TreeOps:
     """The compiled tree operations for one game whose compact states have ``state_size`` slots and one
     pair of selection functions ``(tree, t, node, ctx) -> child``, compiled on first call, kept for
-    the process and cached on disk (`rlgames.closure_cache`). MCTS's UCB1/PUCT rule is the default.
+    the process and cached on disk (`rlgames.jit.cache`). MCTS's UCB1/PUCT rule is the default.
 
     Reference counting. Numba atomically increments and decrements the reference count of every array
     that a compiled function takes, inlined or not: for the `Tree`'s arrays at each operation of each
     simulation, that was the largest single cost of a simulation with short random playouts
     (``benchmarks/bench_mcts.py``). The operations only read and write arrays that their caller holds,
     so they are compiled without numba's runtime (``_nrt=False``, which forbids allocating): those that
-    are not inlined, `expand_and_backup_batch`, and `rlgames.search.mcts_run`'s simulation loop, into
+    are not inlined, `expand_and_backup_batch`, and `rlgames.search.mcts.run`'s simulation loop, into
     which `select`, `expand`, `backup` and the selection functions are inlined (``inline="always"``).
     The kernels, which may allocate, are called through `with_nrt`. `select_batch` keeps the runtime,
     as a selection function may allocate (Gumbel's root selection does)."""

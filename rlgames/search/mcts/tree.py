@@ -4,7 +4,7 @@ One `Tree` holds a tree per self-play game (``T = 1`` for a single search), each
 nodes, so that compiled code walks plain arrays and many searches share one evaluator batch. Node 0 of
 every tree is its root; the children of a node are contiguous, in the order of the kernels'
 ``legal_actions`` (chance outcomes at a chance node). The arrays are reused from one search to the next
-(`reset_root`) and grow by copying (`grow`). The operations on them are `rlgames.search.mcts_ops`'.
+(`reset_root`) and grow by copying (`grow`). The operations on them are `rlgames.search.mcts.ops`'.
 
 Points of view. ``nodes[t, i, POV]`` is the player whose statistics node ``i`` keeps: the player who
 moved into it (for an outcome of a chance node, the player who moved into the chance node; for a root,

@@ -1,4 +1,4 @@
-"""Iterative-deepening alpha-beta: the driver of the compiled negamax (`rlgames.search.negamax`),
+"""Iterative-deepening alpha-beta: the driver of the compiled negamax (`rlgames.search.alphabeta.negamax`),
 with its knobs, budgets and result.
 
 `AlphaBeta` searches depth 1, 2, ... (each iteration's principal variation and table entries order the
@@ -6,7 +6,7 @@ next) until the depth, a node limit or a deadline is reached, and returns the de
 iteration (or the better move an interrupted one found: `_interrupted`) as a `SearchResult`: the
 value in [-1, 1] from the side to move (a proven win 1, a proven loss -1) and, for a proven result,
 ``plies_to_end``. An evaluator without a compiled kernel (a network) is searched by
-`rlgames.search.batched_alphabeta` instead. Games with chance nodes are refused (they use
+`rlgames.search.alphabeta.batched` instead. Games with chance nodes are refused (they use
 expectiminimax).
 """
 
@@ -19,7 +19,17 @@ import numpy as np
 
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import State
-from rlgames.search.ab_workspace import (
+from rlgames.jit.clock import now_ns
+from rlgames.search.alphabeta.batched import batched_alphabeta
+from rlgames.search.alphabeta.negamax import (
+    MAX_PLY,
+    PROVEN,
+    WIN,
+    CompiledAlphaBeta,
+    always_quiet,
+    make_alphabeta,
+)
+from rlgames.search.alphabeta.workspace import (
     LMR_RESEARCHES,
     NULL_CUTOFFS,
     QUIESCENCE_NODES,
@@ -29,7 +39,6 @@ from rlgames.search.ab_workspace import (
     principal_variation,
     with_accumulators,
 )
-from rlgames.search.batched_alphabeta import batched_alphabeta
 from rlgames.search.budget import (
     ABORTED,
     CUTOFFS,
@@ -39,15 +48,6 @@ from rlgames.search.budget import (
     NODE_LIMIT,
     NODES,
     TT_HITS,
-    now_ns,
-)
-from rlgames.search.negamax import (
-    MAX_PLY,
-    PROVEN,
-    WIN,
-    CompiledAlphaBeta,
-    always_quiet,
-    make_alphabeta,
 )
 from rlgames.search.result import SearchResult, SearchStats
 
@@ -69,7 +69,7 @@ class AlphaBetaConfig:
     * ``null_reduction`` -- R of null-move pruning in games with a ``null_move`` (0: off, the default,
       as it is unsound where passing can help: zugzwang; 2 or 3 in chess engines, Heinz 1999);
     * ``late_move_reduction`` -- R of late-move reductions (0: off, the default, as they are unsound;
-      1 in chess; see `rlgames.search.negamax`);
+      1 in chess; see `rlgames.search.alphabeta.negamax`);
     * ``iterative_deepening`` -- False searches the final depth only (one search, as a plain fixed-depth
       alpha-beta does, e.g. to compare searches at equal depth); that search always completes, so the
       budgets then do not apply.

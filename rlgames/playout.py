@@ -3,7 +3,7 @@
 A playout plays uniformly random legal actions, and chance outcomes by their probabilities, from a
 compact state until the game is over. The factories close over one game's `GameKernels` and return
 numba functions; they are cached so that each game's closures compile once per process, and the
-compiled code on disk (`rlgames.closure_cache`). For example, the mean result of random play at tic-tac-toe::
+compiled code on disk (`rlgames.jit.cache`). For example, the mean result of random play at tic-tac-toe::
 
     stats = run_random_playouts(rlgames.load_game("tic_tac_toe"), 10_000, seed=0)
     stats.returns.mean()  # about 0.30: the first player wins more often
@@ -23,9 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.tuple import tuple_setitem
 
-from rlgames.closure_cache import cache_closure
 from rlgames.game import (
     CHANCE,
     NO_REPETITION,
@@ -36,7 +34,9 @@ from rlgames.game import (
     Game,
     GameKernels,
 )
-from rlgames.search.rng import below, new_rng_state, sample_index
+from rlgames.jit.cache import cache_closure
+from rlgames.jit.rng import below, new_rng_state, sample_index
+from rlgames.jit.unsafe import tuple_setitem
 
 
 class PlayoutStats(NamedTuple):
@@ -137,7 +137,7 @@ def make_history_playout(kernels: GameKernels) -> Callable[..., tuple[CompactSta
 def make_random_playout(kernels: GameKernels) -> Callable[..., tuple[CompactState, int]]:
     """A compiled ``playout(s, rng_state) -> (s_terminal, plies)`` from compact state ``s``.
 
-    ``rng_state`` comes from `rlgames.search.rng.new_rng_state` and is advanced in place; ``plies`` is
+    ``rng_state`` comes from `rlgames.jit.rng.new_rng_state` and is advanced in place; ``plies`` is
     the number of actions played, chance outcomes included.
     """
     buffered = make_buffered_playout(kernels)

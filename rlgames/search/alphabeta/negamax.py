@@ -10,7 +10,7 @@ Per node (negamax, fail-soft):
   equals plain minimax on values (`rlgames.search.minimax`).
 * **Transposition table** (`rlgames.search.tt`): proven scores are stored relative to the node. An
   entry at least as deep whose bound decides the window cuts the search off; otherwise its move is
-  searched first. Move ordering: `rlgames.search.ordering`.
+  searched first. Move ordering: `rlgames.search.alphabeta.ordering`.
 * **Quiescence:** past the horizon, a game with ``tactical_actions`` lets the side to move stand pat
   (take the evaluation) or play a tactical move, for up to ``quiescence_depth`` plies, so that the
   evaluation is not taken in the middle of an exchange (the horizon effect). A game without them
@@ -47,7 +47,6 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from numba import njit
 
-from rlgames.closure_cache import cache_closure
 from rlgames.game import (
     ILLEGAL,
     REPETITION_DRAW,
@@ -55,7 +54,15 @@ from rlgames.game import (
     TERMINAL,
     GameKernels,
 )
-from rlgames.search.ab_workspace import (
+from rlgames.jit.cache import cache_closure
+from rlgames.jit.nrt import with_nrt
+from rlgames.search.alphabeta.hooks import evaluation_hooks
+from rlgames.search.alphabeta.ordering import (
+    make_order_moves,
+    record_cutoff,
+    select_move,
+)
+from rlgames.search.alphabeta.workspace import (
     HISTORY_LEN,
     LATE_MOVE_REDUCTION,
     LMR_RESEARCHES,
@@ -69,12 +76,9 @@ from rlgames.search.ab_workspace import (
     QUIESCENCE_NODES,
     REPEAT_COL,
     Workspace,
-    evaluation_hooks,
     update_pv,
 )
 from rlgames.search.budget import ABORTED, EVALS, TT_HITS, out_of_budget
-from rlgames.search.nrt import with_nrt
-from rlgames.search.ordering import make_order_moves, record_cutoff, select_move
 from rlgames.search.tt import (
     EMPTY,
     EXACT,
@@ -147,7 +151,7 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
                    is_quiet: Callable[..., bool] = always_quiet, incremental: Incremental | None = None
                    ) -> CompiledAlphaBeta:
     """The compiled alpha-beta for one game and one evaluator kernel (``(s) -> value`` from the side
-    to move), compiled on first call, kept for the process and cached on disk (`rlgames.closure_cache`).
+    to move), compiled on first call, kept for the process and cached on disk (`rlgames.jit.cache`).
     With an ``incremental`` evaluator (an NNUE's accumulators, `EvalWorkspace.accumulators`), the
     root's entry is computed once and each child's from its parent's as the search enters it, and
     values are read from them instead of calling ``evaluate_kernel``."""

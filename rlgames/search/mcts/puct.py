@@ -1,13 +1,13 @@
 """Monte Carlo tree search: UCT with compiled random rollouts, PUCT with an evaluator, batched leaf
 evaluation over one or many trees, tree reuse, the MCTS-solver and chance nodes.
 
-The tree lives in preallocated arrays (`rlgames.search.mcts_tree`, grown against a timed search's
-deadline by `rlgames.search.mcts_room`) and every tree operation is compiled (`rlgames.search.mcts_ops`,
-with the UCB1/PUCT selection of `rlgames.search.selection`); this module holds the configuration and the
+The tree lives in preallocated arrays (`rlgames.search.mcts.tree`, grown against a timed search's
+deadline by `rlgames.search.mcts.room`) and every tree operation is compiled (`rlgames.search.mcts.ops`,
+with the UCB1/PUCT selection of `rlgames.search.mcts.selection`); this module holds the configuration and the
 Python drivers. How a leaf is evaluated decides the loop:
 
 * **No evaluator** -- random rollouts (``config.rollouts`` per leaf, their mean result), or a compiled
-  playout given as ``rollout``: whole simulations run inside one compiled call (`rlgames.search.mcts_run`).
+  playout given as ``rollout``: whole simulations run inside one compiled call (`rlgames.search.mcts.run`).
   In a game with a ``repetition`` kernel the random rollouts start from the keys of the leaf's history
   and path; a playout given as ``rollout`` sees only its own positions.
 * **An evaluator with a compiled** ``kernel`` -- its values, inside the same compiled loop. The protocol
@@ -26,7 +26,7 @@ outcome -- and keeps its subtree; ``config.simulations`` more simulations are th
 visits kept. A search from any other state (or the same position reached by another history)
 starts a fresh tree (the arrays are reused).
 
-Results (`SearchResult`, `rlgames.search.mcts_result`): the value is the root's mean result for its
+Results (`SearchResult`, `rlgames.search.mcts.result`): the value is the root's mean result for its
 side to move (its exact value when the solver solved the root); the policy is the root's visit
 distribution, zero on illegal actions (a move that repeats a position the rules forbid is never a
 child); the action prefers a child proven winning, then the most visits (``temperature = 0``, ties to
@@ -48,11 +48,23 @@ import numpy as np
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, State
 from rlgames.jit.entry import precompile
-from rlgames.search.mcts_ops import make_tree_ops
-from rlgames.search.mcts_result import search_result, visit_policy
-from rlgames.search.mcts_room import TreeRoom
-from rlgames.search.mcts_run import make_kernel_value, make_rollout_value, make_run
-from rlgames.search.mcts_tree import (
+from rlgames.jit.rng import new_rng_state, next_u64
+from rlgames.playout import make_buffered_playout, make_history_playout
+from rlgames.search.mcts.drivers import OneTree, TreeDriver
+from rlgames.search.mcts.ops import make_tree_ops
+from rlgames.search.mcts.result import search_result, visit_policy
+from rlgames.search.mcts.room import TreeRoom
+from rlgames.search.mcts.run import make_kernel_value, make_rollout_value, make_run
+from rlgames.search.mcts.selection import (
+    NUM_PARAMS,
+    P_C,
+    P_C_BASE,
+    P_PUCT,
+    P_ROLLOUTS,
+    P_SOLVER,
+    P_UNVISITED,
+)
+from rlgames.search.mcts.tree import (
     ACTION,
     COUNT,
     DEEPEST,
@@ -69,19 +81,7 @@ from rlgames.search.mcts_tree import (
     set_history,
     with_key_room,
 )
-from rlgames.search.multitree import OneTree, TreeDriver
-from rlgames.search.playout import make_buffered_playout, make_history_playout
 from rlgames.search.result import SearchResult
-from rlgames.search.rng import new_rng_state, next_u64
-from rlgames.search.selection import (
-    NUM_PARAMS,
-    P_C,
-    P_C_BASE,
-    P_PUCT,
-    P_ROLLOUTS,
-    P_SOLVER,
-    P_UNVISITED,
-)
 
 __all__ = ["INITIAL_CAPACITY", "MCTS", "TIME_CHUNK", "UNLIMITED", "MCTSConfig", "MultiTreeMCTS", "visit_policy"]
 

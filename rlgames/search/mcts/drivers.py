@@ -15,7 +15,7 @@ import numpy as np
 
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, State
-from rlgames.search.mcts_tree import (
+from rlgames.search.mcts.tree import (
     Tree,
     check_roots,
     children,
@@ -39,7 +39,7 @@ class TreeDriver:
 
     def stop(self) -> None:
         """Asks the running search (from another thread) to end after its current chunk of simulations
-        (MCTS: a search of `rlgames.search.mcts.UNLIMITED` simulations and no time limit runs until
+        (MCTS: a search of `rlgames.search.mcts.puct.UNLIMITED` simulations and no time limit runs until
         then); a search that plans its simulations ahead (Gumbel's Sequential Halving) runs them all."""
         self._stopped = True
 

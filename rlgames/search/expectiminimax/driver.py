@@ -62,6 +62,8 @@ import numpy as np
 
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import State
+from rlgames.jit.clock import now_ns
+from rlgames.search.alphabeta.negamax import MAX_PLY
 from rlgames.search.budget import (
     ABORTED,
     CUTOFFS,
@@ -71,21 +73,20 @@ from rlgames.search.budget import (
     NODE_LIMIT,
     NODES,
     TT_HITS,
-    now_ns,
 )
-from rlgames.search.expectiminimax_kernel import (
+from rlgames.search.expectiminimax.kernel import (
+    AFTERSTATES,
     CHANCE_CUTOFFS,
     CONTROL_SIZE,
+    FILTER_PASS,
     HISTORY_LEN,
     INF,
+    KEPT,
     LAYERS_PER_DECISION,
     LAYERS_PER_TURN,
     OVERFLOW,
     PRUNING,
     PRUNING_LEVELS,
-    AFTERSTATES,
-    FILTER_PASS,
-    KEPT,
     ROOT_DEPTH,
     Workspace,
     make_expectiminimax,
@@ -97,7 +98,6 @@ from rlgames.search.expectiminimax_reference import (
     _check_root,
     expectiminimax,
 )
-from rlgames.search.negamax import MAX_PLY
 from rlgames.search.result import SearchResult, SearchStats
 from rlgames.search.tt import new_table
 
@@ -117,7 +117,7 @@ class ExpectiminimaxConfig:
       on the chance node that ends one (backgammon's plies; the evaluator must score chance nodes);
     * ``max_nodes`` / ``time_limit`` (seconds) -- budgets over all iterations (None: unlimited): with
       either, the search deepens one decision at a time from depth 1 and returns the deepest iteration
-      completed within them (depth 1 is always completed), as `rlgames.search.alphabeta` does;
+      completed within them (depth 1 is always completed), as `rlgames.search.alphabeta.driver` does;
     * ``pruning`` -- ``"star1"``: alpha-beta at decision nodes and Star1 at chance nodes;
       ``"alphabeta"``: alpha-beta only (a chance node's outcomes are searched with a full window);
       ``"none"``: plain expectiminimax. The value is the same (up to rounding) for all three;

@@ -1,21 +1,15 @@
 """The preallocated workspace of the compiled alpha-beta: its arrays, the slots of its control array,
-the principal variation kept in it (a triangular table, as in most engines), and how an evaluator
-reads it (`evaluation_hooks`: an incremental evaluator's accumulators follow the search in it)."""
+and the principal variation kept in it (a triangular table, as in most engines)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from rlgames.search.budget import DEADLINE, NO_DEADLINE, NODE_LIMIT, SHARED_SLOTS
-from rlgames.search.nrt import with_nrt
 from rlgames.search.tt import new_table
-
-if TYPE_CHECKING:
-    from rlgames.evaluators.nnue_incremental import Incremental
 
 # Slots of `Workspace.control` after the shared ones (`rlgames.search.budget`): a counter, the settings,
 # and the columns of a ply's row.
@@ -113,39 +107,3 @@ def principal_variation(ws: Workspace) -> tuple[int, ...]:
     """The line from the root of the last completed search."""
     start = ws.control[PV_COL]
     return tuple(ws.plies[0, start : start + ws.plies[0, ws.control[PV_LEN_COL]]].tolist())
-
-
-def evaluation_hooks(evaluate: Callable[..., float], incremental: Incremental | None) -> tuple[Callable, ...]:
-    """njit ``(static_value(s, ply, ws) -> float, enter_child(s, s2, ply, ws), enter_root(s, ws))``: the
-    evaluator's value of ``s`` at ``ply``, and what entering a child at ``ply + 1`` or the root does
-    (an incremental evaluator's accumulators: the child's from its parent's; nothing for a kernel)."""
-    if incremental is None:
-        @njit(inline="always")
-        def kernel_value(s, ply: int, ws) -> float:
-            return evaluate(s)
-
-        @njit(inline="always")
-        def no_child(s, s2, ply: int, ws) -> None:
-            pass
-
-        @njit(inline="always")
-        def no_root(s, ws) -> None:
-            pass
-
-        return kernel_value, no_child, no_root
-
-    refresh, update, value = with_nrt(incremental.refresh), with_nrt(incremental.update), with_nrt(incremental.value)
-
-    @njit(inline="always")
-    def accumulated_value(s, ply: int, ws) -> float:
-        return value(s, ws.accumulators, ply)
-
-    @njit(inline="always")
-    def update_child(s, s2, ply: int, ws) -> None:
-        update(s, s2, ws.accumulators, ply)
-
-    @njit(inline="always")
-    def refresh_root(s, ws) -> None:
-        refresh(s, ws.accumulators, 0)
-
-    return accumulated_value, update_child, refresh_root

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from numba import njit
 
-from rlgames.search.ab_workspace import (
+from rlgames.search.alphabeta.workspace import (
     HISTORY_ROW,
     KILLER_COL,
     ORDER_ROW,

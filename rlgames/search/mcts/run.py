@@ -1,6 +1,6 @@
 """MCTS's compiled simulation loop for leaves valued inside compiled code: random rollouts, a compiled
 playout given as ``rollout``, or an evaluator's kernel. Whole simulations then run in one compiled call;
-evaluators without a kernel (networks) are batched from Python instead (`rlgames.search.mcts`)."""
+evaluators without a kernel (networks) are batched from Python instead (`rlgames.search.mcts.puct`)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ import functools
 from collections.abc import Callable
 
 from numba import njit
-from numba.np.unsafe.ndarray import to_fixed_tuple
 
-from rlgames.closure_cache import cache_closure
 from rlgames.game import GameKernels
-from rlgames.search.mcts_ops import make_tree_ops
-from rlgames.search.mcts_tree import SIZE, SOLVED, reserve_per_simulation
-from rlgames.search.nrt import with_nrt
-from rlgames.search.selection import P_ROLLOUTS, P_SOLVER
+from rlgames.jit.cache import cache_closure
+from rlgames.jit.nrt import with_nrt
+from rlgames.jit.unsafe import to_fixed_tuple
+from rlgames.search.mcts.ops import make_tree_ops
+from rlgames.search.mcts.selection import P_ROLLOUTS, P_SOLVER
+from rlgames.search.mcts.tree import SIZE, SOLVED, reserve_per_simulation
 
 
 @functools.cache
@@ -23,7 +23,7 @@ def make_rollout_value(playout: Callable, max_return: int = 1, history: bool = F
     """A compiled leaf value ``(s, rng, actions, probs, rollouts, keys=None, n=0)``: player 0's mean
     value of ``rollouts`` playouts ``playout(s, rng, actions, probs) -> (s_terminal, plies)``, their
     returns divided by ``max_return``. With ``history``, the playout also takes the keys of the
-    positions before ``s``, ``keys[:n]`` (`rlgames.search.playout.make_history_playout`)."""
+    positions before ``s``, ``keys[:n]`` (`rlgames.playout.make_history_playout`)."""
     run_playout = playout
     scale = float(max_return)
 
