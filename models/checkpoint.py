@@ -48,11 +48,11 @@ from models.networks import (
     PolicyValueNet,
     input_shape,
     network_from_config,
-    reads_threats,
+    feature_inputs,
 )
 from rlgames.files import atomic_write
 from rlgames.game import Game
-from rlgames.registry import load_game
+from rlgames.registry import game_class, load_game
 
 FORMAT = "rlgames-checkpoint"
 FORMAT_VERSION = 2
@@ -145,7 +145,7 @@ def save_checkpoint(path: str | os.PathLike, *, network: PolicyValueNet, game: G
     """Writes a sealed checkpoint atomically (creating missing parent directories) and returns its path."""
     path = Path(path)
     shape = network.config.observation_shape
-    if (input_shape(game, network.config.arch, threats=reads_threats(network.config.args)) != shape
+    if (input_shape(game, network.config.arch, inputs=feature_inputs(network.config.args)) != shape
             or game.num_actions != network.config.num_actions):
         raise ValueError(f"network {network.config.describe()} does not fit {game.name}'s inputs/actions")
     payload = {
@@ -214,7 +214,7 @@ def load_checkpoint(path: str | os.PathLike, *, game: Game | None = None, map_lo
     info = _parse(path, payload, sha256)
     if game is not None:
         _check_game(path, info.game_name, info.game_version, info.game_params, game)
-        expected = input_shape(game, info.network.arch, threats=reads_threats(info.network.args))
+        expected = input_shape(game, info.network.arch, inputs=feature_inputs(info.network.args))
         if info.network.observation_shape != expected or info.network.num_actions != game.num_actions:
             raise CheckpointError(f"{path}: its network takes inputs {info.network.observation_shape} and "
                                   f"{info.network.num_actions} actions, {game.name} has {expected} "
@@ -282,7 +282,7 @@ def _parse(path: Path, data: Any, sha256: str | None) -> CheckpointInfo:
         raise CheckpointError(f"{path} carries no SHA-256 (its seal is missing): it was damaged, or edited and "
                               f"re-saved outside save_checkpoint")
     try:
-        network = NetworkConfig.from_dict(data["network"])
+        network = NetworkConfig.from_dict(_named_inputs(data["network"], data["game"]["name"]))
     except (KeyError, TypeError, ValueError) as error:
         raise CheckpointError(f"{path}: bad network record: {error}") from None
     try:
@@ -292,6 +292,20 @@ def _parse(path: Path, data: Any, sha256: str | None) -> CheckpointInfo:
                               data["optimizer"], data["rng"])
     except (KeyError, TypeError, ValueError) as error:
         raise CheckpointError(f"{path}: malformed checkpoint, missing or bad entry {error}") from None
+
+
+def _named_inputs(record: dict[str, Any], game_name: str) -> dict[str, Any]:
+    """A network record with its inputs named: an NNUE saved before feature sets had names recorded a
+    level, ``threats`` 0, 1 or 2 (or none, 0), which reads the first 1, 2 or 3 of its game's
+    `Game.feature_sets` (chess: pieces, threats, positional); the sealed file itself is left as it is."""
+    args = record.get("args")
+    if record.get("arch") != "nnue" or not isinstance(args, dict) or "inputs" in args:
+        return record
+    args = dict(args)
+    level = args.pop("threats", 0)  # older still: no level, the first set
+    sets = tuple(game_class(game_name).feature_sets)
+    args["inputs"] = sets[:1 + level] if sets else ()
+    return {**record, "args": args}
 
 
 def _check_game(path: Path, name: str, version: int, params: dict[str, Any], game: Game) -> None:

@@ -17,18 +17,17 @@ from models.networks import (
     NNUE,
     PolicyValueNet,
     input_shape,
-    reads_features,
-    reads_threats,
+    feature_inputs,
 )
 from rlgames.evaluators.base import Evaluator
 from rlgames.evaluators.nnue import (
-    evaluation_inputs,
     feature_set,
     make_dense_features,
     make_nnue_kernel,
+    updated_and_recomputed,
 )
 from rlgames.evaluators.nnue_incremental import Incremental, make_incremental_nnue
-from rlgames.game import CompactState, Game, State
+from rlgames.game import CompactState, FeatureSet, Game, State
 from rlgames.jit.entry import compiled_entry
 
 
@@ -50,7 +49,7 @@ class NetworkEvaluator(Evaluator):
         if batch_size < 1 or cache_size < 0:
             raise ValueError(f"batch_size must be >= 1 and cache_size >= 0, got {batch_size} and {cache_size}")
         config = network.config
-        expected = input_shape(game, config.arch, threats=reads_threats(config.args))
+        expected = input_shape(game, config.arch, inputs=feature_inputs(config.args))
         if config.observation_shape != expected or config.num_actions != game.num_actions:
             raise ValueError(f"network {config.describe()} takes inputs {config.observation_shape} and "
                              f"{config.num_actions} actions; {game.name} has {expected} "
@@ -65,7 +64,7 @@ class NetworkEvaluator(Evaluator):
         self._mask = np.zeros((batch_size, game.num_actions), dtype=np.bool_)  # [N, A]
         self._actions = np.empty(game.kernels.max_actions, dtype=np.int64)
         start = game.initial_compact_state()
-        self._observe = compiled_entry(input_kernel(game, config.arch, threats=reads_threats(config.args)), start, 0,
+        self._observe = compiled_entry(input_kernel(game, config.arch, inputs=feature_inputs(config.args)), start, 0,
                                        self._obs[0])
         self._legal = compiled_entry(game.kernels.legal_actions, start, self._actions)
         self.evaluations = 0
@@ -175,10 +174,11 @@ class NNUEvaluator(NetworkEvaluator):
     def __init__(self, network: NNUE, game: Game, *, incremental: bool | None = None, **kwargs: Any) -> None:
         super().__init__(network, game, **kwargs)
         self._weights = network.export()
-        self._key = (game, _digest(self._weights), reads_threats(network.config.args))
+        inputs = feature_inputs(network.config.args)
+        self._key = (game, _digest(self._weights), inputs)
         self._kernel = _nnue_kernel(self._key, self._weights)
-        if incremental is None:
-            incremental = game.kernels.provides("feature_changes")
+        if incremental is None:  # where the first set lists a move's changes
+            incremental = bool(inputs) and game.feature_sets[inputs[0]].changes is not None
         self._incremental = incremental and not game.has_chance
 
     @property
@@ -197,9 +197,8 @@ def _digest(weights: tuple) -> bytes:
     return digest.digest()
 
 
-Key = tuple[Game, bytes, int]
-"""A compiled NNUE's game, weights' digest, and which of the game's inputs recomputed at each evaluation it
-reads (`rlgames.evaluators.nnue.evaluation_inputs`: 0 none, 1 threats, 2 threats and positional)."""
+Key = tuple[Game, bytes, tuple[str, ...]]
+"""A compiled NNUE's game, weights' digest, and the feature sets it reads (none: the observation)."""
 _KERNELS: dict[Key, Callable[..., float]] = {}
 _INCREMENTAL: dict[Key, Incremental] = {}
 """Compiled NNUE kernels by `Key`: the weights are constants of the compiled code, so loading the same
@@ -209,9 +208,9 @@ compiled around them instead of compiling them anew."""
 
 def _nnue_kernel(key: Key, weights: tuple) -> Callable[..., float]:
     if key not in _KERNELS:
-        game, _, threats = key
+        game, _, names = key
         kernels = game.kernels
-        inputs = feature_set(kernels, threats=threats) if kernels.num_features else None
+        inputs = feature_set(game, names) if names else None
         _KERNELS[key] = make_nnue_kernel(kernels.observation, tuple(game.observation_shape), weights, kernels.observer,
                                          features=inputs and inputs.features, max_active=inputs.most if inputs else 0)
     return _KERNELS[key]
@@ -219,26 +218,32 @@ def _nnue_kernel(key: Key, weights: tuple) -> Callable[..., float]:
 
 def _incremental_nnue(key: Key, weights: tuple) -> Incremental:
     if key not in _INCREMENTAL:
-        game, _, threats = key
+        game, _, names = key
         kernels = game.kernels
-        sparse = bool(kernels.num_features)
-        later = evaluation_inputs(kernels, threats) if threats else None
+        updated, later = updated_and_recomputed(game, names) if names else (None, None)
         _INCREMENTAL[key] = make_incremental_nnue(
             kernels.observation, tuple(game.observation_shape), weights, kernels.observer,
-            features=kernels.features if sparse else None,
-            feature_changes=kernels.feature_changes if sparse and kernels.provides("feature_changes") else None,
-            max_active=kernels.max_active_features, threats=later and later.features,
-            threat_offset=kernels.num_features, max_threats=later.most if later else 0)
+            features=updated and updated.features, feature_changes=updated and updated.changes,
+            max_active=_bound(updated), threats=later and later.features,
+            threat_offset=updated.inputs if updated else 0, max_threats=later.most if later else 0)
     return _INCREMENTAL[key]
 
 
-def input_kernel(game: Game, arch: str, *, threats: int = 0) -> Callable[..., None]:
+def _bound(updated: FeatureSet | None) -> int:
+    """The most active inputs of the updated set that the incremental kernels make room for: its ``most``,
+    or 0 (as many as the network's rows) for a set whose every input may be active (chess's pieces). The
+    room changes the kernels' stack layout, and with it the last bits of their float32 sums: 0 keeps the
+    shipped chess network's values bit for bit (`tests/test_nnue_values.py`)."""
+    return 0 if updated is None or updated.most >= updated.inputs else updated.most
+
+
+def input_kernel(game: Game, arch: str, *, inputs: tuple[str, ...] = ()) -> Callable[..., None]:
     """The njit ``(s, player, out)`` writing what a network of ``arch`` reads (`models.networks.input_shape`):
-    the sparse features (with ``threats``, and the threat inputs: `feature_set`) as a vector (each entry
-    how often its input is active) for an NNUE of a game that has them, else the observation."""
-    if reads_features(game, arch):
-        inputs = feature_set(game.kernels, threats=threats)
-        return _dense_features(inputs.features, inputs.inputs, inputs.most)
+    the feature sets ``inputs`` (`feature_set`) as a vector (each entry how often its input is active),
+    else the observation."""
+    if inputs:
+        sets = feature_set(game, inputs)
+        return _dense_features(sets.features, sets.inputs, sets.most)
     return game.kernels.observation
 
 
@@ -247,14 +252,14 @@ def _dense_features(features: Callable[..., int], num_features: int, max_active:
     return make_dense_features(features, num_features, max_active)
 
 
-def network_inputs(game: Game, arch: str, states: Sequence[State], *, threats: int = 0) -> np.ndarray:
-    """float32[len(states), *input_shape]: what a network of ``arch`` (with ``threats``: reading the threat
-    inputs too) reads of each state, from its side to move (the training data of `train.nnue`)."""
-    shape = input_shape(game, arch, threats=threats)
-    inputs = np.zeros((len(states), *shape), dtype=np.float32)
+def network_inputs(game: Game, arch: str, states: Sequence[State], *, inputs: tuple[str, ...] = ()) -> np.ndarray:
+    """float32[len(states), *input_shape]: what a network of ``arch`` reading the feature sets ``inputs``
+    (none: the observation) reads of each state, from its side to move (the training data of `train.nnue`)."""
+    shape = input_shape(game, arch, inputs=inputs)
+    rows = np.zeros((len(states), *shape), dtype=np.float32)
     if states:
-        write = compiled_entry(input_kernel(game, arch, threats=threats), states[0].compact, 0,
+        write = compiled_entry(input_kernel(game, arch, inputs=inputs), states[0].compact, 0,
                                np.zeros(shape, dtype=np.float32))
-        for row, state in zip(inputs, states):
+        for row, state in zip(rows, states):
             write(state.compact, state.current_player(), row)
-    return inputs
+    return rows

@@ -18,14 +18,14 @@ rebuild a network; checkpoints store it as a plain dict (`NetworkConfig.to_dict`
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 import torch
 from torch import nn
 from torch.nn import functional as F
 
-from rlgames.evaluators.nnue import evaluation_inputs
+from rlgames.evaluators.nnue import feature_set
 from rlgames.game import Game
 
 MASKED_LOGIT = -1e9
@@ -56,15 +56,19 @@ class NNUEArgs:
     """An ``accumulator`` of that many units over the observation's features, then ``hidden`` units
     (clipped ReLU in [0, 1] after each, as Stockfish's NNUE); with ``psqt`` 1, one more first-layer
     unit adds each input's own weight straight to the value before its tanh (Stockfish's PSQT output:
-    a linear term, piece-square values in chess, that the layers above need not learn); with ``threats``
-    1, it also reads the game's threat inputs (``GameKernels.threat_features``: in chess, the pieces
-    attacked and hanging), computed anew at each evaluation, and with 2 its positional inputs after them
-    (``GameKernels.positional_features``: in chess, passed pawns, mobility, king danger)."""
+    a linear term, piece-square values in chess, that the layers above need not learn). ``inputs`` names
+    the game's feature sets it reads, in order (`rlgames.game.Game.feature_sets`: chess's ``("pieces",
+    "threats", "positional")``, the pieces on their squares, then the pieces attacked and hanging and the
+    passed pawns, mobility and king danger, recomputed at each evaluation); `network_config` fills in the
+    game's first set where none is named, and a game without sets is read through its observation."""
 
     accumulator: int = 64
     hidden: int = 32
     psqt: int = 0
-    threats: int = 0
+    inputs: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:  # a list read from a checkpoint or a JSON setting
+        object.__setattr__(self, "inputs", tuple(self.inputs))
 
 
 ARCH_ARGS: dict[str, type] = {"resnet": ResNetArgs, "mlp": MLPArgs, "nnue": NNUEArgs}
@@ -86,7 +90,12 @@ class NetworkConfig:
         if type(self.args) is not expected:
             raise ValueError(f"architecture {self.arch!r} takes {expected.__name__}, got {type(self.args).__name__}")
         for field in fields(self.args):
-            value, least = getattr(self.args, field.name), min(field.default, 1)  # a part off by default may be 0
+            value = getattr(self.args, field.name)
+            if field.name == "inputs":
+                if not all(isinstance(name, str) and name for name in value):
+                    raise ValueError(f"{self.arch}: inputs must name feature sets, got {value!r}")
+                continue
+            least = min(field.default, 1)  # a part off by default may be 0
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise ValueError(f"{self.arch}: {field.name} must be {'a positive int' if least else 'an int >= 0'}, "
                                  f"got {value!r}")
@@ -95,7 +104,7 @@ class NetworkConfig:
 
     def describe(self) -> str:
         """E.g. ``resnet(blocks=4, channels=64, ...)``."""
-        args = ", ".join(f"{k}={v}" for k, v in asdict(self.args).items())
+        args = ", ".join(f"{k}={'+'.join(v) or 'observation' if isinstance(v, tuple) else v}" for k, v in asdict(self.args).items())
         return f"{self.arch}({args})"
 
     def to_dict(self) -> dict[str, Any]:
@@ -133,39 +142,38 @@ def default_arch(observation_shape: tuple[int, ...]) -> str:
 
 
 def reads_features(game: Game, arch: str) -> bool:
-    """Whether a network of ``arch`` reads the game's sparse features (`rlgames.game.GameKernels.features`)
-    rather than its observation: an NNUE of a game that has them (chess's 768 piece-square inputs,
-    connect four's and othello's patterns)."""
-    return arch == "nnue" and game.kernels.num_features > 0
+    """Whether a network of ``arch`` reads the game's sparse feature sets (`rlgames.game.Game.feature_sets`)
+    rather than its observation: an NNUE of a game that has them (chess's piece-square inputs, connect
+    four's and othello's patterns)."""
+    return arch == "nnue" and bool(game.feature_sets)
 
 
-def reads_threats(args: ResNetArgs | MLPArgs | NNUEArgs) -> int:
-    """Which of the game's inputs recomputed at each evaluation a network with ``args`` reads besides its
-    features: 0 none, 1 the threat inputs, 2 those and the positional inputs (`NNUEArgs.threats`)."""
-    return args.threats if isinstance(args, NNUEArgs) else 0
+def feature_inputs(args: ResNetArgs | MLPArgs | NNUEArgs) -> tuple[str, ...]:
+    """The feature sets a network with ``args`` reads (`NNUEArgs.inputs`); none: its observation."""
+    return args.inputs if isinstance(args, NNUEArgs) else ()
 
 
-def input_shape(game: Game, arch: str, *, threats: int = 0) -> tuple[int, ...]:
-    """What a network of ``arch`` reads of a position: the ``(num_features,)`` vector of the game's
-    sparse features (each entry how often its input is active) where it `reads_features`, and with
-    ``threats`` its inputs recomputed at each evaluation after them (`reads_threats`,
-    `rlgames.evaluators.nnue.evaluation_inputs`), else the observation."""
-    if not threats:
-        return (game.kernels.num_features,) if reads_features(game, arch) else tuple(game.observation_shape)
-    if not reads_features(game, arch) or not game.kernels.num_threat_features:
-        raise ValueError(f"a {arch} network of {game.name} cannot read threat inputs: the game has none")
+def input_shape(game: Game, arch: str, *, inputs: tuple[str, ...] = ()) -> tuple[int, ...]:
+    """What a network of ``arch`` reads of a position: the vector of the feature sets ``inputs`` of the
+    game (each entry how often its input is active, the sets one after the other:
+    `rlgames.evaluators.nnue.feature_set`), else the observation."""
+    if not inputs:
+        return tuple(game.observation_shape)
+    if arch != "nnue":
+        raise ValueError(f"a {arch} network reads the observation, not feature sets ({'+'.join(inputs)})")
     try:
-        later = evaluation_inputs(game.kernels, threats)
+        return (feature_set(game, inputs).inputs,)
     except ValueError as error:
-        raise ValueError(f"a {arch} network of {game.name} cannot read threats={threats}: {error}") from None
-    return (game.kernels.num_features + later.inputs,)
+        raise ValueError(f"a {arch} network of {game.name} cannot read {'+'.join(inputs)}: {error}") from None
 
 
 def network_config(game: Game, arch: str = "auto", **arch_args: Any) -> NetworkConfig:
     """The `NetworkConfig` for ``game``; ``arch="auto"`` picks `default_arch`."""
     name = default_arch(tuple(game.observation_shape)) if arch == "auto" else arch
     args = make_arch_args(name, **arch_args)
-    shape = input_shape(game, name, threats=reads_threats(args))
+    if isinstance(args, NNUEArgs) and not args.inputs and reads_features(game, name):
+        args = replace(args, inputs=(next(iter(game.feature_sets)),))  # the game's first set, by name
+    shape = input_shape(game, name, inputs=feature_inputs(args))
     if name == "resnet" and len(shape) != 3:
         raise ValueError(f"resnet needs (C, H, W) observations; {game.name}'s are shaped {shape}")
     return NetworkConfig(name, args, shape, game.num_actions)

@@ -133,18 +133,6 @@ def no_move_score(s, action) -> float:
 
 
 @numba.njit(cache=True)
-def no_features(s, player, out) -> int:
-    """The default: no sparse features (an NNUE reads the observation)."""
-    return 0
-
-
-@numba.njit(cache=True)
-def no_feature_changes(s, s2, player, out) -> int:
-    """The default: an incremental NNUE compares the two positions' inputs itself."""
-    return 0
-
-
-@numba.njit(cache=True)
 def side_to_move_observer(s) -> int:
     """The default observer: the side to move; player 0 at a chance node or a terminal state."""
     return max(s[PLAYER], 0)
@@ -186,28 +174,6 @@ class GameKernels(NamedTuple):
       at a chance node, the player who moved into it (pig: the turn player, who rolled; backgammon:
       the player who just moved), as the searches take it; player 0 at a terminal state or where no
       one has moved yet. Default: the side to move, else 0.
-    * ``features(s, player, out: int64[:]) -> int`` writes the indices of the active inputs of an NNUE
-      seen by ``player`` (sparse features, each in ``[0, num_features)``) into ``out[:n]`` (``out``
-      holds ``max_active_features``) and returns ``n``: chess's 768 piece-square inputs, the patterns
-      of connect four's and othello's lines. An index written twice is an input of 2 (two of
-      othello's patterns sharing a row). The NNUE reads them from ``observer(s)``. Default: none
-      (``num_features == 0``); an NNUE then reads the observation.
-    * ``feature_changes(s, s2, player, out: int64[:]) -> int`` writes the inputs seen by ``player``
-      that differ between ``s`` and its child ``s2`` (an input ``s2`` gains as its index, one it loses
-      as ``-1 - index``) and returns their number, for an NNUE that updates its accumulator from the
-      parent's (chess: the few pieces a move moves). Default: none; the NNUE then compares the two
-      positions' inputs.
-    * ``max_active_features``: the most entries ``features`` writes (0: ``num_features``), the size of
-      the compiled NNUE's buffer for them.
-    * ``threat_features(s, player, out: int64[:]) -> int`` writes, as ``features`` does, the active
-      inputs among ``num_threat_features`` (each in ``[0, num_threat_features)``) that an NNUE may read
-      besides ``features``, but recomputed at each evaluation, as a move changes them too widely to
-      update (chess: each piece attacked, and each attacked piece hanging); at most
-      ``max_active_threats`` of them (0: ``num_threat_features``). Default: none.
-    * ``positional_features(s, player, out: int64[:]) -> int`` likewise writes the active inputs among
-      ``num_positional_features`` that an NNUE may read after the threat inputs, recomputed at each
-      evaluation (chess: passed pawns, each piece's mobility, the squares around each king attacked); at
-      most ``max_active_positional`` of them. Default: none.
     * ``max_return`` is the largest return (``GameInfo.utility[1]``, filled in by `Game`), by which
       compiled code scales returns into values.
     """
@@ -223,21 +189,38 @@ class GameKernels(NamedTuple):
     null_move: Callable[..., CompactState] = no_null_move
     move_score: Callable[..., float] = no_move_score
     observer: Callable[..., int] = side_to_move_observer
-    features: Callable[..., int] = no_features
-    feature_changes: Callable[..., int] = no_feature_changes
-    num_features: int = 0
-    max_active_features: int = 0
-    threat_features: Callable[..., int] = no_features
-    num_threat_features: int = 0
-    max_active_threats: int = 0
-    positional_features: Callable[..., int] = no_features
-    num_positional_features: int = 0
-    max_active_positional: int = 0
     max_return: int = 1
 
     def provides(self, kernel: str) -> bool:
         """Whether the game gives its own optional ``kernel`` (not the default)."""
         return getattr(self, kernel) is not GameKernels._field_defaults[kernel]
+
+
+class FeatureSet(NamedTuple):
+    """One family of an NNUE's sparse inputs that a game offers, by name in `Game.feature_sets` (as
+    Stockfish's ``nnue/features/*`` each implement one set behind one interface): chess's ``pieces``,
+    ``threats`` and ``positional``, connect four's ``lines``, othello's ``patterns``. A network names
+    the sets it reads (`models.networks.NNUEArgs.inputs`); their inputs are numbered one set after the
+    other, in the network's order.
+
+    * ``features(s, player, out: int64[:]) -> int`` writes the indices of the active inputs seen by
+      ``player`` (each in ``[0, inputs)``) into ``out[:n]`` and returns ``n`` (at most ``most``). An
+      index written twice is an input of 2 (two of othello's patterns sharing a row). The NNUE reads
+      them from ``observer(s)``.
+    * ``changes(s, s2, player, out: int64[:]) -> int`` (optional) writes the inputs seen by ``player``
+      that differ between ``s`` and its child ``s2`` (an input ``s2`` gains as its index, one it loses
+      as ``-1 - index``), for an NNUE that updates its accumulator from the parent's (chess: the few
+      pieces a move moves); None: the NNUE compares the two positions' inputs.
+    * ``recomputed``: the set changes too widely with a move to update, so an NNUE updated move by move
+      recomputes it at each evaluation (chess's threats and positional inputs); such sets follow the
+      updated one in a network's inputs.
+    """
+
+    features: Callable[..., int]
+    inputs: int
+    most: int
+    changes: Callable[..., int] | None = None
+    recomputed: bool = False
 
 
 @dataclass(frozen=True)
@@ -337,6 +320,9 @@ class Game(abc.ABC):
     record_format: ClassVar[str | None] = None
     """The file extension of the game's own record of a played game (``"pgn"`` for chess, ``"sgf"`` for
     go), written by `export_record`; None: the game has none (the arena's games.csv still has the moves)."""
+    feature_sets: ClassVar[dict[str, FeatureSet]] = {}
+    """The game's NNUE input families by name, from its ``features.py``; the first is what an NNUE reads
+    unless told otherwise (`FeatureSet`). None: an NNUE reads the observation."""
     protocols: ClassVar[dict[str, str]] = {}
     """The engine protocols the game speaks, ``name -> ".module:Class"`` of the engine in its package (chess:
     ``{"uci": ".uci:UciEngine"}``), each built as ``Class(game, agent_spec)`` with a ``run(stdin)`` loop by

@@ -3,6 +3,8 @@ move, over each game's inputs (alpha-beta running it from a checkpoint: tests/te
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -25,16 +27,16 @@ def random_states(game: rlgames.Game, count: int, seed: int) -> list[rlgames.Sta
     return states
 
 
-@pytest.mark.parametrize("name, psqt, threats", [("tic_tac_toe", 0, 0), ("connect_four", 0, 0), ("othello", 0, 0),
-                                                 ("chess", 0, 0), ("connect_four", 1, 0), ("chess", 1, 1),
-                                                 ("chess", 1, 2)])
-def test_compiled_value_equals_the_torch_network(name: str, psqt: int, threats: int) -> None:
+@pytest.mark.parametrize("name, psqt, inputs", [("tic_tac_toe", 0, ()), ("connect_four", 0, ()), ("othello", 0, ()),
+                                                ("chess", 0, ()), ("connect_four", 1, ()), ("chess", 1, ("pieces", "threats")),
+                                                ("chess", 1, ("pieces", "threats", "positional"))])
+def test_compiled_value_equals_the_torch_network(name: str, psqt: int, inputs: tuple[str, ...]) -> None:
     """The same values compiled and in torch, from the observation or the sparse features (connect
     four, othello, chess; chess's threat inputs too), with or without the PSQT unit. Othello's first
     layer is compiled in blocks (`BLOCK_BYTES`), and two of its patterns often share a row (an input of
     2 in torch)."""
     game = rlgames.load_game(name)
-    network = build_network(game, "nnue", seed=1, accumulator=16, hidden=8, psqt=psqt, threats=threats)
+    network = build_network(game, "nnue", seed=1, accumulator=16, hidden=8, psqt=psqt, inputs=inputs)
     evaluator = NNUEvaluator(network, game)
     states = random_states(game, 40, seed=2)
     compiled = np.array([evaluator.kernel(state.compact) for state in states])
@@ -69,23 +71,23 @@ def test_connect_four_features_are_line_patterns() -> None:
     from rlgames.games.connect_four.features import NUM_FEATURES, features
 
     game = rlgames.load_game("connect_four")
-    assert game.kernels.num_features == NUM_FEATURES == 69 * 256
+    assert game.feature_sets["lines"].inputs == NUM_FEATURES == 69 * 256
     active = np.zeros(NUM_FEATURES, dtype=np.int64)
     for state in random_states(game, 40, seed=9):
         for player in (0, 1):
             assert set(active[:features(state.compact, player, active)].tolist()) == _c4_line_patterns(state, player)
 
 
-@pytest.mark.parametrize("name, threats", [("tic_tac_toe", 0), ("connect_four", 0), ("othello", 0), ("chess", 0),
-                                           ("chess", 1), ("chess", 2)])
-def test_incremental_accumulators_follow_a_game_as_the_full_kernel_does(name: str, threats: int) -> None:
+@pytest.mark.parametrize("name, inputs", [("tic_tac_toe", ()), ("connect_four", ()), ("othello", ()), ("chess", ()),
+                                          ("chess", ("pieces", "threats")), ("chess", ("pieces", "threats", "positional"))])
+def test_incremental_accumulators_follow_a_game_as_the_full_kernel_does(name: str, inputs: tuple[str, ...]) -> None:
     """Updated move by move from the root's (chess: from the pieces a move changes; connect four and
     othello: from the difference of two positions' active features, othello's rows active twice
     matched one to one; else from the observations' differences), and through a null move, the
     accumulators give the full kernel's values, from the side to move at every ply (chess's threat
     inputs added at each evaluation)."""
     game = rlgames.load_game(name)
-    network = build_network(game, "nnue", seed=5, accumulator=16, hidden=8, psqt=int(name == "chess"), threats=threats)
+    network = build_network(game, "nnue", seed=5, accumulator=16, hidden=8, psqt=int(name == "chess"), inputs=inputs)
     evaluator = NNUEvaluator(network, game, incremental=True)
     incremental = evaluator.incremental
     rng = np.random.default_rng(6)
@@ -114,20 +116,35 @@ def test_incremental_accumulators_follow_a_game_as_the_full_kernel_does(name: st
 
 
 def test_a_network_reading_threats_is_saved_and_loaded_and_refused_where_the_game_has_none(tmp_path) -> None:
-    """A chess network reading the threat inputs keeps them through its checkpoint (the loaded
-    evaluator's compiled value is the saved one's); a game without threat inputs refuses such a
-    network in one line."""
+    """A chess network reading the threat inputs keeps them through its checkpoint, by name (the loaded
+    evaluator's compiled value is the saved one's); a network of a game without such a set, or whose sets
+    are in the wrong order, is refused in one line."""
     from models.checkpoint import load_network, save_checkpoint
 
     game = rlgames.load_game("chess")
-    network = build_network(game, "nnue", seed=3, accumulator=8, hidden=4, threats=1)
+    network = build_network(game, "nnue", seed=3, accumulator=8, hidden=4, inputs=("pieces", "threats"))
     assert network.config.observation_shape == (768 + 1280,)
+    assert network.config.describe() == "nnue(accumulator=8, hidden=4, psqt=0, inputs=pieces+threats)"
     path = save_checkpoint(tmp_path / "threats.nnue.pt", network=network, game=game)
     loaded = NNUEvaluator(load_network(path, game=game)[0], game)
     state = game.state_from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
     assert loaded.kernel(state.compact) == NNUEvaluator(network, game).kernel(state.compact)
-    with pytest.raises(ValueError, match="connect_four cannot read threat inputs: the game has none"):
-        build_network(rlgames.load_game("connect_four"), "nnue", threats=1)
+    assert load_network(path, game=game)[0].config.args.inputs == ("pieces", "threats")
+    with pytest.raises(ValueError, match="connect_four has no feature set 'threats'; its sets: lines"):
+        build_network(rlgames.load_game("connect_four"), "nnue", inputs=("lines", "threats"))
+    with pytest.raises(ValueError, match="first, then the sets it recomputes"):
+        NNUEvaluator(build_network(game, "nnue", accumulator=8, hidden=4, inputs=("threats", "pieces")), game,
+                     incremental=True).incremental
+
+
+def test_a_checkpoint_saved_with_a_threats_level_reads_the_named_sets() -> None:
+    """The shipped chess network was saved when a network's inputs were a level, ``threats=2``: it reads
+    the game's first three sets, by name."""
+    from models.checkpoint import load_checkpoint
+
+    info = load_checkpoint(Path(__file__).resolve().parents[1] / "checkpoints" / "chess.nnue.pt")
+    assert info.network.args.inputs == ("pieces", "threats", "positional")
+    assert info.network.observation_shape == (768 + 1280 + 448,)
 
 
 def test_an_nnue_is_updated_move_by_move_by_default_where_the_game_lists_changes() -> None:

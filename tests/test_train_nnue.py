@@ -217,20 +217,21 @@ def test_sparse_positions_are_the_active_features_and_read_as_the_dense_inputs()
     import numpy as np
 
     from models.evaluator import network_inputs
-    for name, threats in (("connect_four", 0), ("chess", 0), ("chess", 1), ("chess", 2)):
+    chess_sets = (("pieces",), ("pieces", "threats"), ("pieces", "threats", "positional"))
+    for name, inputs in (("connect_four", ("lines",)), *(("chess", sets) for sets in chess_sets)):
         game = rlgames.load_game(name)
         states = [game.new_initial_state()]
         rng = np.random.default_rng(1)
         while len(states) < 12:
             child = states[-1].apply(int(rng.choice(states[-1].legal_actions())))
             states.append(game.new_initial_state() if child.is_terminal() else child)
-        active = nnue_data.active_features(game, states, threats=threats)
-        dense = network_inputs(game, "nnue", states, threats=threats)
+        active = nnue_data.active_features(game, states, inputs=inputs)
+        dense = network_inputs(game, "nnue", states, inputs=inputs)
         assert active.dtype == np.int32 and [set(a[a >= 0]) for a in active] == [set(np.flatnonzero(d)) for d in dense]
-        kernels = game.kernels
-        assert (active.max() >= kernels.num_features) == bool(threats)
-        assert (active.max() >= kernels.num_features + kernels.num_threat_features) == (threats == 2)
-        network = nnue.build_network(game, "nnue", seed=2, accumulator=8, hidden=4, threats=threats)
+        counts = [game.feature_sets[set_name].inputs for set_name in inputs]
+        assert (active.max() >= counts[0]) == (len(inputs) > 1)
+        assert (active.max() >= sum(counts[:2])) == (len(inputs) > 2)
+        network = nnue.build_network(game, "nnue", seed=2, accumulator=8, hidden=4, inputs=inputs)
         masks = torch.ones(len(states), game.num_actions)
         for sparse_out, dense_out in zip(network.forward_active(torch.from_numpy(active), masks),
                                          network(torch.from_numpy(dense), masks)):
@@ -373,8 +374,8 @@ def test_relearning_from_a_network_learns_it_further(tmp_path, capsys):
     assert not all(torch.equal(a[k], c[k]) for k in a)
     assert nnue.main([*relearn, "--out", str(tmp_path / "x.nnue.pt"), "--set", "hidden=8"]) == 2
     err = capsys.readouterr().err
-    assert ("is a network nnue(accumulator=8, hidden=4, psqt=0, threats=0); the settings ask for "
-            "nnue(accumulator=8, hidden=8, psqt=0, threats=0): pass --set to match it") in err
+    assert ("is a network nnue(accumulator=8, hidden=4, psqt=0, inputs=observation); the settings ask for "
+            "nnue(accumulator=8, hidden=8, psqt=0, inputs=observation): pass --set to match it") in err
     assert err.count("\n") == 1
     missing = [*args, "--relearn", str(tmp_path / "run"), "--init", str(tmp_path / "none.nnue.pt")]
     assert nnue.main([*missing, "--out", str(tmp_path / "y.nnue.pt")]) == 2
@@ -436,60 +437,60 @@ def test_learning_with_no_policy_loss_skips_the_policy_head_and_learns_the_same_
 
 
 def test_chess_positions_with_threat_inputs_are_relearnt_only_by_a_network_that_reads_them(tmp_path, capsys):
-    """With ``threats``, self-play stores each position's threat inputs after its pieces (the same games:
+    """Reading the threats, self-play stores each position's threat inputs after its pieces (the same games:
     the hand-crafted evaluator plays them), `--relearn` learns a network that reads them, and refuses
     them to a network that does not, in one line naming the setting (and the converse)."""
     import numpy as np
 
     game = rlgames.load_game("chess")
-    config = dataclasses.replace(nnue.PRESETS["chess"], depth=1, threats=1)
+    config = dataclasses.replace(nnue.PRESETS["chess"], depth=1, inputs=("pieces", "threats"))
     player = load_evaluator("heuristic", game)
     with_threats = nnue_data.play_games(game, player, None, config, (1, 0), range(2))
-    plain = nnue_data.play_games(game, player, None, dataclasses.replace(config, threats=0), (1, 0), range(2))
+    plain = nnue_data.play_games(game, player, None, dataclasses.replace(config, inputs=("pieces",)), (1, 0), range(2))
     np.testing.assert_array_equal(with_threats.values, plain.values)
     assert (with_threats.observations >= 768).any() and (plain.observations < 768).all()
     for name, positions in (("threats", with_threats), ("plain", plain)):
         (tmp_path / name).mkdir()
         nnue_data.save_window(tmp_path / name / "window.npz", [positions])
     args = ["chess", "--generations", "1", "--set", "epochs=1", "--set", "accumulator=8"]  # the preset reads them
-    assert nnue.main([*args, "--set", "threats=0", "--out", str(tmp_path / "a.nnue.pt"),
+    assert nnue.main([*args, "--set", 'inputs=["pieces"]', "--out", str(tmp_path / "a.nnue.pt"),
                       "--relearn", str(tmp_path / "threats")]) == 2
-    assert "holds positions with threat inputs; the network's threats setting is 0: relearn them with " \
-           "--set threats=1" in capsys.readouterr().err
+    assert "holds positions with the inputs of pieces+threats; the network reads pieces: relearn them with " \
+           "--set 'inputs=[\"pieces\",\"threats\"]'" in capsys.readouterr().err
     assert nnue.main([*args, "--out", str(tmp_path / "b.nnue.pt"), "--relearn", str(tmp_path / "plain")]) == 2
-    assert "--set threats=0" in capsys.readouterr().err
+    assert "--set 'inputs=[\"pieces\"]'" in capsys.readouterr().err
     assert nnue.main([*args, "--out", str(tmp_path / "d.nnue.pt"), "--relearn", str(tmp_path / "threats")]) == 2
-    assert "holds positions with threat inputs; the network's threats setting is 2: relearn them with " \
-           "--set threats=1" in capsys.readouterr().err  # the preset reads the positional inputs too
-    assert nnue.main([*args, "--set", "threats=1", "--out", str(tmp_path / "c.nnue.pt"),
+    assert "the network reads pieces+threats+positional: relearn them with " \
+           "--set 'inputs=[\"pieces\",\"threats\"]'" in capsys.readouterr().err  # the preset reads positional too
+    assert nnue.main([*args, "--set", 'inputs=["pieces", "threats"]', "--out", str(tmp_path / "c.nnue.pt"),
                       "--relearn", str(tmp_path / "threats")]) == 0
     assert load_checkpoint(tmp_path / "c.nnue.pt").network.observation_shape == (768 + 1280,)
 
 
 def test_a_network_grows_into_one_reading_more_inputs(tmp_path):
-    """``--init`` of a network that reads fewer of the inputs recomputed at each evaluation (chess: threats 1)
-    into settings that read more (threats 2, the positional inputs too): the same weights, the new inputs'
-    rows zero, so the same values on the same positions; the other way is refused."""
+    """``--init`` of a network that reads fewer feature sets (chess: pieces and threats) into settings that
+    read more (the positional inputs too): the same weights, the new inputs' rows zero, so the same values
+    on the same positions; the other way is refused."""
     import numpy as np
 
     from models.checkpoint import save_checkpoint
     from models.evaluator import network_inputs
 
     game = rlgames.load_game("chess")
-    small = nnue.build_network(game, "nnue", seed=3, accumulator=8, hidden=4, psqt=1, threats=1)
+    small = nnue.build_network(game, "nnue", seed=3, accumulator=8, hidden=4, psqt=1, inputs=("pieces", "threats"))
     save_checkpoint(tmp_path / "small.nnue.pt", network=small, game=game)
-    config = dataclasses.replace(nnue.PRESETS["chess"], accumulator=8, hidden=4, threats=2)
+    config = dataclasses.replace(nnue.PRESETS["chess"], accumulator=8, hidden=4, inputs=("pieces", "threats", "positional"))
     grown = nnue._initial_network(str(tmp_path / "small.nnue.pt"), game, config)
-    assert grown.config.args.threats == 2 and grown.accumulator.weight.shape == (9, 768 + 1280 + 448)
+    assert grown.config.args.inputs == ("pieces", "threats", "positional") and grown.accumulator.weight.shape == (9, 768 + 1280 + 448)
     assert not grown.accumulator.weight[:, 2048:].any()
     states = [game.new_initial_state()]
     rng = np.random.default_rng(2)
     while len(states) < 10:
         states.append(states[-1].apply(int(rng.choice(states[-1].legal_actions()))))
     with torch.no_grad():
-        before = small.value_only(torch.from_numpy(network_inputs(game, "nnue", states, threats=1)), active=False)
-        after = grown.value_only(torch.from_numpy(network_inputs(game, "nnue", states, threats=2)), active=False)
+        before = small.value_only(torch.from_numpy(network_inputs(game, "nnue", states, inputs=("pieces", "threats"))), active=False)
+        after = grown.value_only(torch.from_numpy(network_inputs(game, "nnue", states, inputs=("pieces", "threats", "positional"))), active=False)
     torch.testing.assert_close(before, after)
     save_checkpoint(tmp_path / "grown.nnue.pt", network=grown, game=game)
-    with pytest.raises(ValueError, match="threats=2\\); the settings ask for nnue\\(.*threats=1\\)"):
-        nnue._initial_network(str(tmp_path / "grown.nnue.pt"), game, dataclasses.replace(config, threats=1))
+    with pytest.raises(ValueError, match="inputs=pieces\\+threats\\+positional\\); the settings ask for nnue\\(.*inputs=pieces\\+threats\\)"):
+        nnue._initial_network(str(tmp_path / "grown.nnue.pt"), game, dataclasses.replace(config, inputs=("pieces", "threats")))

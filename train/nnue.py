@@ -18,7 +18,7 @@ generation's learning from ``(seed, generation)``, and the checkpoint holds the 
 ``--resume`` continues a killed run exactly, with any number of workers. ``--relearn RUN_DIR`` plays
 nothing: it learns a network from the positions a run saved, with other learning settings (`relearn`),
 and with ``--init CHECKPOINT`` that network learns them further instead of a fresh one (fine-tuning; a
-network reading fewer of the inputs recomputed at each evaluation grows into the settings' ``threats``).
+network reading fewer of the feature sets grows into the settings' ``inputs``).
 """
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ def new_network(game: Game, config: NNUEConfig) -> tuple[NNUE, torch.optim.Optim
     """A run's network, initialised from ``config.seed``, and its optimizer."""
     network: NNUE = build_network(game, "nnue", seed=config.seed, accumulator=config.accumulator,
                                   hidden=config.hidden, psqt=config.psqt,
-                                  threats=config.threats)  # type: ignore[assignment]
+                                  inputs=config.feature_inputs(game))  # type: ignore[assignment]
     return network, torch.optim.Adam(network.parameters(), lr=config.lr)
 
 
@@ -284,7 +284,7 @@ class Run:
         info = load_checkpoint(self.run_dir / "latest.nnue.pt", game=self.game)
         settings = json.loads(json.dumps(dataclasses.replace(self.config, generations=0).__dict__))
         defaults = json.loads(json.dumps(dataclasses.asdict(NNUEConfig())))  # of settings added since the run began
-        if {**defaults, **info.config, "generations": 0} != settings:
+        if {**defaults, **json.loads(json.dumps(info.config)), "generations": 0} != settings:
             raise ValueError(f"{self.run_dir} was trained with other settings; resume it with the same preset and --set")
         load_weights(self.network, info)
         self.optimizer.load_state_dict(info.optimizer_state)
@@ -386,24 +386,25 @@ def _relearn(args: argparse.Namespace, game: Game, config: NNUEConfig) -> int:
 
 def _initial_network(path: str, game: Game, config: NNUEConfig) -> NNUE:
     """``--init``'s network; raises `ValueError` where its size is not the settings'. One that reads fewer
-    of the inputs recomputed at each evaluation (a lower ``threats``) grows into the settings' network:
-    the rows of the inputs it gains start at zero, so that it computes the same values at first."""
+    of the feature sets (``inputs`` a beginning of the settings') grows into the settings' network: the
+    rows of the inputs it gains start at zero, so that it computes the same values at first."""
     network, info = load_network(path, game)
     wanted = NNUEArgs(accumulator=config.accumulator, hidden=config.hidden, psqt=config.psqt,
-                      threats=config.threats)
+                      inputs=config.feature_inputs(game))
     args = info.network.args
-    if info.network.arch == "nnue" and args.threats < wanted.threats \
-            and dataclasses.replace(args, threats=wanted.threats) == wanted:
+    if info.network.arch == "nnue" and len(args.inputs) < len(wanted.inputs) \
+            and dataclasses.replace(args, inputs=wanted.inputs) == wanted \
+            and wanted.inputs[:len(args.inputs)] == args.inputs:
         return _grown(network, game, config)  # type: ignore[arg-type]
     if info.network.arch != "nnue" or args != wanted:
-        sizes = ", ".join(f"{k}={v}" for k, v in dataclasses.asdict(wanted).items())
+        sizes = ", ".join(f"{k}={'+'.join(v) or 'observation' if isinstance(v, tuple) else v}" for k, v in dataclasses.asdict(wanted).items())
         raise ValueError(f"{path} is a network {info.network.describe()}; the settings ask for nnue({sizes}): "
                          f"pass --set to match it")
     return network  # type: ignore[return-value]
 
 
 def _grown(network: NNUE, game: Game, config: NNUEConfig) -> NNUE:
-    """``network`` with the inputs of ``config.threats`` its own do not have, their rows zero."""
+    """``network`` with the inputs of ``config.inputs`` its own do not have, their rows zero."""
     grown, _ = new_network(game, config)
     sources = dict(network.named_parameters())
     with torch.no_grad():
@@ -418,17 +419,19 @@ def _grown(network: NNUE, game: Game, config: NNUEConfig) -> NNUE:
 
 
 def _check_inputs(path: Path, window: list[Positions], game: Game, config: NNUEConfig) -> None:
-    """Refuses a window whose positions hold other inputs than the network reads: threat (or positional)
-    inputs for a network without them, or none for one that reads them (``threats``)."""
+    """Refuses a window whose positions hold the inputs of other feature sets than the network reads
+    (chess: positions with threat inputs for a network of the pieces alone, or the reverse), judged by the
+    largest input index stored against the game's sets taken in order."""
     if not reads_features(game, "nnue") or not any(len(part) for part in window):
         return
     top = max(int(part.observations.max()) for part in window if len(part))
-    kernels = game.kernels
-    held = 0 if top < kernels.num_features else 1 if top < kernels.num_features + kernels.num_threat_features else 2
-    if held != config.threats:
-        names = ("no threat inputs", "threat inputs", "threat and positional inputs")
-        raise ValueError(f"{path} holds positions with {names[held]}; the network's threats setting is "
-                         f"{config.threats}: relearn them with --set threats={held}")
+    names, counts = list(game.feature_sets), [s.inputs for s in game.feature_sets.values()]
+    held = next((tuple(names[:k]) for k in range(1, len(names) + 1) if top < sum(counts[:k])), tuple(names))
+    wanted = config.feature_inputs(game)
+    if held != wanted:
+        setting = json.dumps(list(held), separators=(",", ":"))
+        raise ValueError(f"{path} holds positions with the inputs of {'+'.join(held)}; the network reads "
+                         f"{'+'.join(wanted)}: relearn them with --set 'inputs={setting}'")
 
 
 if __name__ == "__main__":

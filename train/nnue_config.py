@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rlgames.game import Game
+
 
 @dataclass(frozen=True)
 class NNUEConfig:
@@ -18,8 +20,8 @@ class NNUEConfig:
     positions); with ``quiet``, only positions whose searched move is not one of the game's tactical actions
     are kept (Stockfish's trainer skips capture positions: the network is evaluated where quiescence stands
     pat, and a label taken in the middle of an exchange is the exchange's, not the position's); the network
-    (``accumulator``, ``hidden``, and with ``psqt`` a linear term straight to the value, and with
-    ``threats`` the game's threat inputs: `models.networks.NNUEArgs`) learns the last ``window`` generations
+    (``accumulator``, ``hidden``, and with ``psqt`` a linear term straight to the value, reading the
+    game's feature sets named by ``inputs``, in order; none: its first: `models.networks.NNUEArgs`) learns the last ``window`` generations
     for ``epochs`` epochs (with ``one_cycle``, the learning rate rising to ``lr`` over the first tenth of
     each generation's steps and annealed to zero by its end: Smith's one-cycle schedule), the policy loss
     weighted by ``policy_weight`` (alpha-beta reads only the value) and, with ``factor``, each run of
@@ -47,7 +49,7 @@ class NNUEConfig:
     accumulator: int = 64
     hidden: int = 32
     psqt: int = 0
-    threats: int = 0
+    inputs: tuple[str, ...] = ()
     epochs: int = 6
     batch_size: int = 512
     lr: float = 1e-3
@@ -65,9 +67,15 @@ class NNUEConfig:
     seed: int = 0
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "inputs", tuple(self.inputs))  # a list from a JSON setting or a run's record
         for name in ("random_moves", "adjudicate", "lam", "siblings", "holdout"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
+
+    def feature_inputs(self, game: Game) -> tuple[str, ...]:
+        """The feature sets the network reads: ``inputs``, or the game's first set where none is named (none
+        for a game without sets: the network reads the observation)."""
+        return self.inputs or tuple(game.feature_sets)[:1]
 
 
 PRESETS = {
@@ -125,7 +133,7 @@ PRESETS = {
     # shipped one 56.4%);
     # the results mixed in still hurt with the 1.45M (lam 0.9: 61.0%; 0.75: 46.2%; lam 1: 65.8%)
     "chess": NNUEConfig(games=5000, depth=3, quiescence=8, random_plies=8, random_moves=0.05, lam=1.0, quiet=True,
-                        accumulator=64, hidden=16, psqt=1, threats=2, batch_size=256, lr=2e-3, one_cycle=True,
+                        accumulator=64, hidden=16, psqt=1, inputs=("pieces", "threats", "positional"), batch_size=256, lr=2e-3, one_cycle=True,
                         policy_weight=0.0, factor=64, eval_games=20, eval_time=0.1, hand_crafted_games=True),
     "tic_tac_toe": NNUEConfig(generations=3, games=200, depth=2, random_plies=2, accumulator=16, hidden=8),
     "smoke": NNUEConfig(generations=2, games=8, depth=2, random_plies=2, accumulator=8, hidden=4, epochs=1,

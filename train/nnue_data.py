@@ -185,7 +185,7 @@ def play_games(game: Game, player: Evaluator, teacher: Evaluator | None, config:
             moves += [-1] * len(children)  # no move to learn: the policy loss ignores them
             values += taught
             results += taught
-    observations = (active_features(game, states, threats=config.threats) if reads_features(game, "nnue")
+    observations = (active_features(game, states, inputs=config.feature_inputs(game)) if reads_features(game, "nnue")
                     else network_inputs(game, "nnue", states))
     masks = pack_masks(np.array([state.legal_action_mask() for state in states], dtype=bool).reshape(len(states), -1))
     return Positions(observations, masks, np.array(moves, dtype=np.int64),
@@ -221,11 +221,10 @@ def random_opening(game: Game, plies: int, rng: np.random.Generator) -> State:
     return state
 
 
-def active_features(game: Game, states: Sequence[State], *, threats: int = 0) -> np.ndarray:
-    """int32[len(states), K]: the indices of each state's active features (`GameKernels.features`, and
-    with ``threats`` its inputs recomputed at each evaluation after them: `rlgames.evaluators.nnue.feature_set`)
-    from its side to move, padded with -1 to the most any state has."""
-    inputs = feature_set(game.kernels, threats=threats)
+def active_features(game: Game, states: Sequence[State], *, inputs: tuple[str, ...]) -> np.ndarray:
+    """int32[len(states), K]: the indices of each state's active inputs of the feature sets ``inputs``
+    (`rlgames.evaluators.nnue.feature_set`) from its side to move, padded with -1 to the most any state has."""
+    inputs = feature_set(game, inputs)
     out = np.zeros(inputs.most, dtype=np.int64)
     return _padded([out[:inputs.features(state.compact, state.current_player(), out)].copy() for state in states])
 

@@ -5,9 +5,9 @@ inside the search on a CPU (NNUE). Its value path -- the position's features int
 two clipped-ReLU layers, a tanh -- is compiled here with numba from float32 weights exported by
 `models.networks.NNUE`, so that the compiled alpha-beta calls it as any hand-crafted kernel: no torch
 and no Python at search time. The inputs are the game's sparse features where it has them
-(``GameKernels.features``: chess's 768 piece-square inputs, connect four's 69 line patterns), and
-where the network reads them its threat inputs (``GameKernels.threat_features``: `feature_set`), else
-its observation from the side to move (``GameKernels.observation``); only active or non-zero inputs
+(the sets it names of `Game.feature_sets`: chess's 768 piece-square inputs and its threat and positional
+inputs, connect four's 69 line patterns: `feature_set`), else its observation from the side to move
+(``GameKernels.observation``); only active or non-zero inputs
 cost a row of the first layer. `rlgames.evaluators.nnue_incremental` updates the same network move by
 move.
 """
@@ -16,54 +16,48 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numba import njit
 
-from rlgames.game import GameKernels, side_to_move_observer
+from rlgames.game import FeatureSet, Game, side_to_move_observer
 from rlgames.jit.cache import cache_closure
 from rlgames.jit.stack import stack_float32, stack_int64
 
 Weights = tuple  # (w1[F, A + P] float32, b1[A + P], w2[A, H], b2[H], w3[H], b3: float); P = 1: a PSQT unit
 
 
-class FeatureSet(NamedTuple):
-    """The sparse inputs an NNUE reads of a game: ``features(s, player, out: int64[:]) -> n`` writes
-    the active ones among ``inputs`` seen by ``player``, at most ``most``."""
-
-    features: Callable[..., int]
-    inputs: int
-    most: int
-
-
-def feature_set(kernels: GameKernels, *, threats: int = 0) -> FeatureSet:
-    """The game's sparse features (``GameKernels.features``), then with ``threats`` its inputs recomputed
-    at each evaluation (`evaluation_inputs`), numbered from ``num_features`` on."""
-    most = kernels.max_active_features or kernels.num_features
-    if not threats:
-        return FeatureSet(kernels.features, kernels.num_features, most)
-    later = evaluation_inputs(kernels, threats)
-    return FeatureSet(_followed_by(kernels.features, later.features, kernels.num_features),
-                      kernels.num_features + later.inputs, most + later.most)
+def feature_set(game: Game, inputs: Sequence[str]) -> FeatureSet:
+    """The game's feature sets named by ``inputs`` (`Game.feature_sets`) as one set, each numbered after
+    the ones before it; raises `ValueError` naming an unknown set."""
+    sets = [_named(game, name) for name in inputs]
+    if not sets:
+        raise ValueError(f"an NNUE of {game.name} must read at least one feature set")
+    combined = sets[0]
+    for later in sets[1:]:
+        combined = FeatureSet(_followed_by(combined.features, later.features, combined.inputs),
+                              combined.inputs + later.inputs, combined.most + later.most)
+    return combined
 
 
-def evaluation_inputs(kernels: GameKernels, level: int) -> FeatureSet:
-    """The inputs an NNUE recomputes at each evaluation, numbered from 0: at ``level`` 1 the game's threat
-    inputs (``GameKernels.threat_features``), at 2 those and its positional inputs after them
-    (``positional_features``)."""
-    if level not in (1, 2):
-        raise ValueError(f"threats must be 0, 1 or 2, got {level}")
-    if not kernels.num_threat_features or (level == 2 and not kernels.num_positional_features):
-        raise ValueError("the game has no " + ("threat" if level == 1 else "threat and positional") + " inputs")
-    threats = FeatureSet(kernels.threat_features, kernels.num_threat_features,
-                         kernels.max_active_threats or kernels.num_threat_features)
-    if level == 1:
-        return threats
-    return FeatureSet(_followed_by(threats.features, kernels.positional_features, threats.inputs),
-                      threats.inputs + kernels.num_positional_features,
-                      threats.most + (kernels.max_active_positional or kernels.num_positional_features))
+def updated_and_recomputed(game: Game, inputs: Sequence[str]) -> tuple[FeatureSet, FeatureSet | None]:
+    """The set an NNUE updates move by move (the first of ``inputs``, with its ``changes``) and, as one
+    set numbered from 0, those it recomputes at each evaluation (the rest, all `FeatureSet.recomputed`),
+    or None."""
+    first, rest = _named(game, inputs[0]), list(inputs[1:])
+    if first.recomputed or not all(_named(game, name).recomputed for name in rest):
+        raise ValueError(f"{game.name}: an NNUE reads the set it updates move by move first, then the sets it "
+                         f"recomputes at each evaluation; {'+'.join(inputs)} is not in that order")
+    return first, feature_set(game, rest) if rest else None
+
+
+def _named(game: Game, name: str) -> FeatureSet:
+    try:
+        return game.feature_sets[name]
+    except KeyError:
+        known = ", ".join(game.feature_sets) or "none: its NNUE reads the observation"
+        raise ValueError(f"{game.name} has no feature set {name!r}; its sets: {known}") from None
 
 
 @functools.cache
@@ -167,7 +161,7 @@ def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[
     """The njit ``(s) -> value`` in [-1, 1] of the network with ``weights``, from the point of view of
     ``observer(s)`` (the game's ``GameKernels.observer``: the side to move at a decision node, the
     player who moved into a chance node); the weights are frozen into the compiled code (read-only
-    constants). Its inputs are the game's sparse ``features`` kernel (``GameKernels.features``: the
+    constants). Its inputs are the game's sparse ``features`` kernel (a `FeatureSet`'s: the
     accumulator adds one row of the first layer per active input; at most ``max_active`` of them, 0:
     as many as the inputs) when given, else the observation of ``observation_shape`` (a row per
     non-zero entry, scaled by it)."""

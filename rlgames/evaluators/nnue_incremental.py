@@ -12,11 +12,17 @@ import numpy as np
 from numba import njit
 
 from rlgames.evaluators.nnue import Weights, copy_into, frozen_weights, make_output
-from rlgames.game import no_features, side_to_move_observer
+from rlgames.game import side_to_move_observer
 from rlgames.jit.stack import stack_float32, stack_int64
 
 MAX_CHANGES = 64
-"""Room for the inputs one move changes (``GameKernels.feature_changes``): chess's at most 4."""
+"""Room for the inputs one move changes (`rlgames.game.FeatureSet.changes`): chess's at most 4."""
+
+
+@njit(cache=True)
+def _no_inputs(s, player, out) -> int:
+    """No inputs recomputed at each evaluation."""
+    return 0
 
 
 class Incremental(NamedTuple):
@@ -44,11 +50,11 @@ def make_incremental_nnue(observation: Callable[..., None], observation_shape: t
                           max_threats: int = 0) -> Incremental:
     """The network of `make_nnue_kernel`, efficiently updatable: its values equal that kernel's (up to
     float32 rounding: a sum in another order). A child's accumulators are its parent's plus the rows of
-    the inputs it gains and minus those it loses: the game's ``feature_changes`` where it gives them,
+    the inputs it gains and minus those it loses: the feature set's ``changes`` where it gives them,
     else the active inputs (sparse ``features``, at most ``max_active``; an input active twice in one
     position counts twice) or the observation entries that differ between the two positions. With
-    ``threats`` (the inputs recomputed at each evaluation, `rlgames.evaluators.nnue.evaluation_inputs`:
-    ``GameKernels.threat_features``, then ``positional_features`` where the network reads them; at most
+    ``threats`` (the inputs recomputed at each evaluation, the `FeatureSet.recomputed` sets the network
+    reads after the updated one: `rlgames.evaluators.nnue.updated_and_recomputed`; at most
     ``max_threats`` active, their rows from ``threat_offset`` on), the rows of the position's threat inputs
     are added at each evaluation, to a copy of its accumulator: they are not updated move by move."""
     w1, b1, w2t, b2, w3, b3, psqt = frozen_weights(weights)
@@ -58,7 +64,7 @@ def make_incremental_nnue(observation: Callable[..., None], observation_shape: t
     changes_given = feature_changes is not None
     most = max_active or inputs
     with_threats = threats is not None
-    threats = threats or no_features
+    threats = threats or _no_inputs
     threat_room = max(1, max_threats) + 3  # the active threat inputs, and three rows of padding
     # the threats' rows apart: two constants of under 1 MB each, which numba embeds (`BLOCK_BYTES`), where
     # chess's 2,048 rows (2,496 with the positional inputs) together are over

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from rlgames.game import FeatureSet
 from rlgames.games.chess.actions import (
     BISHOP,
     KING,
@@ -250,3 +251,12 @@ def _king_danger(s, colour: int, player: int, attacked: np.uint64, out, n: int) 
     danger = popcount((KING_ATTACKS[king] | bit(king)) & attacked)
     out[n] = KING_DANGER + 10 * (colour ^ player) + min(MAX_DANGER, danger)
     return n + 1
+
+
+FEATURE_SETS = {
+    "pieces": FeatureSet(features, NUM_FEATURES, NUM_FEATURES, changes=feature_changes),
+    "threats": FeatureSet(threat_features, NUM_THREAT_FEATURES, MAX_ACTIVE_THREATS, recomputed=True),
+    "positional": FeatureSet(positional_features, NUM_POSITIONAL_FEATURES, MAX_ACTIVE_POSITIONAL, recomputed=True),
+}
+"""The NNUE's inputs by name: the pieces on their squares, updated move by move; the threats and the
+positional inputs, recomputed at each evaluation."""

@@ -18,17 +18,7 @@ from rlgames.games.chess.actions import (
     TO,
     UNDER,
 )
-from rlgames.games.chess.features import (
-    MAX_ACTIVE_POSITIONAL,
-    MAX_ACTIVE_THREATS,
-    NUM_FEATURES,
-    NUM_POSITIONAL_FEATURES,
-    NUM_THREAT_FEATURES,
-    feature_changes,
-    features,
-    positional_features,
-    threat_features,
-)
+from rlgames.games.chess.features import FEATURE_SETS
 from rlgames.games.chess.notation import (
     START,
     board_letters,
@@ -198,11 +188,8 @@ class Chess(Game):
     heuristic = ".evaluator:ChessEvaluator"
     info = GameInfo(name, num_actions=NUM_ACTIONS, observation_shape=(20, 8, 8), max_game_length=17695,
                     history_dependent=True)
-    kernels = KERNELS._replace(
-        features=features, feature_changes=feature_changes, num_features=NUM_FEATURES,
-        threat_features=threat_features, num_threat_features=NUM_THREAT_FEATURES, max_active_threats=MAX_ACTIVE_THREATS,
-        positional_features=positional_features, num_positional_features=NUM_POSITIONAL_FEATURES,
-        max_active_positional=MAX_ACTIVE_POSITIONAL)
+    kernels = KERNELS
+    feature_sets = FEATURE_SETS
 
     def initial_compact_state(self) -> tuple:
         return parse_fen(START)

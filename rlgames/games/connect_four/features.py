@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from rlgames.game import FeatureSet
 from rlgames.games.connect_four.rules import (
     CURRENT,
     HEIGHT,
@@ -87,3 +88,7 @@ def features(s, player: int, out) -> int:
             line = 57 + 3 * col + row  # from (col, row + 3) down to the right
             out[line] = PATTERNS * line + _states(high, low, 7 * col + row + 3, 6, 4)
     return NUM_LINES
+
+
+FEATURE_SETS = {"lines": FeatureSet(features, NUM_FEATURES, NUM_LINES)}
+"""The NNUE's inputs by name: the pattern of each line of four."""

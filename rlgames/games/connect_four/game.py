@@ -15,7 +15,7 @@ from rlgames.game import (
     State,
     Symmetry,
 )
-from rlgames.games.connect_four.features import NUM_FEATURES, NUM_LINES, features
+from rlgames.games.connect_four.features import FEATURE_SETS
 from rlgames.games.connect_four.rules import (
     BOTTOM,
     HEIGHT,
@@ -80,7 +80,8 @@ class ConnectFour(Game):
     name = "connect_four"
     state_class = ConnectFourState
     info = GameInfo(name, num_actions=WIDTH, observation_shape=(2, HEIGHT, WIDTH), max_game_length=NUM_CELLS)
-    kernels = KERNELS._replace(features=features, num_features=NUM_FEATURES, max_active_features=NUM_LINES)
+    kernels = KERNELS
+    feature_sets = FEATURE_SETS
     heuristic = ".evaluator:ConnectFourEvaluator"
     solver = ".solver:solve"
     move_separator = ""  # Pons' notation: 4453

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from rlgames.game import FeatureSet
 from rlgames.games.othello.rules import BLACK, NUM_CELLS, SIZE, WHITE
 from rlgames.jit.bits import popcount
 
@@ -147,3 +148,7 @@ def features(s, player: int, out) -> int:
     else:
         mine, theirs = np.uint64(s[BLACK]), np.uint64(s[WHITE])
     return patterns(mine, theirs, NUM_CELLS - popcount(mine | theirs), out)
+
+
+FEATURE_SETS = {"patterns": FeatureSet(features, NUM_FEATURES, NUM_ACTIVE)}
+"""The NNUE's inputs by name: the patterns of the lines and corners, and the stage."""

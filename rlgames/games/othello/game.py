@@ -12,7 +12,7 @@ from rlgames.game import (
     Symmetry,
     dihedral_symmetries,
 )
-from rlgames.games.othello.features import NUM_ACTIVE, NUM_FEATURES, features
+from rlgames.games.othello.features import FEATURE_SETS
 from rlgames.games.othello.rules import (
     _MASK64,
     COLUMNS,
@@ -100,7 +100,8 @@ class Othello(Game):
     heuristic = ".evaluator:OthelloEvaluator"
     # max_game_length as OpenSpiel's: 60 discs, each pass followed by a disc
     info = GameInfo(name, num_actions=NUM_CELLS + 1, observation_shape=(2, SIZE, SIZE), max_game_length=128)
-    kernels = KERNELS._replace(features=features, num_features=NUM_FEATURES, max_active_features=NUM_ACTIVE)
+    kernels = KERNELS
+    feature_sets = FEATURE_SETS
 
     def initial_compact_state(self) -> tuple:
         return (0, 0, _START_BLACK, _START_WHITE, _START_MOVES)

@@ -418,7 +418,7 @@ def test_threat_features_match_python_chess_attackers(game):
         threat_features,
     )
 
-    assert rlgames.load_game("chess").kernels.num_threat_features == NUM_THREAT_FEATURES == 1280
+    assert rlgames.load_game("chess").feature_sets["threats"].inputs == NUM_THREAT_FEATURES == 1280
     out, seen = np.zeros(MAX_ACTIVE_THREATS, dtype=np.int64), set()
     for state, board in random_positions(game, seed=11, games=20, plies=120):
         for player in (0, 1):
@@ -462,7 +462,7 @@ def test_positional_features_match_python_chess(game):
         positional_features,
     )
 
-    assert rlgames.load_game("chess").kernels.num_positional_features == NUM_POSITIONAL_FEATURES == 448
+    assert rlgames.load_game("chess").feature_sets["positional"].inputs == NUM_POSITIONAL_FEATURES == 448
     out, seen = np.zeros(MAX_ACTIVE_POSITIONAL, dtype=np.int64), set()
     for state, board in random_positions(game, seed=12, games=12, plies=160):
         for player in (0, 1):

@@ -51,8 +51,8 @@ def test_the_patterns_are_the_symmetric_images_of_each_class() -> None:
     sizes = Counter(k for k, _ in op.PATTERNS)
     assert [sizes[k] for k in range(len(op.CLASSES))] == [4, 4, 4, 4, 2, 4, 4, 4, 4, 4]
     assert len({frozenset(squares) for _, squares in op.PATTERNS}) == op.NUM_PATTERNS == 38
-    assert GAME.kernels.num_features == op.NUM_FEATURES == 55_728 + 16
-    assert GAME.kernels.max_active_features == op.NUM_ACTIVE == 39
+    assert GAME.feature_sets["patterns"].inputs == op.NUM_FEATURES == 55_728 + 16
+    assert GAME.feature_sets["patterns"].most == op.NUM_ACTIVE == 39
 
 
 def test_the_patterns_gathered_by_multiplication_equal_the_board_read_square_by_square() -> None:

@@ -1,0 +1,29 @@
+"""The shipped NNUE checkpoints compute what they computed when they were measured: the compiled kernel
+and alpha-beta at depth 2 (the accumulators updated move by move in chess) at positions of seeded random
+games, equal to the last bit to the values recorded in `tests/data/nnue_values.json` (written before the
+feature sets had names, from the checkpoints' ``threats`` levels)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import rlgames
+from rlgames.evaluators import load_evaluator
+from rlgames.search import AlphaBeta, AlphaBetaConfig
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORD = json.loads((ROOT / "tests" / "data" / "nnue_values.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(RECORD))
+def test_shipped_nnue_values_are_bit_identical(name):
+    game = rlgames.load_game(name)
+    evaluator = load_evaluator("model", game, path=ROOT / "checkpoints" / f"{name}.nnue.pt")
+    search = AlphaBeta(evaluator, AlphaBetaConfig(depth=2, tt_size_mb=0.25))
+    for entry in RECORD[name]:
+        state = game.state_from_actions(entry["actions"])
+        assert float(evaluator.kernel(state.compact)).hex() == entry["kernel"], entry["actions"]
+        assert float(search.search(state).value).hex() == entry["search"], entry["actions"]
