@@ -6,9 +6,7 @@ this process or split among ``workers`` processes. Game ``i`` of a generation is
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +21,7 @@ from rlgames.evaluators.base import Evaluator
 from rlgames.evaluators.nnue import feature_set
 from rlgames.files import atomic_write
 from rlgames.game import Game, State, Symmetry
+from rlgames.parallel import GameRecipe, game_recipe, map_ordered, rebuild_game
 from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
 from train.nnue_config import NNUEConfig
 from train.replay import map_actions
@@ -130,15 +129,10 @@ def play_generation(game: Game, config: NNUEConfig, generation: int, network: NN
     record = None if network is None or config.hand_crafted_games else _network_record(network)
     seed = (config.seed, generation)
     batches = [b.tolist() for b in np.array_split(np.arange(config.games), max(10, 4 * workers)) if len(b)]
-    if workers == 1:
-        players = _players(game, config, record)
-        results: Iterable[Positions] = (play_games(*players, config, seed, batch) for batch in batches)
-        return _gathered(results, batches, progress)
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                             initargs=(type(game), game.params, config, record)) as pool:
-        futures = [pool.submit(_play_in_worker, seed, batch) for batch in batches]
-        return _gathered((future.result() for future in futures), batches, progress)
+    local = (_players(game, config, record), config) if workers == 1 else None  # this game, as given
+    results = map_ordered(_play_batch, [(seed, batch) for batch in batches], workers=workers, setup=_set_up,
+                          setup_args=(game_recipe(game), config, record), local=local)
+    return _gathered(results, batches, progress)
 
 
 def _gathered(results: Iterable[Positions], batches: list[list[int]],
@@ -280,18 +274,14 @@ def _players(game: Game, config: NNUEConfig, record: NetworkRecord | None) -> tu
     return game, player, teacher
 
 
-_worker: tuple[tuple[Game, Evaluator, Evaluator | None], NNUEConfig] | None = None
-"""A pool worker's players and settings, built once by `_init_worker`."""
+def _set_up(recipe: GameRecipe, config: NNUEConfig,
+            record: NetworkRecord | None) -> tuple[tuple[Game, Evaluator, Evaluator | None], NNUEConfig]:
+    """A worker's players (its game rebuilt from the registry name and parameters) and settings."""
+    return _players(rebuild_game(recipe), config, record), config
 
 
-def _init_worker(game_class: type[Game], params: dict[str, Any], config: NNUEConfig,
-                 record: NetworkRecord | None) -> None:
-    global _worker
-    torch.set_num_threads(1)
-    _worker = _players(game_class(**params), config, record), config
-
-
-def _play_in_worker(seed: Sequence[int], games: list[int]) -> Positions:
-    assert _worker is not None, "the pool worker was not initialised"
-    players, config = _worker
+def _play_batch(context: tuple[tuple[Game, Evaluator, Evaluator | None], NNUEConfig],
+                item: tuple[Sequence[int], list[int]]) -> Positions:
+    players, config = context
+    seed, games = item
     return play_games(*players, config, seed, games)

@@ -20,8 +20,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import itertools
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
@@ -36,6 +34,7 @@ from rlgames.arena.positions import Line
 from rlgames.arena.scores import PairResult, merge_counts, pair_results, score_matrices
 from rlgames.arena.sprt import SprtConfig, SprtResult, sprt
 from rlgames.game import Game
+from rlgames.parallel import GameRecipe, game_recipe, map_ordered, rebuild_game
 from rlgames.registry import load_game
 
 OPENINGS_KEY = 1
@@ -183,22 +182,12 @@ def _first_player_outcome(record: GameRecord) -> int:
 
 
 def _played(config: ArenaConfig, game: Game, scheduled: list[ScheduledGame]) -> Iterator[GameRecord]:
-    """The games' records in schedule order, played here or in a process pool (whose workers build
-    their own copy of ``game``, from its class and parameters)."""
+    """The games' records in schedule order, played here or by ``config.workers`` processes
+    (`rlgames.parallel`), each building its own game from the registry name and parameters, and its
+    agents."""
     agents = _build(game, config.specs)  # a bad spec fails here, not in a worker
-    if config.workers == 1:
-        for item in scheduled:
-            yield play_game(game, agents, item)
-        return
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(config.workers, mp_context=context, initializer=_init_worker,
-                             initargs=(type(game), game.params, config.specs)) as pool:
-        futures = [pool.submit(_play_in_worker, item) for item in scheduled]
-        try:
-            for future in futures:
-                yield future.result()
-        finally:
-            pool.shutdown(cancel_futures=True)
+    yield from map_ordered(_play, scheduled, workers=config.workers, setup=_set_up,
+                           setup_args=(game_recipe(game), tuple(config.specs)), local=(game, agents))
 
 
 def _build(game: Game, specs: Sequence[str]) -> list[Any]:
@@ -224,17 +213,12 @@ def warm_up(game: Game, spec: str) -> None:
     load_agent(spec, game).search(last)
 
 
-_worker: tuple[Game, list[Any]] | None = None
-"""A pool worker's game and agents, built once by `_init_worker`."""
+def _set_up(recipe: GameRecipe, specs: Sequence[str]) -> tuple[Game, list[Any]]:
+    """A worker's game, rebuilt from its registry name and parameters, and its agents."""
+    game = rebuild_game(recipe)
+    return game, _build(game, specs)
 
 
-def _init_worker(game_class: type[Game], params: dict[str, Any], specs: Sequence[str]) -> None:
-    global _worker
-    game = game_class(**params)
-    _worker = game, _build(game, specs)
-
-
-def _play_in_worker(scheduled: ScheduledGame) -> GameRecord:
-    assert _worker is not None, "the pool worker was not initialised"
-    game, agents = _worker
+def _play(context: tuple[Game, list[Any]], scheduled: ScheduledGame) -> GameRecord:
+    game, agents = context
     return play_game(game, agents, scheduled)

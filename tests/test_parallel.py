@@ -1,0 +1,35 @@
+"""The parallel seam (`rlgames.parallel`): results in the items' order whatever the number of workers, a
+worker's context built once by its setup, and games rebuilt from their registry name (or, outside the
+registry, their class)."""
+
+from __future__ import annotations
+
+import operator
+
+import pytest
+from tug import Tug
+
+import rlgames
+from rlgames.parallel import game_recipe, map_ordered, rebuild_game
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_results_come_back_in_the_items_order(workers):
+    items = list(range(20))
+    results = list(map_ordered(operator.add, items, workers=workers, setup=int, setup_args=("100",)))
+    assert results == [100 + i for i in items]
+
+
+def test_one_worker_runs_on_what_the_caller_built():
+    assert list(map_ordered(operator.mul, [1, 2, 3], setup=int, setup_args=("1",), local=10)) == [10, 20, 30]
+    with pytest.raises(ValueError, match="workers must be >= 1"):
+        list(map_ordered(operator.add, [1], workers=0, setup=int))
+
+
+def test_games_are_rebuilt_from_their_registry_name_or_their_class():
+    nim = rlgames.load_game("nim", heaps=(1, 2, 3))
+    assert game_recipe(nim) == ("nim", {"heaps": (1, 2, 3), "misere": False})
+    assert rebuild_game(game_recipe(nim)).heaps == (1, 2, 3)
+    tug = Tug()
+    maker, params = game_recipe(tug)
+    assert maker is Tug and isinstance(rebuild_game((maker, params)), Tug)
