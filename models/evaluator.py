@@ -27,7 +27,7 @@ from rlgames.evaluators.nnue import (
     updated_and_recomputed,
 )
 from rlgames.evaluators.nnue_incremental import Incremental, make_incremental_nnue
-from rlgames.game import CompactState, FeatureSet, Game, State
+from rlgames.game import CompactState, Game, State
 from rlgames.jit.entry import compiled_entry
 
 
@@ -224,17 +224,9 @@ def _incremental_nnue(key: Key, weights: tuple) -> Incremental:
         _INCREMENTAL[key] = make_incremental_nnue(
             kernels.observation, tuple(game.observation_shape), weights, kernels.observer,
             features=updated and updated.features, feature_changes=updated and updated.changes,
-            max_active=_bound(updated), threats=later and later.features,
+            max_active=updated.most if updated else 0, threats=later and later.features,
             threat_offset=updated.inputs if updated else 0, max_threats=later.most if later else 0)
     return _INCREMENTAL[key]
-
-
-def _bound(updated: FeatureSet | None) -> int:
-    """The most active inputs of the updated set that the incremental kernels make room for: its ``most``,
-    or 0 (as many as the network's rows) for a set whose every input may be active (chess's pieces). The
-    room changes the kernels' stack layout, and with it the last bits of their float32 sums: 0 keeps the
-    shipped chess network's values bit for bit (`tests/test_nnue_values.py`)."""
-    return 0 if updated is None or updated.most >= updated.inputs else updated.most
 
 
 def input_kernel(game: Game, arch: str, *, inputs: tuple[str, ...] = ()) -> Callable[..., None]:

@@ -16,7 +16,7 @@ from rlgames.evaluators import Evaluator, ZeroEvaluator
 from rlgames.game import TERMINAL
 from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
 from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
-from rlgames.search.minimax import alphabeta as reference_alphabeta
+from rlgames.search.reference import alphabeta as reference_alphabeta
 
 TTT = rlgames.load_game("tic_tac_toe")
 SMALL_TT = 0.25  # MB: plenty for tic-tac-toe, cheap to allocate thousands of times
@@ -334,7 +334,7 @@ def test_compiled_alphabeta_equals_plain_minimax_with_the_heuristic(name, depth,
     """Alpha-beta's value equals minimax's, with every ordering heuristic and with or without
     iterative deepening, on random positions of the big games."""
     from rlgames.evaluators import load_evaluator
-    from rlgames.search.minimax import minimax
+    from rlgames.search.reference import minimax
 
     game = rlgames.load_game(name)
     evaluator = load_evaluator("heuristic", game)

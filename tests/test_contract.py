@@ -12,7 +12,7 @@ import rlgames
 from rlgames.game import GameInfo, IllegalActionError, Outcome
 from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
 from rlgames.search.expectiminimax.driver import Expectiminimax, ExpectiminimaxConfig
-from rlgames.search.minimax import minimax
+from rlgames.search.reference import minimax
 
 RULES = ("twofold", "threefold", "superko")
 EVALUATOR = TugEvaluator()

@@ -25,7 +25,7 @@ from rlgames.search.expectiminimax.driver import (
     ExpectiminimaxConfig,
     expectiminimax,
 )
-from rlgames.search.minimax import minimax
+from rlgames.search.reference import minimax
 
 PRUNINGS = ("none", "alphabeta", "star1")
 TTT = rlgames.load_game("tic_tac_toe")

@@ -18,7 +18,7 @@ from rlgames.playout import run_random_playouts
 from rlgames.search.mcts.gumbel import Gumbel, GumbelConfig, MultiTreeGumbel
 from rlgames.search.mcts.puct import MCTS, MCTSConfig, MultiTreeMCTS
 from rlgames.search.mcts.tree import SOLVED, SOLVED_VALUE
-from rlgames.search.minimax import minimax
+from rlgames.search.reference import minimax
 
 RULES = ("twofold", "threefold", "superko")
 TUG_VALUE = TugEvaluator()

@@ -11,7 +11,7 @@ import rlgames
 from rlgames.evaluators import ZeroEvaluator
 from rlgames.game import TERMINAL, GameInfo
 from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
-from rlgames.search.minimax import alphabeta, minimax
+from rlgames.search.reference import alphabeta, minimax
 
 UNSEEN = 99  # leaves that alpha-beta must prune
 

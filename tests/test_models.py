@@ -40,7 +40,7 @@ from rlgames.evaluators.base import Evaluator
 from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
 from rlgames.search.alphabeta.batched import WIN, batched_alphabeta
 from rlgames.search.alphabeta.driver import WIN as ALPHABETA_WIN
-from rlgames.search.minimax import alphabeta as reference_alphabeta
+from rlgames.search.reference import alphabeta as reference_alphabeta
 
 torch.set_num_threads(1)
 

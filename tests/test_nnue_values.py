@@ -1,7 +1,11 @@
-"""The shipped NNUE checkpoints compute what they computed when they were measured: the compiled kernel
-and alpha-beta at depth 2 (the accumulators updated move by move in chess) at positions of seeded random
-games, equal to the last bit to the values recorded in `tests/data/nnue_values.json` (written before the
-feature sets had names, from the checkpoints' ``threats`` levels)."""
+"""The shipped NNUE checkpoints compute what they computed when they were measured, at positions of seeded
+random games, against the values recorded in `tests/data/nnue_values.json` (written with f62f4f3, before
+the feature sets had names, from the checkpoints' ``threats`` levels): the compiled kernel to the last
+bit, and alpha-beta at depth 2 (chess's accumulators updated move by move) to float32 rounding. The
+incremental kernels are compiled with ``fastmath`` and inlined into the search, so LLVM may sum their
+float32 rows in another order when the search around them compiles differently (a changed stack
+buffer, another inlining): their last bits follow the search's code, not the network's
+(`docs/research/structure.md`)."""
 
 from __future__ import annotations
 
@@ -26,4 +30,4 @@ def test_shipped_nnue_values_are_bit_identical(name):
     for entry in RECORD[name]:
         state = game.state_from_actions(entry["actions"])
         assert float(evaluator.kernel(state.compact)).hex() == entry["kernel"], entry["actions"]
-        assert float(search.search(state).value).hex() == entry["search"], entry["actions"]
+        assert search.search(state).value == pytest.approx(float.fromhex(entry["search"]), abs=1e-6), entry["actions"]

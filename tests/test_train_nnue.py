@@ -143,7 +143,6 @@ def test_augmented_positions_are_the_positions_of_the_symmetric_boards(name):
 
 def test_sparse_features_cannot_be_augmented():
     """Symmetries transform observations; connect four's network reads line patterns instead."""
-    import numpy as np
 
     game = rlgames.load_game("connect_four")
     data = play(game, nnue.NNUEConfig(games=1, depth=1), 1)
@@ -173,7 +172,6 @@ def test_the_factorizer_folds_into_the_first_layer_exactly():
 
 
 def test_learning_with_a_factorizer_and_no_policy_leaves_a_plain_network():
-    import numpy as np
 
     game = rlgames.load_game("tic_tac_toe")
     config = nnue.NNUEConfig(games=2, depth=1, random_plies=2, accumulator=8, hidden=4, epochs=2, factor=9,

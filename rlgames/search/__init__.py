@@ -2,9 +2,9 @@
 each returns a `SearchResult`.
 
 Subpackages by family: `alphabeta`, `expectiminimax` and `mcts` (Gumbel inside it); shared by them:
-`budget` (node and time budgets), `tt` (the transposition table), `result` (the record every search
-returns, and the multi-tree protocol); `minimax` and `expectiminimax_reference` are the readable
-references the compiled searches are tested against.
+`budget` (node and time budgets), `tt` (the transposition table), `pv` (the principal variation's
+table), `result` (the record every search returns, and the multi-tree protocol); `reference` holds the
+readable searches (minimax, alpha-beta, expectiminimax) the compiled ones are tested against.
 
 The drivers, configs and results are re-exported here (``from rlgames.search import AlphaBeta``),
 imported on first use so that importing one search module loads none of the others.

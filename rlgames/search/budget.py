@@ -34,3 +34,12 @@ def out_of_budget(control) -> bool:
     if over_budget(control[NODES], control[NODE_LIMIT], control[DEADLINE]):
         control[ABORTED] = 1
     return control[ABORTED] != 0
+
+
+class OutOfBudget(Exception):
+    """A search written in Python (the references, the batched alpha-beta) ran out of its node or time
+    budget after ``nodes`` nodes (0: not counted); the iteration under way is discarded."""
+
+    def __init__(self, nodes: int = 0) -> None:
+        super().__init__(f"out of budget after {nodes} nodes")
+        self.nodes = nodes

@@ -14,7 +14,7 @@ A depth-limited fail-soft negamax alpha-beta (numpy only) that calls the evaluat
   ``evaluate_batch`` returns no priors (None) is asked again only at the cut-off.
 * **Scores** as in `rlgames.search.alphabeta.negamax`: the evaluator's value clipped to [-1, 1] at the cut-off,
   a terminal's scaled return, and ``±(WIN - p)`` for the largest win or loss ``p`` plies from the root, so that the result's
-  value (the score clipped to [-1, 1]) equals `rlgames.search.minimax.alphabeta`'s with the same
+  value (the score clipped to [-1, 1]) equals `rlgames.search.reference.alphabeta`'s with the same
   evaluator, and a proven result reports ``plies_to_end``.
 * **Budgets** (``max_nodes``, ``time_limit``) as in the compiled search: iterative deepening from depth
   1, the first iteration always completed, each later one abandoned as soon as a budget runs out (the
@@ -38,12 +38,9 @@ import numpy as np
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import State
 from rlgames.search.alphabeta.negamax import MAX_PLY, WIN
-from rlgames.search.minimax import terminal_value
+from rlgames.search.budget import OutOfBudget
+from rlgames.search.reference import terminal_value
 from rlgames.search.result import SearchResult, SearchStats
-
-
-class OutOfBudget(Exception):
-    """Raised inside an iteration when its node or time budget runs out; the iteration is discarded."""
 
 
 @dataclass

@@ -7,7 +7,7 @@ Per node (negamax, fail-soft):
   of the game's largest return ``p`` plies from the root scores ``±(WIN - p)``. ``WIN = 1000`` and no
   search goes past `MAX_PLY` plies, so such proven scores have ``|score| >= PROVEN > 1``: faster wins
   score higher, slower losses are preferred. Clipping a score to [-1, 1] is monotone, so the result
-  equals plain minimax on values (`rlgames.search.minimax`).
+  equals plain minimax on values (`rlgames.search.reference`).
 * **Transposition table** (`rlgames.search.tt`): proven scores are stored relative to the node. An
   entry at least as deep whose bound decides the window cuts the search off; otherwise its move is
   searched first. Move ordering: `rlgames.search.alphabeta.ordering`.
@@ -76,9 +76,9 @@ from rlgames.search.alphabeta.workspace import (
     QUIESCENCE_NODES,
     REPEAT_COL,
     Workspace,
-    update_pv,
 )
 from rlgames.search.budget import ABORTED, EVALS, TT_HITS, out_of_budget
+from rlgames.search.pv import update_pv
 from rlgames.search.tt import (
     EMPTY,
     EXACT,
@@ -275,7 +275,7 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
                 return 0.0
             if score > best:
                 best = score
-                update_pv(a, ply, ws)
+                update_pv(ws.plies, a, ply, ws.control[PV_COL], ws.control[PV_LEN_COL])
                 alpha = max(alpha, score)
                 if alpha >= beta:
                     break
@@ -376,7 +376,7 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
                 return best if ply == 0 else 0.0
             if score > best:
                 best, best_move = score, a
-                update_pv(a, ply, ws)
+                update_pv(ws.plies, a, ply, ws.control[PV_COL], ws.control[PV_LEN_COL])
                 alpha = max(alpha, score)
                 if alpha >= beta:
                     record_cutoff(s, a, depth, ply, ws)

@@ -1,13 +1,13 @@
 """The preallocated workspace of the compiled alpha-beta: its arrays, the slots of its control array,
-and the principal variation kept in it (a triangular table, as in most engines)."""
+and where its principal variation is kept (`rlgames.search.pv`)."""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from rlgames.search import pv
 from rlgames.search.budget import DEADLINE, NO_DEADLINE, NODE_LIMIT, SHARED_SLOTS
 from rlgames.search.tt import new_table
 
@@ -91,19 +91,6 @@ def new_workspace(plies: int, max_actions: int, num_actions: int, history: tuple
     return Workspace(plies=rows, scores=scores, tt=new_table(tt_size_mb), control=control)
 
 
-@njit(cache=True, inline="always")
-def update_pv(a: int, ply: int, ws: Workspace) -> None:
-    """The line from ``ply``: move ``a`` followed by the line from ``ply + 1``."""
-    pv_len, pv = ws.control[PV_LEN_COL], ws.control[PV_COL]
-    row, below = ws.plies[ply], ws.plies[ply + 1]
-    row[pv + ply] = a
-    end = below[pv_len]
-    for p in range(ply + 1, end):
-        row[pv + p] = below[pv + p]
-    row[pv_len] = max(end, ply + 1)
-
-
 def principal_variation(ws: Workspace) -> tuple[int, ...]:
-    """The line from the root of the last completed search."""
-    start = ws.control[PV_COL]
-    return tuple(ws.plies[0, start : start + ws.plies[0, ws.control[PV_LEN_COL]]].tolist())
+    """The line from the root of the last completed search (`rlgames.search.pv`)."""
+    return pv.principal_variation(ws.plies, ws.control[PV_COL], ws.control[PV_LEN_COL])

@@ -46,7 +46,7 @@ Conventions:
   cut short, and with pruning the line under a chance node comes from windowed searches.
 
 `make_expectiminimax` builds the compiled recursion for one game and one evaluator kernel;
-`Expectiminimax` is the driver; `expectiminimax` (`rlgames.search.expectiminimax_reference`) is the
+`Expectiminimax` is the driver; `expectiminimax` (`rlgames.search.reference`) is the
 readable Python reference (no pruning).
 """
 
@@ -73,6 +73,7 @@ from rlgames.search.budget import (
     NODE_LIMIT,
     NODES,
     TT_HITS,
+    OutOfBudget,
 )
 from rlgames.search.expectiminimax.kernel import (
     AFTERSTATES,
@@ -92,12 +93,7 @@ from rlgames.search.expectiminimax.kernel import (
     make_expectiminimax,
     principal_variation,
 )
-from rlgames.search.expectiminimax_reference import (
-    OutOfBudget,
-    _Budget,
-    _check_root,
-    expectiminimax,
-)
+from rlgames.search.reference import Budget, check_decision_root, expectiminimax
 from rlgames.search.result import SearchResult, SearchStats
 from rlgames.search.tt import new_table
 
@@ -180,7 +176,7 @@ class Expectiminimax:
     def search(self, state: State) -> SearchResult:
         """Searches ``state``, where a player is to move, ``config.depth`` decisions deep or as deep as
         the budgets allow."""
-        _check_root(state)
+        check_decision_root(state)
         config = self.config
         max_depth = min(config.depth or state.game.max_game_length, MAX_PLY)
         depths = range(1, max_depth + 1) if config.budgeted else [max_depth]
@@ -234,7 +230,7 @@ class Expectiminimax:
         for depth in depths:
             budget = None
             if best is not None:
-                budget = _Budget(config.max_nodes - nodes if config.max_nodes else math.inf,
+                budget = Budget(config.max_nodes - nodes if config.max_nodes else math.inf,
                                  start + config.time_limit if config.time_limit else math.inf)
             try:
                 result = expectiminimax(state, depth, self.evaluator, budget=budget,

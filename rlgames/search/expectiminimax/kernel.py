@@ -21,6 +21,7 @@ from rlgames.game import (
     GameKernels,
 )
 from rlgames.jit.cache import cache_closure
+from rlgames.search import pv
 from rlgames.search.budget import (
     ABORTED,
     CUTOFFS,
@@ -29,6 +30,7 @@ from rlgames.search.budget import (
     TT_HITS,
     out_of_budget,
 )
+from rlgames.search.pv import update_pv
 from rlgames.search.tt import (
     EMPTY,
     bound_flag,
@@ -85,18 +87,6 @@ class Workspace(NamedTuple):
 
 
 @njit(cache=True, inline="always")
-def update_pv(a: int, ply: int, ws: Workspace) -> None:
-    """The line from ``ply``: ``a`` followed by the line from ``ply + 1``."""
-    end_col = ws.probs.shape[1]
-    row, below = ws.plies[ply], ws.plies[ply + 1]
-    row[end_col + 1 + ply] = a
-    end = below[end_col]
-    for p in range(ply + 1, end):
-        row[end_col + 1 + p] = below[end_col + 1 + p]
-    row[end_col] = max(end, ply + 1)
-
-
-@njit(cache=True, inline="always")
 def _kept(key: int, keys: np.ndarray, k: int) -> bool:
     for i in range(k):
         if keys[i] == key:
@@ -116,9 +106,9 @@ def _record(key: int, v: float, ws: Workspace, control: np.ndarray) -> None:
 
 
 def principal_variation(ws: Workspace) -> tuple[int, ...]:
-    """The line from the root of the last search."""
+    """The line from the root of the last search (`rlgames.search.pv`: the table after each row's actions)."""
     end_col = ws.probs.shape[1]
-    return tuple(ws.plies[0, end_col + 1 : end_col + 1 + ws.plies[0, end_col]].tolist())
+    return pv.principal_variation(ws.plies, end_col + 1, end_col)
 
 
 def make_expectiminimax(kernels: GameKernels, evaluate_kernel: Callable[..., float], *,
@@ -225,10 +215,10 @@ def _compile(legal_actions: Callable[..., int], apply: Callable[..., tuple], cha
                 best = total
                 if p > best_p:
                     best_p = p
-                    update_pv(a, ply, ws)
+                    update_pv(ws.plies, a, ply, ws.probs.shape[1] + 1, ws.probs.shape[1])
             elif v > best:
                 best = v
-                update_pv(a, ply, ws)
+                update_pv(ws.plies, a, ply, ws.probs.shape[1] + 1, ws.probs.shape[1])
                 alpha = max(alpha, v)
                 if alpha >= beta:
                     control[CUTOFFS] += 1
