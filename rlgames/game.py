@@ -322,7 +322,10 @@ class Game(abc.ABC):
     go), written by `export_record`; None: the game has none (the arena's games.csv still has the moves)."""
     feature_sets: ClassVar[dict[str, FeatureSet]] = {}
     """The game's NNUE input families by name, from its ``features.py``; the first is what an NNUE reads
-    unless told otherwise (`FeatureSet`). None: an NNUE reads the observation."""
+    unless told otherwise (`FeatureSet`). Empty: an NNUE reads the observation."""
+    small_params: ClassVar[dict[str, Any]] = {}
+    """Parameters that keep a random game short, for the contract tests that play every game (pig:
+    ``winscore=20``); empty: the defaults are short enough."""
     protocols: ClassVar[dict[str, str]] = {}
     """The engine protocols the game speaks, ``name -> ".module:Class"`` of the engine in its package (chess:
     ``{"uci": ".uci:UciEngine"}``), each built as ``Class(game, agent_spec)`` with a ``run(stdin)`` loop by

@@ -7,9 +7,9 @@ import pytest
 
 import rlgames
 from rlgames import CHANCE, TERMINAL, IllegalActionError
+from rlgames.registry import game_class
 
 GAMES = rlgames.list_games()
-SMALL_PARAMS = {"pig": {"winscore": 20}, "halving": {"n": 40}}
 
 
 def random_trajectory(game: rlgames.Game, rng: np.random.Generator) -> list[rlgames.State]:
@@ -29,7 +29,7 @@ def random_trajectory(game: rlgames.Game, rng: np.random.Generator) -> list[rlga
 
 @pytest.fixture(scope="module", params=GAMES)
 def game(request) -> rlgames.Game:
-    return rlgames.load_game(request.param, **SMALL_PARAMS.get(request.param, {}))
+    return rlgames.load_game(request.param, **game_class(request.param).small_params)  # short random games
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,8 @@ import rlgames
 from envs import GameEnv, SelfPlayEnv
 from envs.render import PIECE_RGB, board_image
 from rlgames import IllegalActionError, Outcome
+from rlgames.registry import game_class
 
-SMALL_PARAMS = {"pig": {"winscore": 20}, "halving": {"n": 40}}
 """Smaller variants of the long games, to keep random episodes short."""
 
 
@@ -40,7 +40,7 @@ def game_name(request) -> str:
 
 
 def make(name: str, self_play: bool = False, **kwargs) -> gymnasium.Env:
-    return envs.make_env(name, self_play, game_params=SMALL_PARAMS.get(name), **kwargs)
+    return envs.make_env(name, self_play, game_params=game_class(name).small_params or None, **kwargs)
 
 
 def first_legal(observation: dict) -> int:
@@ -134,7 +134,7 @@ def test_reset_seed_reproduces_the_episode(game_name, self_play):
     env = make(game_name, self_play)
     episodes = [play_episode(env, seed) for seed in (0, 1, 2, 3, 4, 5, 0)]
     assert episodes[0] == episodes[-1]
-    has_randomness = not self_play or rlgames.load_game(game_name, **SMALL_PARAMS.get(game_name, {})).has_chance
+    has_randomness = not self_play or rlgames.load_game(game_name, **game_class(game_name).small_params).has_chance
     if has_randomness:  # seats, opponent moves or dice differ between seeds
         assert len({repr(episode) for episode in episodes}) > 1
     else:  # self-play of a deterministic game: the agent's moves decide everything

@@ -2,8 +2,10 @@
 
 Modules, by concept: `slots` (the compact state's layout), `bitboards` (attack tables and slider
 attacks), `actions` (OpenSpiel's action numbering), `movegen` (legal moves), `position` (making
-moves, Zobrist keys, the end of the game), `kernels` (the `GameKernels` and perft), `fen` (FEN) and
-`game` (`Chess` and `ChessState`, the Python facade).
+moves, Zobrist keys, the end of the game), `rules` (the `GameKernels` and perft), `notation` (FEN),
+`game` (`Chess` and `ChessState`, the Python facade), `evaluator` (the hand-crafted evaluation, with
+`evaluator_attacks` and PeSTO's tables in `pesto`), `features` (the NNUE's feature sets: pieces,
+threats, positional) and `uci` (the UCI engine, `Chess.protocols`).
 """
 
 from rlgames.games.chess.game import Chess, ChessState

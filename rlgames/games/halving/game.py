@@ -51,6 +51,7 @@ class Halving(Game):
     """The halving game from ``n``: replace ``n`` by ``n // 2`` or ``n - 1``; whoever is left with 0 wins."""
 
     name = "halving"
+    small_params = {"n": 40}
     state_class = HalvingState
     heuristic = ".evaluator:HalvingEvaluator"
 

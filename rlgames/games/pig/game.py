@@ -143,6 +143,7 @@ class Pig(Game):
     """Pig: roll to grow a turn total, stop to bank it, a 1 loses it; the first to ``winscore`` wins."""
 
     name = "pig"
+    small_params = {"winscore": 20}
     version = 2  # 2: the chance-node row of the observation is a single one
     state_class = PigState
     heuristic = ".evaluator:PigEvaluator"
