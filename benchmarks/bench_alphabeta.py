@@ -63,7 +63,7 @@ from open_spiel.python.algorithms import minimax
 import rlgames
 from rlgames.evaluators import Evaluator
 from rlgames.jit.bits import popcount
-from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
+from rlgames.search import AlphaBeta, AlphaBetaConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import each, machine_info, random_positions, repeat_runs, spread  # noqa: E402

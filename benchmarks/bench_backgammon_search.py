@@ -30,7 +30,7 @@ import rlgames
 from rlgames.evaluators import load_evaluator
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, State
-from rlgames.search.expectiminimax.driver import Expectiminimax, ExpectiminimaxConfig
+from rlgames.search import Expectiminimax, ExpectiminimaxConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import announce, save_json

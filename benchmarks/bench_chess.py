@@ -42,7 +42,7 @@ import rlgames
 from rlgames.evaluators import load_evaluator
 from rlgames.jit.rng import new_rng_state
 from rlgames.playout import run_random_playouts
-from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
+from rlgames.search import AlphaBeta, AlphaBetaConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import machine_info, repeat_runs, spread  # noqa: E402

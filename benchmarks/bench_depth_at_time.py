@@ -29,7 +29,7 @@ import rlgames
 from models.evaluator import NetworkEvaluator
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game, State
-from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
+from rlgames.search import AlphaBeta, AlphaBetaConfig
 
 
 def match_positions(game: Game, games_csv: str, games: int, every: int) -> list[State]:

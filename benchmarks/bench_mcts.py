@@ -33,7 +33,8 @@ from typing import Any, Sequence
 import pyspiel
 
 import rlgames
-from rlgames.search.mcts.puct import MCTS, MCTSConfig
+from rlgames.search.mcts.config import MCTSConfig
+from rlgames.search.mcts.puct import MCTS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import machine_info, repeat_runs, spread

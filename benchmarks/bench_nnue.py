@@ -35,7 +35,7 @@ from models.evaluator import NetworkEvaluator, NNUEvaluator
 from models.networks import build_network
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game, State
-from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
+from rlgames.search import AlphaBeta, AlphaBetaConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import machine_info, random_positions

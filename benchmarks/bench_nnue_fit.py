@@ -27,7 +27,7 @@ import rlgames
 from models.evaluator import NetworkEvaluator
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game, State
-from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
+from rlgames.search import AlphaBeta, AlphaBetaConfig
 from train.nnue_config import PRESETS, NNUEConfig
 from train.nnue_data import evaluator_values, play_game
 

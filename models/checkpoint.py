@@ -46,9 +46,9 @@ from torch import nn
 from models.networks import (
     NetworkConfig,
     PolicyValueNet,
+    feature_inputs,
     input_shape,
     network_from_config,
-    feature_inputs,
 )
 from rlgames.files import atomic_write
 from rlgames.game import Game

@@ -16,8 +16,8 @@ from models.checkpoint import load_network
 from models.networks import (
     NNUE,
     PolicyValueNet,
-    input_shape,
     feature_inputs,
+    input_shape,
 )
 from rlgames.evaluators.base import Evaluator
 from rlgames.evaluators.nnue import (

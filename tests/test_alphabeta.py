@@ -15,7 +15,7 @@ from rlgames.agents import AgentSpecError
 from rlgames.evaluators import Evaluator, ZeroEvaluator
 from rlgames.game import TERMINAL
 from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
-from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
+from rlgames.search import AlphaBeta, AlphaBetaConfig
 from rlgames.search.reference import alphabeta as reference_alphabeta
 
 TTT = rlgames.load_game("tic_tac_toe")

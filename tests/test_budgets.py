@@ -81,10 +81,7 @@ def test_an_equal_time_arena_reports_each_players_time_per_move(tmp_path):
 
 @pytest.mark.parametrize("evaluator", ["heuristic", "network"])
 def test_expectiminimax_deepens_within_its_budgets(evaluator, tmp_path):
-    from rlgames.search.expectiminimax.driver import (
-        Expectiminimax,
-        ExpectiminimaxConfig,
-    )
+    from rlgames.search import Expectiminimax, ExpectiminimaxConfig
 
     game = rlgames.load_game("pig", winscore=30)
     if evaluator == "network":

@@ -17,7 +17,7 @@ from models import NetworkEvaluator, load_checkpoint, load_network
 from models.evaluator import NNUEvaluator
 from rlgames.arena import ArenaConfig, run_arena
 from rlgames.games.connect_four.data import load_pons_set
-from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
+from rlgames.search import AlphaBeta, AlphaBetaConfig
 from rlgames.solvers import solve
 
 ROOT = Path(__file__).resolve().parents[1]

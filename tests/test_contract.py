@@ -10,8 +10,12 @@ from tug import CASH, LEFT, RIGHT, Tug, TugEvaluator
 
 import rlgames
 from rlgames.game import GameInfo, IllegalActionError, Outcome
-from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
-from rlgames.search.expectiminimax.driver import Expectiminimax, ExpectiminimaxConfig
+from rlgames.search import (
+    AlphaBeta,
+    AlphaBetaConfig,
+    Expectiminimax,
+    ExpectiminimaxConfig,
+)
 from rlgames.search.reference import minimax
 
 RULES = ("twofold", "threefold", "superko")

@@ -17,7 +17,7 @@ from rlgames.games.nim.evaluator import MisereNimEvaluator, NimEvaluator
 from rlgames.games.othello.evaluator import OthelloEvaluator
 from rlgames.games.pig.evaluator import PigEvaluator
 from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
-from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
+from rlgames.search import AlphaBeta, AlphaBetaConfig
 
 C4 = rlgames.load_game("connect_four")
 

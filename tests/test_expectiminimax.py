@@ -20,11 +20,8 @@ from rlgames.games.pig.rules import (
     TURN_TOTAL,
 )
 from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
-from rlgames.search.expectiminimax.driver import (
-    Expectiminimax,
-    ExpectiminimaxConfig,
-    expectiminimax,
-)
+from rlgames.search.expectiminimax.config import ExpectiminimaxConfig
+from rlgames.search.expectiminimax.driver import Expectiminimax, expectiminimax
 from rlgames.search.reference import minimax
 
 PRUNINGS = ("none", "alphabeta", "star1")

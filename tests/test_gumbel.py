@@ -12,9 +12,9 @@ from rlgames.evaluators import Evaluator
 from rlgames.evaluators.base import uniform_policy
 from rlgames.games.pig.evaluator import PigEvaluator
 from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
+from rlgames.search.mcts.config import GumbelConfig
 from rlgames.search.mcts.gumbel import (
     Gumbel,
-    GumbelConfig,
     MultiTreeGumbel,
     completed_sigma,
     halving_schedule,

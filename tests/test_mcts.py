@@ -14,8 +14,9 @@ from rlgames.evaluators import Evaluator
 from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
 from rlgames.jit.rng import new_rng_state
 from rlgames.playout import make_buffered_playout
+from rlgames.search.mcts.config import MCTSConfig
 from rlgames.search.mcts.ops import make_tree_ops
-from rlgames.search.mcts.puct import MCTS, MCTSConfig, MultiTreeMCTS, visit_policy
+from rlgames.search.mcts.puct import MCTS, MultiTreeMCTS, visit_policy
 from rlgames.search.mcts.run import make_rollout_value, make_run
 from rlgames.search.mcts.selection import ucb1
 from rlgames.search.mcts.tree import (

@@ -15,8 +15,9 @@ from rlgames.evaluators.rollout import RolloutEvaluator
 from rlgames.game import IllegalActionError
 from rlgames.jit.rng import below, new_rng_state
 from rlgames.playout import run_random_playouts
-from rlgames.search.mcts.gumbel import Gumbel, GumbelConfig, MultiTreeGumbel
-from rlgames.search.mcts.puct import MCTS, MCTSConfig, MultiTreeMCTS
+from rlgames.search.mcts.config import GumbelConfig, MCTSConfig
+from rlgames.search.mcts.gumbel import Gumbel, MultiTreeGumbel
+from rlgames.search.mcts.puct import MCTS, MultiTreeMCTS
 from rlgames.search.mcts.tree import SOLVED, SOLVED_VALUE
 from rlgames.search.reference import minimax
 

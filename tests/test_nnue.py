@@ -11,7 +11,7 @@ import pytest
 import rlgames
 from models.evaluator import NNUEvaluator
 from models.networks import build_network
-from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
+from rlgames.search import AlphaBeta, AlphaBetaConfig
 
 
 def random_states(game: rlgames.Game, count: int, seed: int) -> list[rlgames.State]:

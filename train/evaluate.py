@@ -27,7 +27,8 @@ from models import NetworkEvaluator, PolicyValueNet
 from rlgames.agents.base import Agent
 from rlgames.agents.spec import load_agent, parse_spec
 from rlgames.game import Game, Outcome, State
-from rlgames.search.mcts.puct import MCTS, MCTSConfig, MultiTreeMCTS
+from rlgames.search.mcts.config import MCTSConfig
+from rlgames.search.mcts.puct import MCTS, MultiTreeMCTS
 from rlgames.solvers import solve
 from train.config import EvalConfig
 

@@ -45,11 +45,11 @@ from models.checkpoint import (
     save_checkpoint,
 )
 from models.evaluator import NNUEvaluator
-from models.networks import NNUE, NNUEArgs, build_network, input_shape, reads_features
+from models.networks import NNUE, NNUEArgs, build_network, reads_features
 from rlgames.evaluators import load_evaluator
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, State
-from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
+from rlgames.search import AlphaBeta, AlphaBetaConfig
 from rlgames.search.result import SearchResult
 from train.config import EvalConfig, apply_overrides, parse_settings
 from train.evaluate import match

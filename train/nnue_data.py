@@ -22,7 +22,7 @@ from rlgames.evaluators.nnue import feature_set
 from rlgames.files import atomic_write
 from rlgames.game import Game, State, Symmetry
 from rlgames.parallel import GameRecipe, game_recipe, map_ordered, rebuild_game
-from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
+from rlgames.search import AlphaBeta, AlphaBetaConfig
 from train.nnue_config import NNUEConfig
 from train.replay import map_actions
 from train.targets import outcome_values

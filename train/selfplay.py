@@ -35,9 +35,10 @@ import numpy as np
 from models import NetworkEvaluator
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game, State
-from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
-from rlgames.search.mcts.gumbel import GumbelConfig, MultiTreeGumbel
-from rlgames.search.mcts.puct import MCTSConfig, MultiTreeMCTS
+from rlgames.search import AlphaBeta, AlphaBetaConfig
+from rlgames.search.mcts.config import GumbelConfig, MCTSConfig
+from rlgames.search.mcts.gumbel import MultiTreeGumbel
+from rlgames.search.mcts.puct import MultiTreeMCTS
 from rlgames.search.result import MultiTreeSearch, SearchResult
 from train.config import SelfPlayConfig
 from train.targets import outcome_values

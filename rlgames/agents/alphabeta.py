@@ -16,12 +16,8 @@ from collections.abc import Callable
 
 from rlgames.agents.base import Limits
 from rlgames.game import Game, State
-from rlgames.search.alphabeta.driver import (
-    MAX_PLY,
-    AlphaBeta,
-    AlphaBetaConfig,
-    Iteration,
-)
+from rlgames.search.alphabeta.config import MAX_PLY, SPEC_KEYWORDS, AlphaBetaConfig
+from rlgames.search.alphabeta.driver import AlphaBeta, Iteration
 from rlgames.search.result import SearchResult
 
 DEFAULT_DEPTH = 6
@@ -47,10 +43,10 @@ class AlphaBetaAgent:
             self.evaluator = load_evaluator("model", game, path=model)
         else:
             self.evaluator = load_evaluator(eval, game, **({} if weights is None else {"weights": weights}))
+        knobs = {"depth": depth, "nodes": nodes, "time": time, "tt_mb": tt_mb, "quiescence": quiescence, "null": null,
+                 "lmr": lmr}
         self.search_algorithm = AlphaBeta(
-            self.evaluator, AlphaBetaConfig(depth=depth, max_nodes=nodes, time_limit=time, tt_size_mb=tt_mb,
-                                            quiescence_depth=quiescence, null_reduction=null,
-                                            late_move_reduction=lmr))
+            self.evaluator, AlphaBetaConfig(**{SPEC_KEYWORDS.get(key, key): value for key, value in knobs.items()}))
 
     def search(self, state: State, *, on_iteration: Callable[[Iteration], None] | None = None) -> SearchResult:
         return self.search_algorithm.search(state, on_iteration=on_iteration)

@@ -13,7 +13,8 @@ value (gnubg's move filter: faster, not exact), e.g. ``expectiminimax(plies=2, f
 from __future__ import annotations
 
 from rlgames.game import Game, State
-from rlgames.search.expectiminimax.driver import Expectiminimax, ExpectiminimaxConfig
+from rlgames.search import Expectiminimax, ExpectiminimaxConfig
+from rlgames.search.expectiminimax.config import SPEC_KEYWORDS
 from rlgames.search.result import SearchResult
 
 DEFAULT_DEPTH = 4
@@ -36,9 +37,10 @@ class ExpectiminimaxAgent:
             self.evaluator = load_evaluator("model", game, path=model)
         else:
             self.evaluator = load_evaluator(eval, game, **({} if weights is None else {"weights": weights}))
-        config = ExpectiminimaxConfig(depth=depth if plies is None else plies, max_nodes=nodes, time_limit=time,
-                                      tt_size_mb=tt_mb, depth_unit="decision" if plies is None else "turn",
-                                      root_filter=filter)
+        knobs = {"nodes": nodes, "time": time, "tt_mb": tt_mb, "filter": filter}
+        config = ExpectiminimaxConfig(depth=depth if plies is None else plies,
+                                      depth_unit="decision" if plies is None else "turn",
+                                      **{SPEC_KEYWORDS[key]: value for key, value in knobs.items()})
         self.search_algorithm = Expectiminimax(self.evaluator, config)
 
     def search(self, state: State) -> SearchResult:

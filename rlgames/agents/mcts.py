@@ -20,7 +20,8 @@ from collections.abc import Callable
 from rlgames.agents.base import Limits
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, State
-from rlgames.search.mcts.puct import MCTS, UNLIMITED, MCTSConfig
+from rlgames.search.mcts.config import MCTSConfig
+from rlgames.search.mcts.puct import MCTS, UNLIMITED
 from rlgames.search.result import SearchResult
 
 ROLLOUTS = ("random", "policy")

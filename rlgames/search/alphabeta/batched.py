@@ -37,7 +37,8 @@ import numpy as np
 
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import State
-from rlgames.search.alphabeta.negamax import MAX_PLY, WIN
+from rlgames.search.alphabeta.config import MAX_PLY
+from rlgames.search.alphabeta.negamax import WIN
 from rlgames.search.budget import OutOfBudget
 from rlgames.search.reference import terminal_value
 from rlgames.search.result import SearchResult, SearchStats

@@ -21,8 +21,14 @@ from rlgames.evaluators.base import Evaluator
 from rlgames.game import State
 from rlgames.jit.clock import now_ns
 from rlgames.search.alphabeta.batched import batched_alphabeta
-from rlgames.search.alphabeta.negamax import (
+from rlgames.search.alphabeta.config import (
+    LMR_RESEARCHES,
     MAX_PLY,
+    NULL_CUTOFFS,
+    QUIESCENCE_NODES,
+    AlphaBetaConfig,
+)
+from rlgames.search.alphabeta.negamax import (
     PROVEN,
     WIN,
     CompiledAlphaBeta,
@@ -30,9 +36,6 @@ from rlgames.search.alphabeta.negamax import (
     make_alphabeta,
 )
 from rlgames.search.alphabeta.workspace import (
-    LMR_RESEARCHES,
-    NULL_CUTOFFS,
-    QUIESCENCE_NODES,
     EvalWorkspace,
     Workspace,
     new_workspace,
@@ -52,50 +55,6 @@ from rlgames.search.budget import (
 from rlgames.search.result import SearchResult, SearchStats
 
 __all__ = ["MAX_PLY", "PROVEN", "WIN", "AlphaBeta", "AlphaBetaConfig", "Iteration"]
-
-
-@dataclass(frozen=True)
-class AlphaBetaConfig:
-    """Knobs of `AlphaBeta`.
-
-    * ``depth`` -- the deepest iteration, in plies (None: up to ``game.max_game_length``);
-    * ``max_nodes`` / ``time_limit`` (seconds) -- budgets over all iterations (None: unlimited); the
-      result is the deepest iteration completed within them (at least depth 1 is always completed),
-      or a better move the iteration they interrupted had found (`_interrupted`);
-    * ``tt_size_mb`` -- transposition-table memory (0 disables it); 24 bytes per entry, a power of 2;
-    * ``use_killers``, ``use_history`` -- move-ordering heuristics;
-    * ``quiescence_depth`` -- plies of quiescence search allowed past the depth limit: tactical moves
-      after a stand-pat in games with ``tactical_actions``, else every move while ``is_quiet`` says no;
-    * ``null_reduction`` -- R of null-move pruning in games with a ``null_move`` (0: off, the default,
-      as it is unsound where passing can help: zugzwang; 2 or 3 in chess engines, Heinz 1999);
-    * ``late_move_reduction`` -- R of late-move reductions (0: off, the default, as they are unsound;
-      1 in chess; see `rlgames.search.alphabeta.negamax`);
-    * ``iterative_deepening`` -- False searches the final depth only (one search, as a plain fixed-depth
-      alpha-beta does, e.g. to compare searches at equal depth); that search always completes, so the
-      budgets then do not apply.
-    """
-
-    depth: int | None = None
-    max_nodes: int | None = None
-    time_limit: float | None = None
-    tt_size_mb: float = 16.0
-    use_killers: bool = True
-    use_history: bool = True
-    quiescence_depth: int = 0
-    null_reduction: int = 0
-    late_move_reduction: int = 0
-    iterative_deepening: bool = True
-
-    def __post_init__(self) -> None:
-        if self.depth is not None and not 1 <= self.depth <= MAX_PLY - self.quiescence_depth:
-            raise ValueError(f"depth must be in [1, {MAX_PLY - self.quiescence_depth}], got {self.depth}")
-        if self.max_nodes is not None and self.max_nodes < 1:
-            raise ValueError(f"max_nodes must be positive, got {self.max_nodes}")
-        if self.time_limit is not None and self.time_limit <= 0:
-            raise ValueError(f"time_limit must be positive, got {self.time_limit}")
-        if min(self.tt_size_mb, self.quiescence_depth, self.null_reduction, self.late_move_reduction) < 0:
-            raise ValueError("tt_size_mb, quiescence_depth, null_reduction and late_move_reduction must be "
-                             "non-negative")
 
 
 @dataclass(frozen=True)

@@ -56,17 +56,11 @@ from rlgames.game import (
 )
 from rlgames.jit.cache import cache_closure
 from rlgames.jit.nrt import with_nrt
-from rlgames.search.alphabeta.hooks import evaluation_hooks
-from rlgames.search.alphabeta.ordering import (
-    make_order_moves,
-    record_cutoff,
-    select_move,
-)
-from rlgames.search.alphabeta.workspace import (
+from rlgames.search.alphabeta.config import (
     HISTORY_LEN,
     LATE_MOVE_REDUCTION,
     LMR_RESEARCHES,
-    NO_REPEAT,
+    MAX_PLY,
     NULL_COL,
     NULL_CUTOFFS,
     NULL_REDUCTION,
@@ -75,8 +69,14 @@ from rlgames.search.alphabeta.workspace import (
     QUIESCENCE_DEPTH,
     QUIESCENCE_NODES,
     REPEAT_COL,
-    Workspace,
 )
+from rlgames.search.alphabeta.hooks import evaluation_hooks
+from rlgames.search.alphabeta.ordering import (
+    make_order_moves,
+    record_cutoff,
+    select_move,
+)
+from rlgames.search.alphabeta.workspace import NO_REPEAT, Workspace
 from rlgames.search.budget import ABORTED, EVALS, TT_HITS, out_of_budget
 from rlgames.search.pv import update_pv
 from rlgames.search.tt import (
@@ -97,8 +97,6 @@ if TYPE_CHECKING:
 
 WIN = 1000.0
 """Internal score of a win on the last ply; a win ``p`` plies from the root scores ``WIN - p``."""
-MAX_PLY = 500
-"""The deepest ply any search reaches (depth plus quiescence plies)."""
 PROVEN = WIN - MAX_PLY
 """Scores at least this large in absolute value are proven wins or losses."""
 INF = 1e9

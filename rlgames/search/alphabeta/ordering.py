@@ -15,13 +15,11 @@ from collections.abc import Callable
 
 from numba import njit
 
+from rlgames.search.alphabeta.config import KILLER_COL, USE_HISTORY, USE_KILLERS
 from rlgames.search.alphabeta.workspace import (
     HISTORY_ROW,
-    KILLER_COL,
     ORDER_ROW,
     PRIOR_ROW,
-    USE_HISTORY,
-    USE_KILLERS,
     Workspace,
 )
 from rlgames.search.budget import CUTOFFS

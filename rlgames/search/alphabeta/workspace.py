@@ -8,15 +8,23 @@ from typing import NamedTuple
 import numpy as np
 
 from rlgames.search import pv
-from rlgames.search.budget import DEADLINE, NO_DEADLINE, NODE_LIMIT, SHARED_SLOTS
+from rlgames.search.alphabeta.config import (
+    CONTROL_SIZE,
+    HISTORY_LEN,
+    KILLER_COL,
+    LATE_MOVE_REDUCTION,
+    NULL_COL,
+    NULL_REDUCTION,
+    PV_COL,
+    PV_LEN_COL,
+    QUIESCENCE_DEPTH,
+    REPEAT_COL,
+    USE_HISTORY,
+    USE_KILLERS,
+)
+from rlgames.search.budget import DEADLINE, NO_DEADLINE, NODE_LIMIT
 from rlgames.search.tt import new_table
 
-# Slots of `Workspace.control` after the shared ones (`rlgames.search.budget`): a counter, the settings,
-# and the columns of a ply's row.
-(QUIESCENCE_NODES, NULL_CUTOFFS, QUIESCENCE_DEPTH, NULL_REDUCTION, USE_KILLERS, USE_HISTORY, HISTORY_LEN,
- KILLER_COL, PV_LEN_COL, REPEAT_COL, NULL_COL, PV_COL, LATE_MOVE_REDUCTION, LMR_RESEARCHES) = range(
-    SHARED_SLOTS, SHARED_SLOTS + 14)
-CONTROL_SIZE = SHARED_SLOTS + 14
 HISTORY_ROW, PRIOR_ROW, ORDER_ROW = 0, 2, 3  # rows of `Workspace.scores`
 NO_REPEAT = np.iinfo(np.int64).max
 

@@ -26,9 +26,19 @@ from rlgames.search.budget import (
     ABORTED,
     CUTOFFS,
     EVALS,
-    SHARED_SLOTS,
     TT_HITS,
     out_of_budget,
+)
+from rlgames.search.expectiminimax.config import (
+    AFTERSTATES,
+    CHANCE_CUTOFFS,
+    FILTER_PASS,
+    HISTORY_LEN,
+    KEPT,
+    OVERFLOW,
+    PRUNING,
+    PRUNING_LEVELS,
+    ROOT_DEPTH,
 )
 from rlgames.search.pv import update_pv
 from rlgames.search.tt import (
@@ -51,11 +61,6 @@ LAYERS_PER_TURN = 4
 """Plies reserved per turn when depth counts turns: up to three decisions and one chance layer."""
 VIEW_MIX = -7046029254386353131  # 0x9E3779B97F4A7C15: mixes the point of view into TT keys
 
-# Slots of `Workspace.control` after the shared ones (`rlgames.search.budget`).
-CHANCE_CUTOFFS, OVERFLOW, PRUNING, HISTORY_LEN, ROOT_DEPTH, FILTER_PASS, KEPT, AFTERSTATES = range(
-    SHARED_SLOTS, SHARED_SLOTS + 8)
-CONTROL_SIZE = SHARED_SLOTS + 8
-PRUNING_LEVELS = {"none": 0, "alphabeta": 1, "star1": 2}
 ALPHABETA, STAR1 = PRUNING_LEVELS["alphabeta"], PRUNING_LEVELS["star1"]
 
 

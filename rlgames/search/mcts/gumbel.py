@@ -51,19 +51,16 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, State
+from rlgames.search.mcts.config import (
+    GumbelConfig,
+)
 from rlgames.search.mcts.drivers import OneTree, TreeDriver
 from rlgames.search.mcts.gumbel_ops import (
-    G_C_SCALE,
-    G_C_VISIT,
-    G_GUMBEL_SCALE,
-    G_RESCALE,
-    NUM_GUMBEL_PARAMS,
     GumbelArrays,
     completed_sigma,
     make_gumbel_ops,
@@ -84,44 +81,6 @@ from rlgames.search.result import SearchResult, SearchStats
 
 __all__ = ["Gumbel", "GumbelConfig", "MultiTreeGumbel", "completed_sigma", "halving_schedule", "tree_rng_state"]
 
-
-@dataclass(frozen=True, kw_only=True)
-class GumbelConfig:
-    """Knobs of `Gumbel` and `MultiTreeGumbel` (defaults: Danihelka et al. 2022 and mctx).
-
-    * ``simulations`` -- per search; the method is built for small budgets, 16 by default;
-    * ``max_num_considered_actions`` -- ``m``, root actions sampled without replacement by Gumbel-top-k
-      (16: mctx's ``gumbel_muzero_policy`` default);
-    * ``c_visit``, ``c_scale`` -- ``sigma(q) = (c_visit + max_b N(b)) * c_scale * q``: ``c_visit = 50``
-      and ``c_scale = 1`` as in the paper; mctx's ``qtransform_completed_by_mix_value`` defaults to
-      ``maxvisit_init = 50`` and ``value_scale = 0.1``, a softer improved policy;
-    * ``rescale_values`` -- min-max normalise the completed Q-values over a node's children to [0, 1]
-      before ``sigma`` (mctx's default; the paper's Q-values lie in [0, 1]);
-    * ``gumbel_scale`` -- multiplies the Gumbel noise: 1 samples actions as the paper does (self-play),
-      0 makes the search deterministic (mctx suggests it for evaluation in perfect-information games).
-    """
-
-    simulations: int = 16
-    max_num_considered_actions: int = 16
-    c_visit: float = 50.0
-    c_scale: float = 1.0
-    rescale_values: bool = True
-    gumbel_scale: float = 1.0
-
-    def __post_init__(self) -> None:
-        for name in ("simulations", "max_num_considered_actions"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
-        for name in ("c_visit", "c_scale", "gumbel_scale"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be non-negative, got {getattr(self, name)}")
-
-    def params(self) -> np.ndarray:
-        """The float64 parameter slots read by the compiled operations."""
-        params = np.zeros(NUM_GUMBEL_PARAMS)
-        params[G_C_VISIT], params[G_C_SCALE] = self.c_visit, self.c_scale
-        params[G_RESCALE], params[G_GUMBEL_SCALE] = self.rescale_values, self.gumbel_scale
-        return params
 
 
 def halving_schedule(num_considered: int, simulations: int) -> tuple[np.ndarray, np.ndarray]:

@@ -17,6 +17,12 @@ from rlgames.game import CHANCE, TERMINAL, GameKernels
 from rlgames.jit.cache import cache_closure
 from rlgames.jit.rng import uniform
 from rlgames.jit.unsafe import to_fixed_tuple
+from rlgames.search.mcts.config import (
+    G_C_SCALE,
+    G_C_VISIT,
+    G_GUMBEL_SCALE,
+    G_RESCALE,
+)
 from rlgames.search.mcts.ops import TreeOps, make_tree_ops
 from rlgames.search.mcts.tree import (
     ACTION,
@@ -30,9 +36,6 @@ from rlgames.search.mcts.tree import (
     reserve_per_simulation,
 )
 
-# Slots of the Gumbel parameters (float64).
-G_C_VISIT, G_C_SCALE, G_RESCALE, G_GUMBEL_SCALE = range(4)
-NUM_GUMBEL_PARAMS = 4
 TINY = float(np.finfo(np.float64).tiny)
 """Floor of a prior before its logarithm, so that a zero prior gets a finite logit (as mctx)."""
 RESCALE_EPSILON = 1e-8

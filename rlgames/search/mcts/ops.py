@@ -46,7 +46,8 @@ from rlgames.jit.cache import cache_closure
 from rlgames.jit.nrt import with_nrt
 from rlgames.jit.rng import uniform
 from rlgames.jit.unsafe import to_fixed_tuple
-from rlgames.search.mcts.selection import P_SOLVER, uct_or_puct_child
+from rlgames.search.mcts.config import P_SOLVER
+from rlgames.search.mcts.selection import uct_or_puct_child
 from rlgames.search.mcts.tree import (
     ACTION,
     COUNT,

@@ -13,8 +13,8 @@ from rlgames.game import GameKernels
 from rlgames.jit.cache import cache_closure
 from rlgames.jit.nrt import with_nrt
 from rlgames.jit.unsafe import to_fixed_tuple
+from rlgames.search.mcts.config import P_ROLLOUTS, P_SOLVER
 from rlgames.search.mcts.ops import make_tree_ops
-from rlgames.search.mcts.selection import P_ROLLOUTS, P_SOLVER
 from rlgames.search.mcts.tree import SIZE, SOLVED, reserve_per_simulation
 
 

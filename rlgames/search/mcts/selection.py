@@ -15,6 +15,12 @@ import math
 
 from numba import njit
 
+from rlgames.search.mcts.config import (
+    P_C,
+    P_C_BASE,
+    P_PUCT,
+    P_UNVISITED,
+)
 from rlgames.search.mcts.tree import (
     COUNT,
     FIRST,
@@ -25,10 +31,6 @@ from rlgames.search.mcts.tree import (
     VIRTUAL,
     VISITS,
 )
-
-# Slots of MCTS's search parameters (float64), set by `MCTSConfig.params`.
-P_C, P_C_BASE, P_PUCT, P_SOLVER, P_UNVISITED, P_ROLLOUTS = range(6)
-NUM_PARAMS = 6
 
 
 @njit(cache=True)

@@ -9,7 +9,7 @@ import pytest
 
 import rlgames
 from rlgames.evaluators import load_evaluator
-from rlgames.search.expectiminimax.driver import Expectiminimax, ExpectiminimaxConfig
+from rlgames.search import Expectiminimax, ExpectiminimaxConfig
 
 GAME = rlgames.load_game("backgammon")
 

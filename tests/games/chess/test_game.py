@@ -362,7 +362,7 @@ def test_late_move_reductions_search_fewer_nodes_and_still_find_the_mate(game):
     """Off by default; on, a depth-5 search of Kiwipete visits far fewer nodes, and Legall's mate in two
     (Nf6+ gxf6 Bxf7#, its only mate in two by brute force with python-chess) is still found."""
     from rlgames.evaluators import load_evaluator
-    from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
+    from rlgames.search import AlphaBeta, AlphaBetaConfig
 
     evaluator = load_evaluator("heuristic", game)
     state = game.state_from_fen(KIWIPETE)

@@ -11,7 +11,7 @@ from evaluator_checks import SMALL_TT, features, random_states, score_vs
 import rlgames
 from rlgames.evaluators import ZeroEvaluator
 from rlgames.games.connect_four.evaluator import ConnectFourEvaluator
-from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
+from rlgames.search import AlphaBeta, AlphaBetaConfig
 
 C4 = rlgames.load_game("connect_four")
 

@@ -9,7 +9,7 @@ from evaluator_checks import SMALL_TT, features, random_states, score_vs
 import rlgames
 from rlgames.games.othello.evaluator import OthelloEvaluator
 from rlgames.games.othello.rules import PASS
-from rlgames.search.alphabeta.driver import AlphaBeta, AlphaBetaConfig
+from rlgames.search import AlphaBeta, AlphaBetaConfig
 
 OTHELLO = rlgames.load_game("othello")
 
