@@ -43,6 +43,23 @@ def test_train_hands_its_arguments_over(capsys):
     assert main(["train", "tic_tac_toe", "--preset", "nonexistent"]) == 2  # python -m train's own error
 
 
+@pytest.mark.parametrize("trainer, module", [("nnue", "train.nnue"), ("td", "train.td"), ("linear", "train.linear")])
+def test_train_reaches_every_trainer(trainer, module, monkeypatch):
+    """``--trainer`` picks the program, anywhere among the arguments; the others go to it unchanged."""
+    import subprocess
+
+    ran = []
+    monkeypatch.setattr(subprocess, "run", lambda command: ran.append(command) or subprocess.CompletedProcess(command, 0))
+    assert main(["train", "tic_tac_toe", "--trainer", trainer, "--seed", "3"]) == 0
+    assert main(["train", f"--trainer={trainer}", "tic_tac_toe"]) == 0
+    assert [command[1:] for command in ran] == [["-m", module, "tic_tac_toe", "--seed", "3"], ["-m", module, "tic_tac_toe"]]
+
+
+def test_an_unknown_trainer_is_one_line(capsys):
+    assert main(["train", "tic_tac_toe", "--trainer", "ppo"]) == 2
+    assert capsys.readouterr().err.strip().endswith("unknown trainer 'ppo'; the trainers: alphazero, nnue, td, linear")
+
+
 def test_bench_runs_a_benchmark_script(capsys):
     assert main(["bench", "solver", "--files", "Test_L3_R1", "--limit", "3"]) == 0
 

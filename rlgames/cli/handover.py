@@ -1,4 +1,5 @@
-"""Verbs that hand over to another program: ``train`` (``python -m train``) and ``bench`` (a benchmark script)."""
+"""Verbs that hand over to another program: ``train`` (a trainer, ``python -m train[.nnue|.td|.linear]``) and
+``bench`` (a benchmark script)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,32 @@ HANDOVERS = ("train", "bench")
 """Verbs that hand their arguments over to another program."""
 
 
+TRAINERS = {"alphazero": "train", "nnue": "train.nnue", "td": "train.td", "linear": "train.linear"}
+"""``rlgames train --trainer NAME`` -> the trainer's module: AlphaZero self-play (the default), NNUE by
+alpha-beta self-play, TD(lambda) self-play, linear weights fitted to self-play."""
+
+
 def cmd_train(args: argparse.Namespace) -> int:
-    """Hands over to ``python -m train`` (the training package, with torch), in its own process."""
+    """Hands over to the trainer ``--trainer`` names (the training package, with torch), in its own
+    process, with the other arguments."""
     import subprocess
 
-    return subprocess.run([sys.executable, "-m", "train", *args.arguments]).returncode
+    trainer, rest = _trainer(list(args.arguments))
+    return subprocess.run([sys.executable, "-m", TRAINERS[trainer], *rest]).returncode
+
+
+def _trainer(arguments: list[str]) -> tuple[str, list[str]]:
+    """The ``--trainer`` among ``arguments`` (default ``alphazero``) and the arguments without it."""
+    trainer, rest = "alphazero", []
+    while arguments:
+        word = arguments.pop(0)
+        if word == "--trainer" or word.startswith("--trainer="):
+            trainer = word.partition("=")[2] or (arguments.pop(0) if arguments else "")
+        else:
+            rest.append(word)
+    if trainer not in TRAINERS:
+        raise ValueError(f"unknown trainer {trainer!r}; the trainers: {', '.join(TRAINERS)}")
+    return trainer, rest
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -31,9 +53,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def add_handover_verbs(verbs: argparse._SubParsersAction) -> None:
-    train = verbs.add_parser("train", help="train a network by self-play (python -m train ...)", add_help=False,
-                             description="Hands over to `python -m train`; try `rlgames train --help`.")
-    train.add_argument("arguments", nargs="*", help="arguments of python -m train")
+    train = verbs.add_parser("train", help="train by self-play: --trainer alphazero (default), nnue, td or linear",
+                             add_help=False, description="Hands over to the trainer: `rlgames train GAME --trainer nnue "
+                             "...` runs `python -m train.nnue GAME ...`; try `rlgames train --trainer nnue --help`.")
+    train.add_argument("arguments", nargs="*", help="--trainer NAME, and the trainer's own arguments")
     train.set_defaults(run=cmd_train)
     bench = verbs.add_parser("bench", help="run a benchmark against OpenSpiel",
                              description="Runs benchmarks/bench_NAME.py, side by side with OpenSpiel.")
