@@ -1,5 +1,5 @@
-"""What a run of ``python -m train.nnue`` does (`NNUEConfig`) and each game's settings (`PRESETS`), with
-the experiments that chose them."""
+"""What a run of ``python -m train.nnue`` does (`NNUEConfig`) and each game's settings (`PRESETS`); the
+experiments that chose them are in ``docs/research/nnue-presets.md``."""
 
 from __future__ import annotations
 
@@ -79,62 +79,21 @@ class NNUEConfig:
 
 
 PRESETS = {
-    # 69 line patterns (`rlgames.games.connect_four.features`): an n-tuple network, whose linear term goes
-    # straight to the value (psqt) beside two tiny hidden layers (8 and 8 units played as well at equal
-    # depth as 64 and 32, and faster); it needs many positions (at depth 4, 4,000 games of the
-    # hand-crafted evaluator's: even with it; 16,000: 61%, 68% with the linear term); a second
-    # generation, from the first network's own games, took it from 67% to 70% at depth 4
+    # an n-tuple network over the 69 lines of four (docs/research/nnue-presets.md)
     "connect_four": NNUEConfig(generations=2, games=32000, depth=8, random_plies=6, random_moves=0.1, lam=0.75,
                                accumulator=8, hidden=8, psqt=1, epochs=8, batch_size=256, lr=2e-3, one_cycle=True),
-    # distillation: the self-play network's values (a teacher trained by `python -m train`) as labels,
-    # on the positions alpha-beta self-play reaches and on a random child of a third of them
+    # distillation: the self-play network's values as labels, on positions alpha-beta self-play reaches
     "connect_four_teacher": NNUEConfig(games=600, depth=6, random_plies=6, lam=0.75, epochs=10, window=4,
                                        teacher="checkpoints/connect_four.pt", siblings=0.35),
-    # 38 line and corner patterns sharing rows by symmetry (`rlgames.games.othello.features`): an
-    # n-tuple network as connect four's, learnt from many games of the hand-crafted evaluator, then
-    # from as many of its own (62% at equal time after the first generation, 82% after the second)
+    # an n-tuple network over the lines and corners (docs/research/nnue-presets.md)
     "othello": NNUEConfig(generations=2, games=16000, depth=4, random_plies=8, random_moves=0.05, lam=0.5,
                           accumulator=16, hidden=8, psqt=1, epochs=8, batch_size=256, lr=2e-3, one_cycle=True,
                           policy_weight=0.0, eval_games=20, eval_time=0.1),
-    # 768 piece-square inputs (`rlgames.games.chess.features`), 1,280 threat inputs (`threat_features`:
-    # each piece attacked; attacked and undefended or by a cheaper piece) and 448 positional inputs
-    # (`positional_features`, threats=2: passed pawns, mobility, king danger), which took the network learnt from
-    # 1.45M positions from about 55% to 62.4% at depth 3 (1,000 games) and the shipped one, grown into them and
-    # trained further on those positions, from 58.8% to 70.0%, and from 56.4% to 63.0% at 0.1 s/move (400
-    # games), though its search runs at 0.67 of the hand-crafted nodes/s, not 0.87; quiescence on captures, so that
-    # no label is taken in the middle of an exchange; every position kept, the lopsided ones too (the
-    # search's leaves are full of them: in a one-off experiment, learnt without those beyond 0.9, it scored
-    # 27.5% at depth 2, not 53.5%);
-    # labels from the search alone, as results mixed in drown what it knows of material in 5,000 games'
-    # noise (one generation, at depth 2 against hand-crafted: lam 1, 41%; 0.75, 32%; 0.5, 12.8%; the
-    # networks: `python -m train.nnue chess --generations 1 --relearn RUN_DIR --set lam=0.75 --out FILE`);
-    # what limits it is the number of games (`python benchmarks/bench_nnue_fit.py chess --models ...`: held-out
-    # error against the depth-3 values, the hand-crafted evaluation's own being 0.0174), without threat inputs
-    # (--set threats=0): 361k positions, 0.0201 (41% at depth 2); 722k, 0.0188 (53.5%); 1.45M (one run with
-    # --set games=15000 learnt with this one: `--relearn RUN RUN`), 0.0171 (58.5%); with them, 0.0163 (69.5%);
-    # in one-off experiments on the 361k, labels from the evaluation's static values or depth-1 searches did
-    # as well (0.0196; 47%, 46.5%), but 2.09M more positions of depth-2 games labelled by their depth-2
-    # searches (--set depth=2, 4x as fast to play) made the 1.45M's networks worse (0.0174, 0.0172);
-    # 64 + 16 units fit the 1.45M as well as 128 + 32 (0.0162; 32 + 32: 0.0170) at half the cost of an
-    # evaluation: at equal time (0.1 s/move, 200 games) 54.5% against hand-crafted, where 128 + 32 scored 43%;
-    # with threat inputs, more games stopped paying at about 1.5M positions (at depth 4, 200 games from the
-    # openings of `rlgames compare --seed 1`, where the shipped network, 1.99M positions, scores 66.8%): 20,000
-    # fresh games alone (1.45M positions, --seed 10 --set games=20000), 65.8%; the shipped network trained
-    # further on them (lr 5e-4, 2 epochs), 66.2%; with 6,000 games labelled by depth-4 searches added
-    # (--set depth=4, 438k positions), 63.2%; the shipped network trained further on those alone, 60.2%
-    # (deeper labels fit better, 0.0177 against 0.0186 held out, and played worse), on 8,000 of its own
-    # depth-3 games, 59% and 60.5% (100 games); 32 or 48 units search no faster (rows of 33 or 49 floats);
-    # other sizes learnt from the 1.45M fit them as well (held out 0.015-0.016) and score at depth 4 32 + 16
-    # units 56.0%, 64 + 8 56.8%, 64 + 32 60.5%, 128 + 16 61.3%, but 64 + 16 itself 56.8% (learnt with
-    # seed 0) and 65.8% (seed 10): 200 games (+-6.5%) tell neither sizes nor seeds apart; 1,000 games at
-    # depth 3 (+-2.8%, `--depths 3 --games 1000 --seed 2`) do: seeds 0, 1, 2, 10 54.4, 57.0, 54.8, 53.8%, the shipped
-    # network 58.8%, the shipped network trained further on the 1.45M (lr 5e-4, 2 epochs, `--relearn
-    # RUN_DIR --init checkpoints/chess.nnue.pt`) 62.5%, yet 53.5% at 0.1 s/move over 400 games (the
-    # shipped one 56.4%);
-    # the results mixed in still hurt with the 1.45M (lam 0.9: 61.0%; 0.75: 46.2%; lam 1: 65.8%)
+    # Stockfish-like: pieces, threats and positional inputs, quiet positions, search labels (docs/research/nnue-presets.md)
     "chess": NNUEConfig(games=5000, depth=3, quiescence=8, random_plies=8, random_moves=0.05, lam=1.0, quiet=True,
-                        accumulator=64, hidden=16, psqt=1, inputs=("pieces", "threats", "positional"), batch_size=256, lr=2e-3, one_cycle=True,
-                        policy_weight=0.0, factor=64, eval_games=20, eval_time=0.1, hand_crafted_games=True),
+                        accumulator=64, hidden=16, psqt=1, inputs=("pieces", "threats", "positional"), batch_size=256,
+                        lr=2e-3, one_cycle=True, policy_weight=0.0, factor=64, eval_games=20, eval_time=0.1,
+                        hand_crafted_games=True),
     "tic_tac_toe": NNUEConfig(generations=3, games=200, depth=2, random_plies=2, accumulator=16, hidden=8),
     "smoke": NNUEConfig(generations=2, games=8, depth=2, random_plies=2, accumulator=8, hidden=4, epochs=1,
                         eval_games=2, eval_time=0.01, eval_opening_plies=2),

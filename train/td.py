@@ -88,12 +88,8 @@ class TDConfig:
     TD-Gammon's values are ``lam = 0.7`` and ``alpha = 0.1`` (Tesauro 1992, "Practical Issues in Temporal
     Difference Learning", as its reproductions quote it; not checked against the paper's text here). Its
     output was a sigmoid P in [0, 1]; ours is tanh = 2 P - 1 in [-1, 1], whose error and gradient are
-    each twice P's, so TD-Gammon's steps take ``alpha = 0.1 / 4`` here. Measured on tic-tac-toe (32 + 16
-    units, 20,000 games, 6 seeds; the share of the 3,191 positions where some move loses value in which 1-ply
-    play keeps it), each knob changed alone from alpha 0.025, lam 0.7, epsilon 0.1, decision_weight 1
-    (88%): alpha 0.1 78% (28% of the second layer's units off on every position); lam 0 87%, 0.9 87%;
-    epsilon 0 77% (greedy self-play of a deterministic game repeats itself), 0.2 92%; decision_weight 0
-    82% (at epsilon 0.2: 88% against 92%)."""
+    each twice P's, so TD-Gammon's steps take ``alpha = 0.1 / 4`` here. What the knobs did on tic-tac-toe and backgammon is in
+    ``docs/research/td.md``."""
 
     accumulator: int = 80
     hidden: int = 16
@@ -123,9 +119,7 @@ class TDConfig:
 
 
 PRESETS = {
-    # TD-Gammon 0.0 had one layer of 40 to 80 hidden units; here 80 feed a small second layer. Against
-    # 1-ply pubeval (1,000 games every 10,000): alpha 0.025 stalled at 52-57%, 0.01 reached 59-63% by
-    # 100,000-400,000 games, and 100,000 more at 0.003 from there 63-65% (the shipped checkpoint)
+    # TD-Gammon 0.0's 40 to 80 hidden units, here feeding a small second layer (docs/research/td.md)
     "backgammon": TDConfig(accumulator=80, hidden=16, alpha=0.01, games=400_000, eval_every=10_000,
                            eval_games=1000, opponent="pubeval"),
     "tic_tac_toe": TDConfig(accumulator=32, hidden=16, epsilon=0.2, games=20_000, eval_every=2_000,
