@@ -18,6 +18,7 @@ from tensorboard.backend.event_processing.event_accumulator import EventAccumula
 from tug import CASH, LEFT, RIGHT, Tug
 
 import rlgames
+import train.evaluate as evaluate
 from models import (
     CheckpointError,
     NetworkEvaluator,
@@ -25,6 +26,8 @@ from models import (
     load_checkpoint,
     load_network,
 )
+from rlgames.arena.elo import elo_difference
+from rlgames.arena.match import ScheduledGame, play_game
 from rlgames.evaluators.base import LinearEvaluator
 from rlgames.game import Outcome
 from rlgames.search.mcts.gumbel import MultiTreeGumbel
@@ -40,7 +43,7 @@ from train.config import (
     read_override_file,
     settle_for_device,
 )
-from train.evaluate import elo_difference, match, opponent_tag, play, reachable_states
+from train.evaluate import match, opponent_tag, reachable_states
 from train.learner import Learner, make_optimizer
 from train.linear import generate, sign_accuracy
 from train.replay import FIELDS, ReplayBuffer, augment, map_actions
@@ -501,7 +504,8 @@ def test_the_solver_benchmark_keeps_the_sign_of_a_return(monkeypatch: pytest.Mon
 
 def test_evaluation_matches_count_a_two_point_win_as_one_win() -> None:
     """Both pull right: player 0 wins 2 points every game, so each player wins half its games."""
-    assert play(TUG, (Pull(RIGHT), Pull(RIGHT)), (), np.random.default_rng(0)) == Outcome(0, (2.0, -2.0))
+    record = play_game(TUG, [evaluate._Player(Pull(RIGHT))] * 2, ScheduledGame(0, 0, 1, 0, (), 0))
+    assert record.outcome == Outcome(0, (2.0, -2.0))
     config = load_config("smoke", {"eval": {"games": 4, "opening_plies": 0}}).eval  # no opening: no repetition
     result = match(TUG, Pull(RIGHT), Pull(RIGHT), config, np.random.default_rng(0))
     assert (result["score"], result["win_rate"], result["elo"]) == (0.5, 0.5, 0.0)

@@ -16,17 +16,19 @@
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from models import NetworkEvaluator, PolicyValueNet
 from rlgames.agents.base import Agent
 from rlgames.agents.spec import load_agent, parse_spec
-from rlgames.game import Game, Outcome, State
+from rlgames.arena.elo import elo_difference
+from rlgames.arena.match import ScheduledGame, play_game
+from rlgames.arena.openings import random_openings
+from rlgames.game import Game, State
 from rlgames.search.mcts.config import MCTSConfig
 from rlgames.search.mcts.puct import MCTS, MultiTreeMCTS
 from rlgames.solvers import solve
@@ -36,7 +38,6 @@ REACHABLE_LIMIT = 20_000
 """The most positions a game may have for the solver benchmark to list all of them."""
 LEAVES_PER_BATCH = 8
 """Leaves per tree and network call of the evaluation searches."""
-OPENING_ATTEMPTS = 100
 """Random lines tried per opening wanted before repeating openings is accepted."""
 
 
@@ -130,68 +131,32 @@ def opponent_tag(spec: str) -> str:
     return "_".join([parsed.name] + [f"{k}{v}" if k != "eval" else str(v) for k, v in parsed.params.items()])
 
 
-def random_openings(game: Game, count: int, plies: int, rng: np.random.Generator) -> list[tuple[int, ...]]:
-    """``count`` random lines of ``plies`` moves that leave the game unfinished, distinct while
-    ``OPENING_ATTEMPTS * count`` random lines find enough of them."""
-    openings: list[tuple[int, ...]] = []
-    for _ in range(OPENING_ATTEMPTS * count):
-        line = random_line(game, plies, rng)
-        if line is not None and line not in openings:
-            openings.append(line)
-        if len(openings) == count:
-            return openings
-    if not openings:
-        raise ValueError(f"{game.name}: every line of {plies} plies ends the game; use fewer eval.opening_plies")
-    return [openings[i % len(openings)] for i in range(count)]
+class _Player:
+    """Anything with ``search`` and ``seed`` (an agent, an `MCTS`) as an arena player."""
 
+    def __init__(self, searcher: Any) -> None:
+        self.searcher = searcher
 
-def random_line(game: Game, plies: int, rng: np.random.Generator) -> tuple[int, ...] | None:
-    state, line = game.new_initial_state(), []
-    for _ in range(plies):
-        actions = state.legal_actions()
-        action = actions[int(rng.integers(len(actions)))]
-        state = state.apply(action)
-        line.append(action)
-        if state.is_terminal():
-            return None
-    return tuple(line)
+    def act(self, state: State) -> int:
+        return self.searcher.search(state).action
 
-
-def play(game: Game, agents: Sequence[Any], opening: Sequence[int], rng: np.random.Generator) -> Outcome:
-    """Plays a game from ``opening`` with ``agents[0]`` as player 0; returns its `Outcome`."""
-    state = game.state_from_actions(opening)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state = state.apply(state.sample_chance_outcome(rng))
-        else:
-            state = state.apply(agents[state.current_player()].search(state).action)
-    outcome = state.outcome()
-    assert outcome is not None  # the state is terminal
-    return outcome
+    def seed(self, seed: int) -> None:
+        self.searcher.seed(seed)
 
 
 def match(game: Game, player: Agent, opponent: Agent, config: EvalConfig, rng: np.random.Generator
           ) -> dict[str, float]:
     """``config.games`` games of ``player`` against ``opponent`` (anything with ``search`` and ``seed``:
-    an agent, or an `MCTS`), each opening with both colours. A win scores 1 and a draw 1/2, whatever
-    the points (a 2-point win counts as a win)."""
-    winners = []  # True for a win of ``player``, None for a draw, False for a loss
-    for opening in random_openings(game, config.games // 2, config.opening_plies, rng):
-        for seat in (0, 1):
-            for agent in (player, opponent):
-                agent.seed(int(rng.integers(2**31)))
-            agents = (player, opponent) if seat == 0 else (opponent, player)
-            winner = play(game, agents, opening, rng).winner
-            winners.append(None if winner is None else winner == seat)
-    wins, draws = winners.count(True), winners.count(None)
-    score = (wins + draws / 2) / len(winners)
-    return {"score": score, "win_rate": wins / len(winners), "elo": elo_difference(score, len(winners))}
-
-
-def elo_difference(score: float, games: int) -> float:
-    """The Elo difference implied by ``score``, clipped half a game from 0 and 1."""
-    clipped = min(max(score, 0.5 / games), 1 - 0.5 / games)
-    return 400.0 * math.log10(clipped / (1 - clipped))
+    an agent, or an `MCTS`), played by `rlgames.arena` from its random openings, each with both colours.
+    A win scores 1 and a draw 1/2, whatever the points (a 2-point win counts as a win)."""
+    openings = random_openings(game, config.games // 2, config.opening_plies, rng)
+    seed = int(rng.integers(2**63))
+    players = (_Player(player), _Player(opponent))
+    records = [play_game(game, players, ScheduledGame(2 * i + seat, seat, 1 - seat, i, line, seed))
+               for i, line in enumerate(openings) for seat in (0, 1)]
+    scores = [record.score if record.game.first == 0 else 1.0 - record.score for record in records]
+    score = sum(scores) / len(scores)
+    return {"score": score, "win_rate": scores.count(1.0) / len(scores), "elo": elo_difference(score, len(scores))}
 
 
 def evaluate(game: Game, network: PolicyValueNet, config: EvalConfig, benchmark: SolverBenchmark | None,
