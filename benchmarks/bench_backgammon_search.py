@@ -62,9 +62,9 @@ def evaluators(game: Game, model: str | None) -> dict[str, Evaluator]:
     if model is not None:
         found["nnue"] = load_evaluator("model", game, path=model)
     else:
-        from models.evaluator import NNUEvaluator
-        from models.networks import build_network
-        from train.td import PRESETS
+        from rlgames.models.evaluator import NNUEvaluator
+        from rlgames.models.networks import build_network
+        from rlgames.train.td import PRESETS
 
         preset = PRESETS["backgammon"]
         network = build_network(game, "nnue", seed=0, accumulator=preset.accumulator, hidden=preset.hidden)

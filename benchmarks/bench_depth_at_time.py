@@ -26,7 +26,7 @@ import torch
 from common import machine_info
 
 import rlgames
-from models.evaluator import NetworkEvaluator
+from rlgames.models.evaluator import NetworkEvaluator
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game, State
 from rlgames.search import AlphaBeta, AlphaBetaConfig

@@ -1,6 +1,6 @@
 """How well each evaluation predicts the search values an NNUE learns from, on positions it never saw.
 
-`python -m train.nnue` labels each quiet position of its self-play games with the value of a
+`python -m rlgames.train.nnue` labels each quiet position of its self-play games with the value of a
 depth-``depth`` alpha-beta search (the game's preset: chess's depth 3 and 8 quiescence plies). A network
 can only search better than the hand-crafted evaluation it learnt from if it predicts those values
 better than that evaluation does. This measures it: ``--games`` self-play games of the hand-crafted
@@ -24,12 +24,12 @@ import numpy as np
 import torch
 
 import rlgames
-from models.evaluator import NetworkEvaluator
+from rlgames.models.evaluator import NetworkEvaluator
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game, State
 from rlgames.search import AlphaBeta, AlphaBetaConfig
-from train.nnue_config import PRESETS, NNUEConfig
-from train.nnue_data import evaluator_values, play_game
+from rlgames.train.nnue_config import PRESETS, NNUEConfig
+from rlgames.train.nnue_data import evaluator_values, play_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import announce, save_json  # noqa: E402
@@ -39,7 +39,7 @@ UNDECIDED = 0.5
 
 
 def held_out_positions(game: Game, config: NNUEConfig, games: int, seed: int) -> tuple[list[State], np.ndarray]:
-    """The positions `train.nnue` would keep from ``games`` hand-crafted self-play games seeded from
+    """The positions `rlgames.train.nnue` would keep from ``games`` hand-crafted self-play games seeded from
     ``(seed, i)``, and their search values (float64[N], from the side to move)."""
     hand_crafted = load_evaluator("heuristic", game)
     search = AlphaBeta(hand_crafted, AlphaBetaConfig(depth=config.depth, tt_size_mb=4,

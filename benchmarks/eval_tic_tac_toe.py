@@ -20,7 +20,7 @@ import numpy as np
 import torch
 
 import rlgames
-from models import NetworkEvaluator
+from rlgames.models import NetworkEvaluator
 from rlgames.solvers import solve
 
 

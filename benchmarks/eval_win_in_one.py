@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 import rlgames
-from models import NetworkEvaluator
+from rlgames.models import NetworkEvaluator
 
 
 def positions_where_the_mover_wins_next(game: rlgames.Game, count: int, rng: np.random.Generator

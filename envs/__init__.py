@@ -1,6 +1,6 @@
 """Gymnasium environments for every rlgames game.
 
-``import envs`` registers, for each game of `rlgames.list_games`, ``rlgames/<CamelName>-v0`` (a
+``import rlgames.envs`` registers, for each game of `rlgames.list_games`, ``rlgames/<CamelName>-v0`` (a
 `GameEnv`: the agent against an opponent) and ``rlgames/<CamelName>SelfPlay-v0`` (a `SelfPlayEnv`),
 e.g. ``rlgames/ConnectFour-v0``. Registration imports no game module; a game is loaded when its env
 is made.
@@ -17,9 +17,9 @@ from typing import Any
 import gymnasium
 
 import rlgames
-from envs.base import BoardGameEnv
-from envs.game_env import GameEnv
-from envs.self_play_env import SelfPlayEnv
+from rlgames.envs.base import BoardGameEnv
+from rlgames.envs.game_env import GameEnv
+from rlgames.envs.self_play_env import SelfPlayEnv
 
 NAMESPACE = "rlgames"
 
@@ -42,7 +42,7 @@ def make_env(game_name: str, self_play: bool = False, **kwargs: Any) -> gymnasiu
 
 def _register_all() -> None:
     for name in rlgames.list_games():
-        for self_play, entry_point in ((False, "envs.game_env:GameEnv"), (True, "envs.self_play_env:SelfPlayEnv")):
+        for self_play, entry_point in ((False, "rlgames.envs.game_env:GameEnv"), (True, "rlgames.envs.self_play_env:SelfPlayEnv")):
             identifier = env_id(name, self_play)
             if identifier not in gymnasium.registry:
                 gymnasium.register(id=identifier, entry_point=entry_point, kwargs={"game": name})

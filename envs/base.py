@@ -23,7 +23,7 @@ import numpy as np
 from gymnasium import spaces
 
 import rlgames
-from envs.render import board_image, board_text
+from rlgames.envs.render import board_image, board_text
 from rlgames import IllegalActionError, State
 from rlgames.play import outcome_text
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Union
 
 import rlgames
-from envs.base import BoardGameEnv, as_action
+from rlgames.envs.base import BoardGameEnv, as_action
 from rlgames import IllegalActionError, State
 from rlgames.agents import Agent
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.base import BoardGameEnv
+from rlgames.envs.base import BoardGameEnv
 
 
 class SelfPlayEnv(BoardGameEnv):

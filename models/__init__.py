@@ -1,7 +1,7 @@
 """Torch policy/value networks, self-describing checkpoints, and the adapter that makes a network an
 rlgames evaluator (`NetworkEvaluator`)."""
 
-from models.checkpoint import (
+from rlgames.models.checkpoint import (
     CheckpointError,
     CheckpointInfo,
     RngStreams,
@@ -10,8 +10,8 @@ from models.checkpoint import (
     save_checkpoint,
     upgrade_checkpoint,
 )
-from models.evaluator import NetworkEvaluator
-from models.networks import NetworkConfig, PolicyValueNet, build_network
+from rlgames.models.evaluator import NetworkEvaluator
+from rlgames.models.networks import NetworkConfig, PolicyValueNet, build_network
 
 __all__ = [
     "CheckpointError",

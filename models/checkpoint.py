@@ -43,7 +43,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from models.networks import (
+from rlgames.models.networks import (
     NetworkConfig,
     PolicyValueNet,
     feature_inputs,
@@ -275,7 +275,7 @@ def _parse(path: Path, data: Any, sha256: str | None) -> CheckpointInfo:
     if version == 1:
         raise CheckpointError(f"{path} has checkpoint format version 1, which carries no SHA-256; this rlgames reads "
                               f"version {FORMAT_VERSION}: if you trust the file, seal it with "
-                              f"models.checkpoint.upgrade_checkpoint(path)")
+                              f"rlgames.models.checkpoint.upgrade_checkpoint(path)")
     if version != FORMAT_VERSION:
         raise CheckpointError(f"{path} has checkpoint format version {version!r}; this rlgames reads version {FORMAT_VERSION}")
     if sha256 is None:

@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from models.checkpoint import load_network
-from models.networks import (
+from rlgames.models.checkpoint import load_network
+from rlgames.models.networks import (
     NNUE,
     PolicyValueNet,
     feature_inputs,
@@ -230,7 +230,7 @@ def _incremental_nnue(key: Key, weights: tuple) -> Incremental:
 
 
 def input_kernel(game: Game, arch: str, *, inputs: tuple[str, ...] = ()) -> Callable[..., None]:
-    """The njit ``(s, player, out)`` writing what a network of ``arch`` reads (`models.networks.input_shape`):
+    """The njit ``(s, player, out)`` writing what a network of ``arch`` reads (`rlgames.models.networks.input_shape`):
     the feature sets ``inputs`` (`feature_set`) as a vector (each entry how often its input is active),
     else the observation."""
     if inputs:
@@ -246,7 +246,7 @@ def _dense_features(features: Callable[..., int], num_features: int, max_active:
 
 def network_inputs(game: Game, arch: str, states: Sequence[State], *, inputs: tuple[str, ...] = ()) -> np.ndarray:
     """float32[len(states), *input_shape]: what a network of ``arch`` reading the feature sets ``inputs``
-    (none: the observation) reads of each state, from its side to move (the training data of `train.nnue`)."""
+    (none: the observation) reads of each state, from its side to move (the training data of `rlgames.train.nnue`)."""
     shape = input_shape(game, arch, inputs=inputs)
     rows = np.zeros((len(states), *shape), dtype=np.float32)
     if states:

@@ -31,7 +31,7 @@ ALPHAGO_MIX = 0.5
 class PolicyRolloutEvaluator(Evaluator):
     """Priors of ``network``; values ``(1 - mix) * value head + mix * policy rollout result``.
 
-    ``network`` and ``rollout`` are evaluators with priors (`models.NetworkEvaluator`, usually):
+    ``network`` and ``rollout`` are evaluators with priors (`rlgames.models.NetworkEvaluator`, usually):
 
     * ``rollout`` -- the network whose policy head plays the rollouts (default: ``network``'s);
     * ``mix`` -- AlphaGo's ``lambda`` in [0, 1]: 0 uses the value head only, 1 rollouts only;

@@ -200,7 +200,7 @@ class FeatureSet(NamedTuple):
     """One family of an NNUE's sparse inputs that a game offers, by name in `Game.feature_sets` (as
     Stockfish's ``nnue/features/*`` each implement one set behind one interface): chess's ``pieces``,
     ``threats`` and ``positional``, connect four's ``lines``, othello's ``patterns``. A network names
-    the sets it reads (`models.networks.NNUEArgs.inputs`); their inputs are numbered one set after the
+    the sets it reads (`rlgames.models.networks.NNUEArgs.inputs`); their inputs are numbered one set after the
     other, in the network's order.
 
     * ``features(s, player, out: int64[:]) -> int`` writes the indices of the active inputs seen by

@@ -132,7 +132,7 @@ def test_mcts_agent_rejects_unknown_rollouts_and_mixed_evaluators():
 
 def test_a_checkpoint_plays_inside_alphabeta_and_mcts(tmp_path):
     torch = pytest.importorskip("torch")
-    from models import CheckpointError, build_network, save_checkpoint
+    from rlgames.models import CheckpointError, build_network, save_checkpoint
 
     torch.set_num_threads(1)
     c4 = rlgames.load_game("connect_four")

@@ -3,7 +3,7 @@
 Each command runs as a user would run it, in a subprocess. The inputs are the issue's list: agent specs
 of the wrong types, missing or conflicting parameters, a malformed spec, an unknown game parameter, an
 illegal move, a position too big for the solver, a missing model file, an unknown game (a corrupted
-checkpoint is in ``test_checkpoints.py``), and ``python -m train``'s unknown config key and a resume of
+checkpoint is in ``test_checkpoints.py``), and ``python -m rlgames.train``'s unknown config key and a resume of
 another game's run.
 """
 
@@ -67,19 +67,19 @@ def test_solve_has_a_default_budget():
 def test_train_refuses_an_unknown_config_key(tmp_path):
     config = tmp_path / "bad.json"
     config.write_text('{"selfplay": {"simulationz": 3}}')
-    completed = run("-m", "train", "tic_tac_toe", "--config", str(config), "--run-dir", str(tmp_path / "run"))
+    completed = run("-m", "rlgames.train", "tic_tac_toe", "--config", str(config), "--run-dir", str(tmp_path / "run"))
     assert_one_line_error(completed, "unknown setting 'selfplay.simulationz'", "selfplay.simulations")
 
 
 def test_train_refuses_to_resume_another_games_run(tmp_path):
     pytest.importorskip("torch")
     import rlgames
-    from train.config import load_config
-    from train.trainer import Trainer
+    from rlgames.train.config import load_config
+    from rlgames.train.trainer import Trainer
 
     run_dir = tmp_path / "run"
     Trainer(rlgames.load_game("tic_tac_toe"), load_config("smoke"), run_dir)  # sets up a tic-tac-toe run
-    completed = run("-m", "train", "connect_four", "--resume", "--run-dir", str(run_dir))
+    completed = run("-m", "rlgames.train", "connect_four", "--resume", "--run-dir", str(run_dir))
     assert_one_line_error(completed, "holds a run of tic_tac_toe", "not of connect_four")
 
 

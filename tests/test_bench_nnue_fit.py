@@ -12,8 +12,8 @@ import pytest
 
 import rlgames
 from rlgames.evaluators import load_evaluator
-from train.nnue_config import PRESETS
-from train.nnue_data import evaluator_values
+from rlgames.train.nnue_config import PRESETS
+from rlgames.train.nnue_data import evaluator_values
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from bench_nnue_fit import fit, held_out_positions, main  # noqa: E402

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import rlgames
-from models import load_network
+from rlgames.models import load_network
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from bench_selfplay import ReferenceMCTS, reference_selfplay  # noqa: E402
@@ -46,7 +46,7 @@ def test_rlgames_self_play_counts_the_simulations_its_searches_ran(network):
 
     from bench_selfplay import rlgames_selfplay
 
-    from train.config import load_config
+    from rlgames.train.config import load_config
 
     config = dataclasses.replace(load_config("tic_tac_toe").selfplay, search="puct", simulations=16,
                                  games_per_iteration=8, parallel_games=8)

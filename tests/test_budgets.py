@@ -85,7 +85,7 @@ def test_expectiminimax_deepens_within_its_budgets(evaluator, tmp_path):
 
     game = rlgames.load_game("pig", winscore=30)
     if evaluator == "network":
-        from models import build_network, save_checkpoint
+        from rlgames.models import build_network, save_checkpoint
 
         path = save_checkpoint(tmp_path / "pig.pt", network=build_network(game, "mlp", seed=0, hidden=16, layers=1),
                                game=game)

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import rlgames
-from models import NetworkEvaluator, load_checkpoint, load_network
-from models.evaluator import NNUEvaluator
+from rlgames.models import NetworkEvaluator, load_checkpoint, load_network
+from rlgames.models.evaluator import NNUEvaluator
 from rlgames.arena import ArenaConfig, run_arena
 from rlgames.games.connect_four.data import load_pons_set
 from rlgames.search import AlphaBeta, AlphaBetaConfig
@@ -149,7 +149,7 @@ def test_the_connect_four_nnue_runs_compiled_and_beats_the_hand_crafted_evaluati
 
 
 def test_the_connect_four_model_knows_a_win_on_the_next_move_and_plays_good_moves():
-    """The tactics that siblings taught it (train.selfplay.Siblings): the value head sees a win on the
+    """The tactics that siblings taught it (rlgames.train.selfplay.Siblings): the value head sees a win on the
     next move (the network shipped before, trained without siblings, valued 19% of these below 0.5),
     and the raw policy keeps the game's value on most of Pons' middle-game positions (the manifest:
     92.2% of all 1000)."""

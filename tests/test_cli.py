@@ -40,10 +40,11 @@ def test_show_prints_the_outcome_of_a_finished_game(capsys):
 
 
 def test_train_hands_its_arguments_over(capsys):
-    assert main(["train", "tic_tac_toe", "--preset", "nonexistent"]) == 2  # python -m train's own error
+    assert main(["train", "tic_tac_toe", "--preset", "nonexistent"]) == 2  # python -m rlgames.train's own error
 
 
-@pytest.mark.parametrize("trainer, module", [("nnue", "train.nnue"), ("td", "train.td"), ("linear", "train.linear")])
+@pytest.mark.parametrize("trainer, module", [("nnue", "rlgames.train.nnue"), ("td", "rlgames.train.td"),
+                                            ("linear", "rlgames.train.linear")])
 def test_train_reaches_every_trainer(trainer, module, monkeypatch):
     """``--trainer`` picks the program, anywhere among the arguments; the others go to it unchanged."""
     import subprocess

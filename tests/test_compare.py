@@ -8,8 +8,8 @@ import json
 import pytest
 
 import rlgames
-from models.checkpoint import save_checkpoint
-from models.networks import build_network
+from rlgames.models.checkpoint import save_checkpoint
+from rlgames.models.networks import build_network
 from rlgames.arena.compare import CompareConfig, CompareResult, Row, summary
 from rlgames.arena.openings import plies_for
 from rlgames.cli import main

@@ -13,10 +13,10 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from tug import CASH, LEFT, RIGHT, Tug
 
-import envs
+from rlgames import envs
 import rlgames
-from envs import GameEnv, SelfPlayEnv
-from envs.render import PIECE_RGB, board_image
+from rlgames.envs import GameEnv, SelfPlayEnv
+from rlgames.envs.render import PIECE_RGB, board_image
 from rlgames import IllegalActionError, Outcome
 from rlgames.registry import game_class
 

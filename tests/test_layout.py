@@ -22,22 +22,30 @@ def core_modules() -> list[str]:
 
 
 def imported_after(modules: list[str]) -> set[str]:
-    """The top-level packages loaded by importing ``modules`` in a fresh interpreter."""
+    """The modules loaded by importing ``modules`` in a fresh interpreter."""
     code = ("import importlib, sys\n"
             f"for name in {modules!r}: importlib.import_module(name)\n"
-            "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))")
+            "print(' '.join(sorted(sys.modules)))")
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     return set(output.split())
 
 
+def loaded(modules: set[str], packages: set[str]) -> set[str]:
+    """Which of ``packages`` (dotted names) are among ``modules``."""
+    return {package for package in packages for module in modules
+            if module == package or module.startswith(package + ".")}
+
+
 def test_the_core_imports_without_torch_or_gymnasium():
-    loaded = imported_after(core_modules())
-    assert not loaded & {"torch", "gymnasium", "envs", "models", "train", "tensorboard", "matplotlib"}
+    modules = imported_after(core_modules())
+    assert not loaded(modules, {"torch", "gymnasium", "rlgames.envs", "rlgames.models", "rlgames.train", "tensorboard",
+                                "matplotlib"})
 
 
-@pytest.mark.parametrize("package, forbidden", [("envs", {"models", "train", "torch"}), ("models", {"train", "envs"})])
+@pytest.mark.parametrize("package, forbidden", [("rlgames.envs", {"rlgames.models", "rlgames.train", "torch"}),
+                                                ("rlgames.models", {"rlgames.train", "rlgames.envs"})])
 def test_dependencies_flow_one_way(package, forbidden):
-    assert not imported_after([package]) & forbidden
+    assert not loaded(imported_after([package]), forbidden)
 
 
 GENERIC = ["rlgames/search", "rlgames/arena", "rlgames/agents", "rlgames/evaluators/__init__.py",
@@ -148,3 +156,33 @@ def test_process_pools_are_started_only_by_the_parallel_seam():
     files = [p for p in sources(*PACKAGES) if p != ROOT / "rlgames" / "parallel.py"]
     found = offending(files, ["multiprocessing", "concurrent.futures"])
     assert not found, found
+
+
+def test_the_folders_outside_rlgames_are_imported_as_its_subpackages():
+    """``envs/``, ``models/`` and ``train/`` install as ``rlgames.envs``, ``rlgames.models`` and ``rlgames.train``
+    (setup.py): nothing imports them by their folder's name, which a user's own ``models.py`` would shadow."""
+    files = sources(*PACKAGES, "tests", "benchmarks")
+    found = offending(files, ["models", "train", "envs"])
+    assert not found, found
+
+
+def test_a_users_own_models_and_train_do_not_shadow_rlgames(tmp_path):
+    """Run from a folder holding its own ``models.py`` and ``train/`` (common in research code): loading a
+    network by ``model=``, ``rlgames compare`` and a training run work, and the user's modules stay theirs."""
+    (tmp_path / "models.py").write_text("raise ImportError('the user models.py was imported')\n")
+    (tmp_path / "train").mkdir()
+    (tmp_path / "train" / "__init__.py").write_text("raise ImportError('the user train/ was imported')\n")
+    checkpoint = ROOT / "checkpoints" / "tic_tac_toe.pt"
+    script = f"""
+import rlgames
+from rlgames.cli import main
+game = rlgames.load_game("tic_tac_toe")
+agent = rlgames.load_agent("alphabeta(depth=1, model={checkpoint})", game)
+print("move", agent.search(game.new_initial_state()).action)
+assert main(["compare", "tic_tac_toe", "--learned", "{checkpoint}", "--depths", "1", "--no-time", "--games", "2",
+             "--out", "report", "--no-progress"]) == 0
+assert main(["train", "tic_tac_toe", "--trainer", "linear", "--games", "20", "--out", "weights.json"]) == 0
+"""
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "move" in done.stdout and (tmp_path / "weights.json").is_file() and (tmp_path / "report").is_dir()

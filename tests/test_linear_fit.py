@@ -1,4 +1,4 @@
-"""The learned linear evaluator: the logistic fit of `train.linear`, its weights files and
+"""The learned linear evaluator: the logistic fit of `rlgames.train.linear`, its weights files and
 ``load_evaluator("learned", ...)``."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import rlgames
 from rlgames.evaluators import load_evaluator
 from rlgames.games.connect_four.evaluator import ConnectFourEvaluator
 from rlgames.games.nim.evaluator import NimEvaluator
-from train import linear
-from train.linear import fit_logistic, generate, log_loss, sign_accuracy
+from rlgames.train import linear
+from rlgames.train.linear import fit_logistic, generate, log_loss, sign_accuracy
 
 C4 = rlgames.load_game("connect_four")
 

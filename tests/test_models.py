@@ -16,8 +16,8 @@ import pytest
 import torch
 
 import rlgames
-from models import checkpoint
-from models.checkpoint import (
+from rlgames.models import checkpoint
+from rlgames.models.checkpoint import (
     CheckpointError,
     RngStreams,
     load_checkpoint,
@@ -26,8 +26,8 @@ from models.checkpoint import (
     save_checkpoint,
     upgrade_checkpoint,
 )
-from models.evaluator import NetworkEvaluator
-from models.networks import (
+from rlgames.models.evaluator import NetworkEvaluator
+from rlgames.models.networks import (
     MASKED_LOGIT,
     MLP,
     NetworkConfig,
@@ -35,7 +35,7 @@ from models.networks import (
     build_network,
     network_from_config,
 )
-from models.rollout import PolicyRolloutEvaluator
+from rlgames.models.rollout import PolicyRolloutEvaluator
 from rlgames.evaluators.base import Evaluator
 from rlgames.games.tic_tac_toe.evaluator import OpenLinesEvaluator
 from rlgames.search.alphabeta.batched import WIN, batched_alphabeta

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import rlgames
-from models.evaluator import NNUEvaluator
-from models.networks import build_network
+from rlgames.models.evaluator import NNUEvaluator
+from rlgames.models.networks import build_network
 from rlgames.search import AlphaBeta, AlphaBetaConfig
 
 
@@ -119,7 +119,7 @@ def test_a_network_reading_threats_is_saved_and_loaded_and_refused_where_the_gam
     """A chess network reading the threat inputs keeps them through its checkpoint, by name (the loaded
     evaluator's compiled value is the saved one's); a network of a game without such a set, or whose sets
     are in the wrong order, is refused in one line."""
-    from models.checkpoint import load_network, save_checkpoint
+    from rlgames.models.checkpoint import load_network, save_checkpoint
 
     game = rlgames.load_game("chess")
     network = build_network(game, "nnue", seed=3, accumulator=8, hidden=4, inputs=("pieces", "threats"))
@@ -140,7 +140,7 @@ def test_a_network_reading_threats_is_saved_and_loaded_and_refused_where_the_gam
 def test_a_checkpoint_saved_with_a_threats_level_reads_the_named_sets() -> None:
     """The shipped chess network was saved when a network's inputs were a level, ``threats=2``: it reads
     the game's first three sets, by name."""
-    from models.checkpoint import load_checkpoint
+    from rlgames.models.checkpoint import load_checkpoint
 
     info = load_checkpoint(Path(__file__).resolve().parents[1] / "checkpoints" / "chess.nnue.pt")
     assert info.network.args.inputs == ("pieces", "threats", "positional")

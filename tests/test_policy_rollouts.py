@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import rlgames
-from models.rollout import PolicyRolloutEvaluator
+from rlgames.models.rollout import PolicyRolloutEvaluator
 from rlgames.agents.policy import sample_actions
 from rlgames.evaluators.base import Evaluator, ZeroEvaluator
 

@@ -18,8 +18,8 @@ from tensorboard.backend.event_processing.event_accumulator import EventAccumula
 from tug import CASH, LEFT, RIGHT, Tug
 
 import rlgames
-import train.evaluate as evaluate
-from models import (
+import rlgames.train.evaluate as evaluate
+from rlgames.models import (
     CheckpointError,
     NetworkEvaluator,
     build_network,
@@ -33,8 +33,8 @@ from rlgames.game import Outcome
 from rlgames.search.mcts.gumbel import MultiTreeGumbel
 from rlgames.search.mcts.puct import MultiTreeMCTS
 from rlgames.solvers import solve
-from train.__main__ import main, resolve_device
-from train.config import (
+from rlgames.train.__main__ import main, resolve_device
+from rlgames.train.config import (
     PRESETS,
     ConfigError,
     SelfPlayConfig,
@@ -43,11 +43,11 @@ from train.config import (
     read_override_file,
     settle_for_device,
 )
-from train.evaluate import match, opponent_tag, reachable_states
-from train.learner import Learner, make_optimizer
-from train.linear import generate, sign_accuracy
-from train.replay import FIELDS, ReplayBuffer, augment, map_actions
-from train.selfplay import (
+from rlgames.train.evaluate import match, opponent_tag, reachable_states
+from rlgames.train.learner import Learner, make_optimizer
+from rlgames.train.linear import generate, sign_accuracy
+from rlgames.train.replay import FIELDS, ReplayBuffer, augment, map_actions
+from rlgames.train.selfplay import (
     Positions,
     Siblings,
     _collect,
@@ -56,8 +56,8 @@ from train.selfplay import (
     play_games,
     search_config,
 )
-from train.targets import outcome_values
-from train.trainer import CHECKPOINT, Trainer, TrainError
+from rlgames.train.targets import outcome_values
+from rlgames.train.trainer import CHECKPOINT, Trainer, TrainError
 
 torch.set_num_threads(1)
 
@@ -496,7 +496,7 @@ class Pull:
 
 def test_the_solver_benchmark_keeps_the_sign_of_a_return(monkeypatch: pytest.MonkeyPatch) -> None:
     """The solvers' value is a return (2 for a 2-point win); the benchmark compares its sign."""
-    import train.evaluate as evaluate
+    import rlgames.train.evaluate as evaluate
 
     monkeypatch.setattr(evaluate, "solve", lambda state: SimpleNamespace(value=-2, value_preserving_actions=(0,)))
     assert evaluate.solved(TTT.new_initial_state()).value == -1
@@ -593,10 +593,10 @@ def test_a_run_can_start_from_another_runs_weights(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_resume_after_a_real_kill(tmp_path: Path) -> None:
-    """SIGKILL a ``python -m train`` process mid-run, resume it: the weights match an uninterrupted run."""
+    """SIGKILL a ``python -m rlgames.train`` process mid-run, resume it: the weights match an uninterrupted run."""
     overrides = {"eval": {"interval": 0}, "selfplay": {"games_per_iteration": 16, "parallel_games": 16}}
     (tmp_path / "o.json").write_text(json.dumps(overrides))
-    command = [sys.executable, "-m", "train", "tic_tac_toe", "--config", str(tmp_path / "o.json"), "--iterations",
+    command = [sys.executable, "-m", "rlgames.train", "tic_tac_toe", "--config", str(tmp_path / "o.json"), "--iterations",
                "30", "--run-dir", str(tmp_path / "killed")]
     process = subprocess.Popen(command, cwd=Path(__file__).parents[1], stdout=subprocess.DEVNULL)
     try:

@@ -1,4 +1,4 @@
-"""`python -m train.nnue`: a smoke run trains, its checkpoint is an NNUE evaluator with a compiled kernel,
+"""`python -m rlgames.train.nnue`: a smoke run trains, its checkpoint is an NNUE evaluator with a compiled kernel,
 a resumed run equals an uninterrupted one, and bad input is one line with exit status 2."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import pytest
 import torch
 
 import rlgames
-from models.checkpoint import load_checkpoint
-from models.evaluator import NetworkEvaluator, NNUEvaluator
+from rlgames.models.checkpoint import load_checkpoint
+from rlgames.models.evaluator import NetworkEvaluator, NNUEvaluator
 from rlgames.evaluators import load_evaluator
-from train import nnue, nnue_data
+from rlgames.train import nnue, nnue_data
 
 
 def play(game, config, seed=0, teacher=None) -> nnue_data.Positions:
@@ -79,7 +79,7 @@ def test_a_second_run_in_the_same_directory_is_refused(tmp_path, capsys):
 def test_a_run_resumes_across_a_setting_added_since_with_its_default_but_not_with_other_settings(tmp_path, capsys):
     """A run saved before a setting existed (its checkpoint's config lacks the key) continues when the
     preset keeps the setting's default; a run with another value of a setting is refused."""
-    from models import checkpoint
+    from rlgames.models import checkpoint
 
     run = tmp_path / "run"
     args = ["tic_tac_toe", "--preset", "smoke", "--run-dir", str(run)]
@@ -214,7 +214,7 @@ def test_sparse_positions_are_the_active_features_and_read_as_the_dense_inputs()
     window saved before) join sparse ones as sparse."""
     import numpy as np
 
-    from models.evaluator import network_inputs
+    from rlgames.models.evaluator import network_inputs
     chess_sets = (("pieces",), ("pieces", "threats"), ("pieces", "threats", "positional"))
     for name, inputs in (("connect_four", ("lines",)), *(("chess", sets) for sets in chess_sets)):
         game = rlgames.load_game(name)
@@ -471,8 +471,8 @@ def test_a_network_grows_into_one_reading_more_inputs(tmp_path):
     on the same positions; the other way is refused."""
     import numpy as np
 
-    from models.checkpoint import save_checkpoint
-    from models.evaluator import network_inputs
+    from rlgames.models.checkpoint import save_checkpoint
+    from rlgames.models.evaluator import network_inputs
 
     game = rlgames.load_game("chess")
     small = nnue.build_network(game, "nnue", seed=3, accumulator=8, hidden=4, psqt=1, inputs=("pieces", "threats"))

@@ -1,4 +1,4 @@
-"""`python -m train.td`: the compiled gradient equals torch's, a TD(lambda) episode equals its hand
+"""`python -m rlgames.train.td`: the compiled gradient equals torch's, a TD(lambda) episode equals its hand
 computation, short runs learn (tic-tac-toe) and run (pig), a resumed run equals an uninterrupted one,
 the checkpoint is an NNUE evaluator whose compiled kernel gives the trainer's values, and bad input is
 one line with exit status 2."""
@@ -13,14 +13,14 @@ import torch
 from numba import njit
 
 import rlgames
-from models.checkpoint import load_checkpoint, load_network
-from models.evaluator import NNUEvaluator
-from models.networks import NNUE, NetworkConfig, NNUEArgs, build_network
+from rlgames.models.checkpoint import load_checkpoint, load_network
+from rlgames.models.evaluator import NNUEvaluator
+from rlgames.models.networks import NNUE, NetworkConfig, NNUEArgs, build_network
 from rlgames.game import TERMINAL, GameKernels
 from rlgames.jit.rng import new_rng_state
-from train import td
-from train.config import ConfigError
-from train.td_kernels import (
+from rlgames.train import td
+from rlgames.train.config import ConfigError
+from rlgames.train.td_kernels import (
     STATS,
     add_gradient,
     forward,
@@ -33,7 +33,7 @@ from train.td_kernels import (
 
 
 def torch_value(params: np.ndarray, dims: tuple[int, int, int], x: np.ndarray) -> tuple[float, np.ndarray]:
-    """V(x) and dV/dparams (flat, float64) by torch's autograd on `models.networks.NNUE`."""
+    """V(x) and dV/dparams (flat, float64) by torch's autograd on `rlgames.models.networks.NNUE`."""
     network = NNUE(NetworkConfig("nnue", NNUEArgs(accumulator=dims[1], hidden=dims[2]), (dims[0],), 1)).double()
     network.load_state_dict(td.value_path(params, dims), strict=False)
     _, value = network(torch.from_numpy(x.astype(np.float64))[None])

@@ -1,4 +1,4 @@
-"""Self-play training: `python -m train GAME`.
+"""Self-play training: `python -m rlgames.train GAME`.
 
 Modules: `config` (settings, presets, overrides), `selfplay` (batched self-play games), `targets` (final
 returns as value targets in [-1, 1]), `replay` (the replay buffer and symmetry augmentation), `learner`

@@ -1,4 +1,4 @@
-"""``python -m train GAME [--preset NAME] [--config FILE] [--run-dir DIR] [--seed S] [--device auto|cpu|cuda] [--resume]``
+"""``python -m rlgames.train GAME [--preset NAME] [--config FILE] [--run-dir DIR] [--seed S] [--device auto|cpu|cuda] [--resume]``
 
 Trains a policy/value network for GAME by self-play; prints a progress line per iteration and writes
 checkpoints and TensorBoard events into the run directory (``tensorboard --logdir runs``).
@@ -12,13 +12,13 @@ import sys
 import torch
 
 import rlgames
-from models import CheckpointError
-from train.config import PRESETS, ConfigError, load_config, read_override_file
-from train.trainer import Trainer, TrainError
+from rlgames.models import CheckpointError
+from rlgames.train.config import PRESETS, ConfigError, load_config, read_override_file
+from rlgames.train.trainer import Trainer, TrainError
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m train", description=__doc__.split("\n\n")[1],
+    parser = argparse.ArgumentParser(prog="python -m rlgames.train", description=__doc__.split("\n\n")[1],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", help=f"the game: {', '.join(rlgames.list_games())}")
     parser.add_argument("--preset", help=f"settings to start from: {', '.join(PRESETS)} (default: the game's "

@@ -31,7 +31,7 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class NetworkSettings:
-    """The network: ``arch`` ("auto", "resnet" or "mlp") and its arguments (see `models.build_network`).
+    """The network: ``arch`` ("auto", "resnet" or "mlp") and its arguments (see `rlgames.models.build_network`).
     ``init``, when set, is a checkpoint of the same game and architecture whose weights start the run
     instead of random ones (a later training stage; the optimizer and replay start afresh)."""
 
@@ -62,7 +62,7 @@ class SelfPlayConfig:
       (Lessons from AlphaZero, part 4, Oracle 2018, found ``w = 0.5`` best on connect four);
     * ``sibling_fraction`` -- the fraction of recorded positions that also record the positions after
       ``siblings_per_position`` distinct uniformly random moves, labelled by an exact alpha-beta search
-      of ``sibling_proof_depth`` plies where it proves the result (`train.selfplay.Siblings`): the
+      of ``sibling_proof_depth`` plies where it proves the result (`rlgames.train.selfplay.Siblings`): the
       tactics at a depth-limited search's leaves, which good play seldom shows.
     """
 
@@ -286,7 +286,7 @@ PRESETS: dict[str, dict[str, Any]] = {
                  "opponents": ["alphabeta(depth=1, eval=heuristic)", "random"]},
     },
     "backgammon": {  # policy/value self-play on a chance game (MCTS samples the dice); backgammon's strong
-        # learner is TD(lambda) (`python -m train.td backgammon`), whose net plays 1-ply afterstate search
+        # learner is TD(lambda) (`python -m rlgames.train.td backgammon`), whose net plays 1-ply afterstate search
         "iterations": 100,
         "network": {"arch": "mlp", "args": {"hidden": 128, "layers": 2}},
         "selfplay": {"games_per_iteration": 32, "parallel_games": 32, "search": "puct", "simulations": 32,

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import torch
 
-from models import PolicyValueNet
-from train.config import OptimConfig
-from train.selfplay import Positions
+from rlgames.models import PolicyValueNet
+from rlgames.train.config import OptimConfig
+from rlgames.train.selfplay import Positions
 
 
 @dataclass(frozen=True)

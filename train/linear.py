@@ -6,7 +6,7 @@ advanced technique. This module learns the *weights* of the hand-crafted feature
 those of `rlgames.evaluators`), so that hand-tuned, learned-linear and network evaluations can be
 compared inside the same search::
 
-    python -m train.linear connect_four --games 4000 --out runs/c4_linear.json
+    python -m rlgames.train.linear connect_four --games 4000 --out runs/c4_linear.json
     rlgames ... "alphabeta(depth=4, eval=learned, weights=runs/c4_linear.json)"
 
 **Data.** ``--games`` games are played by ``--player`` (default `default_player`: alpha-beta at depth
@@ -15,7 +15,7 @@ games do not all repeat one line: each game opens with ``k`` uniformly random pl
 ``0..--random-opening``, and every later move is uniformly random with probability ``--epsilon``
 (epsilon-greedy); chance outcomes are sampled. Every decision position of every game is recorded:
 its hand-crafted features from the side to move (``LinearEvaluator.features``) and the game's final
-outcome ``z`` from that same side, as a value in [-1, 1] (`train.targets.outcome_values`: -1, 0 or 1
+outcome ``z`` from that same side, as a value in [-1, 1] (`rlgames.train.targets.outcome_values`: -1, 0 or 1
 in a game of wins worth one point). The outcomes are those of this noisy player, so the
 fitted weights predict the result of *its* games; the random moves also make the positions more
 varied than a strong player's.
@@ -59,7 +59,7 @@ import rlgames
 from rlgames.cli import parse_game_param
 from rlgames.evaluators import WEIGHTS_FORMAT, LinearEvaluator, load_evaluator
 from rlgames.game import CHANCE, TERMINAL, Game
-from train.targets import outcome_values
+from rlgames.train.targets import outcome_values
 
 DEFAULT_EPSILON = 0.1
 DEFAULT_RANDOM_OPENING = 4
@@ -340,7 +340,7 @@ def report(record: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m train.linear",
+        prog="python -m rlgames.train.linear",
         description="Fit the weights of a game's hand-crafted evaluation features by logistic regression "
                     "on the outcomes of self-play games; write them as JSON for "
                     "load_evaluator('learned', game, weights=FILE).")

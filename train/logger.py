@@ -3,7 +3,7 @@
 Tags are namespaced: ``loss/policy``, ``loss/value``, ``loss/entropy``, ``loss/total``, ``lr``,
 ``selfplay/games_per_s``, ``selfplay/positions_per_s``, ``selfplay/evals_per_s``,
 ``selfplay/game_length``, ``selfplay/first_player_score``, ``selfplay/siblings`` (per iteration), ``replay/size``, ``replay/added`` and
-``eval/...`` (see `train.evaluate`); the step is the number of completed iterations. The config is
+``eval/...`` (see `rlgames.train.evaluate`); the step is the number of completed iterations. The config is
 logged as text (``config``). Every step is logged after its checkpoint is written, so a resumed run
 (which appends a new event file) never repeats a step.
 """
@@ -16,8 +16,8 @@ from typing import Callable, Mapping
 
 from torch.utils.tensorboard import SummaryWriter
 
-from train.learner import Losses
-from train.selfplay import SelfPlayStats
+from rlgames.train.learner import Losses
+from rlgames.train.selfplay import SelfPlayStats
 
 
 class RunLogger:

@@ -1,12 +1,12 @@
-"""``python -m train.nnue GAME [--preset NAME] [--generations N] [--run-dir DIR] [--seed S] [--resume] [--workers N] [--out FILE] [--relearn RUN_DIR [--init CHECKPOINT]] [--set KEY=VALUE ...]``
+"""``python -m rlgames.train.nnue GAME [--preset NAME] [--generations N] [--run-dir DIR] [--seed S] [--resume] [--workers N] [--out FILE] [--relearn RUN_DIR [--init CHECKPOINT]] [--set KEY=VALUE ...]``
 
-Trains an NNUE (`models.networks.NNUE`) for GAME by alpha-beta self-play, generation by generation,
+Trains an NNUE (`rlgames.models.networks.NNUE`) for GAME by alpha-beta self-play, generation by generation,
 as Stockfish's NNUE data is made: each generation plays ``games`` games of depth-``depth`` alpha-beta
 with the current evaluation (generation 0: the hand-crafted evaluator; later: the previous network,
-compiled), from random openings, in ``--workers`` processes (`train.nnue_data`), and labels every
+compiled), from random openings, in ``--workers`` processes (`rlgames.train.nnue_data`), and labels every
 position with a mix of the search's value and the game's result, ``lam * search + (1 - lam) * result``
 (Stockfish's ``lambda``, applied when learning: the window keeps both; with a ``teacher``, a
-network trained by ``python -m train``, its value replaces the search's, and random children of the
+network trained by ``python -m rlgames.train``, its value replaces the search's, and random children of the
 positions played teach the positions a search looks at but does not play); the network learns the
 labels of the last ``window`` generations (squared error on the value, cross-entropy on the searched
 move for the policy head), with ``augment`` each position seen under every symmetry of the board
@@ -37,24 +37,24 @@ from torch.nn import functional as F
 from torch.nn.utils import parametrize
 
 import rlgames
-from models import CheckpointError
-from models.checkpoint import (
+from rlgames.models import CheckpointError
+from rlgames.models.checkpoint import (
     load_checkpoint,
     load_network,
     load_weights,
     save_checkpoint,
 )
-from models.evaluator import NNUEvaluator
-from models.networks import NNUE, NNUEArgs, build_network, reads_features
+from rlgames.models.evaluator import NNUEvaluator
+from rlgames.models.networks import NNUE, NNUEArgs, build_network, reads_features
 from rlgames.evaluators import load_evaluator
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, State
 from rlgames.search import AlphaBeta, AlphaBetaConfig
 from rlgames.search.result import SearchResult
-from train.config import EvalConfig, apply_overrides, parse_settings
-from train.evaluate import match
-from train.nnue_config import PRESETS, NNUEConfig
-from train.nnue_data import Positions, load_window, play_generation, save_window
+from rlgames.train.config import EvalConfig, apply_overrides, parse_settings
+from rlgames.train.evaluate import match
+from rlgames.train.nnue_config import PRESETS, NNUEConfig
+from rlgames.train.nnue_data import Positions, load_window, play_generation, save_window
 
 
 def learn(network: NNUE, optimizer: torch.optim.Optimizer, data: Positions, config: NNUEConfig,
@@ -293,7 +293,7 @@ class Run:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m train.nnue", description=__doc__.split("\n\n")[1])
+    parser = argparse.ArgumentParser(prog="python -m rlgames.train.nnue", description=__doc__.split("\n\n")[1])
     parser.add_argument("game", help=f"the game: {', '.join(rlgames.list_games())}")
     parser.add_argument("--preset", help=f"settings: {', '.join(PRESETS)} (default: the game's, else smoke)")
     parser.add_argument("--generations", type=int, help="train up to this many generations")
@@ -355,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
                             counters={"generation": run.generation}, config=dataclasses.asdict(config))
             print(f"wrote {args.out}")
     except (CheckpointError, ValueError, OSError) as error:
-        print(f"python -m train.nnue: {error}", file=sys.stderr)
+        print(f"python -m rlgames.train.nnue: {error}", file=sys.stderr)
         return 2
     return 0
 
@@ -368,7 +368,7 @@ def _relearn(args: argparse.Namespace, game: Game, config: NNUEConfig) -> int:
     paths = [Path(run_dir) / "window.npz" for run_dir in args.relearn]
     for path in paths:
         if not path.is_file():
-            raise ValueError(f"{path} does not exist: --relearn takes the directory of a run of python -m train.nnue")
+            raise ValueError(f"{path} does not exist: --relearn takes the directory of a run of python -m rlgames.train.nnue")
     windows = [load_window(path, game) for path in paths]
     for path, window in zip(paths, windows):
         _check_inputs(path, window, game, config)

@@ -1,4 +1,4 @@
-"""What a run of ``python -m train.nnue`` does (`NNUEConfig`) and each game's settings (`PRESETS`); the
+"""What a run of ``python -m rlgames.train.nnue`` does (`NNUEConfig`) and each game's settings (`PRESETS`); the
 experiments that chose them are in ``docs/research/nnue-presets.md``."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ class NNUEConfig:
     are kept (Stockfish's trainer skips capture positions: the network is evaluated where quiescence stands
     pat, and a label taken in the middle of an exchange is the exchange's, not the position's); the network
     (``accumulator``, ``hidden``, and with ``psqt`` a linear term straight to the value, reading the
-    game's feature sets named by ``inputs``, in order; none: its first: `models.networks.NNUEArgs`) learns the last ``window`` generations
+    game's feature sets named by ``inputs``, in order; none: its first: `rlgames.models.networks.NNUEArgs`) learns the last ``window`` generations
     for ``epochs`` epochs (with ``one_cycle``, the learning rate rising to ``lr`` over the first tenth of
     each generation's steps and annealed to zero by its end: Smith's one-cycle schedule), the policy loss
     weighted by ``policy_weight`` (alpha-beta reads only the value) and, with ``factor``, each run of

@@ -1,4 +1,4 @@
-"""The positions `train.nnue` learns from: alpha-beta self-play games, each position labelled with the
+"""The positions `rlgames.train.nnue` learns from: alpha-beta self-play games, each position labelled with the
 search's value and the game's result (mixed at learning time by Stockfish's ``lambda``), played in
 this process or split among ``workers`` processes. Game ``i`` of a generation is seeded from
 ``(seed, generation, i)``, so the data do not depend on the number of workers."""
@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from models.evaluator import NetworkEvaluator, NNUEvaluator, network_inputs
-from models.networks import NNUE, NetworkConfig, network_from_config, reads_features
+from rlgames.models.evaluator import NetworkEvaluator, NNUEvaluator, network_inputs
+from rlgames.models.networks import NNUE, NetworkConfig, network_from_config, reads_features
 from rlgames.evaluators import load_evaluator
 from rlgames.evaluators.base import Evaluator
 from rlgames.evaluators.nnue import feature_set
@@ -23,9 +23,9 @@ from rlgames.files import atomic_write
 from rlgames.game import Game, State, Symmetry
 from rlgames.parallel import GameRecipe, game_recipe, map_ordered, rebuild_game
 from rlgames.search import AlphaBeta, AlphaBetaConfig
-from train.nnue_config import NNUEConfig
-from train.replay import map_actions
-from train.targets import outcome_values
+from rlgames.train.nnue_config import NNUEConfig
+from rlgames.train.replay import map_actions
+from rlgames.train.targets import outcome_values
 
 
 @dataclass
@@ -33,9 +33,9 @@ class Positions:
     """Labelled positions: the network's inputs from the side to move, legal masks (their bits packed:
     `pack_masks`, a chess position's 4,674 actions in 585 bytes), searched moves, and two labels, the
     search's (or a teacher's) value and the game's result, both in [-1, 1] from the side to move. The
-    inputs are the observations (`models.evaluator.network_inputs`) or, for a network that reads the
-    game's sparse features (`models.networks.reads_features`), the indices of the active ones
-    (`active_features`; ``sparse``), which `models.networks.NNUE.forward_active` reads."""
+    inputs are the observations (`rlgames.models.evaluator.network_inputs`) or, for a network that reads the
+    game's sparse features (`rlgames.models.networks.reads_features`), the indices of the active ones
+    (`active_features`; ``sparse``), which `rlgames.models.networks.NNUE.forward_active` reads."""
 
     observations: np.ndarray  # float32[N, *input_shape], or int32[N, K] active features padded with -1
     masks: np.ndarray  # uint8[N, ceil(A / 8)]: `pack_masks`; `legal_masks` unpacks them

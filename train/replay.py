@@ -15,7 +15,7 @@ import numpy as np
 
 from rlgames.files import atomic_write
 from rlgames.game import Symmetry
-from train.selfplay import Positions
+from rlgames.train.selfplay import Positions
 
 
 class ReplayBuffer:

@@ -17,7 +17,7 @@ have been started; once slots empty, the remaining games go on in fresh trees.
 
 Each recorded position holds the observation and legal mask from the side to move, the policy
 target (the root's visit distribution; one-hot on the winning move when the search proved a win), the
-final outcome from that side's point of view as a value in [-1, 1] (`train.targets.outcome_values`:
+final outcome from that side's point of view as a value in [-1, 1] (`rlgames.train.targets.outcome_values`:
 a 2-point win of a game whose utility is (-2, 2) is 1, a 1-point win 0.5), mixed with the search's
 root value by ``search_value_weight``, and its weight in the value loss: 0 for the positions up
 to and including a random move (their outcome no longer follows from the players' own moves), else 1,
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from models import NetworkEvaluator
+from rlgames.models import NetworkEvaluator
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game, State
 from rlgames.search import AlphaBeta, AlphaBetaConfig
@@ -40,8 +40,8 @@ from rlgames.search.mcts.config import GumbelConfig, MCTSConfig
 from rlgames.search.mcts.gumbel import MultiTreeGumbel
 from rlgames.search.mcts.puct import MultiTreeMCTS
 from rlgames.search.result import MultiTreeSearch, SearchResult
-from train.config import SelfPlayConfig
-from train.targets import outcome_values
+from rlgames.train.config import SelfPlayConfig
+from rlgames.train.targets import outcome_values
 
 
 @dataclass(frozen=True)
@@ -147,7 +147,7 @@ class Siblings:
 def make_search(config: SelfPlayConfig, evaluator: NetworkEvaluator, seed: int) -> MultiTreeSearch:
     """The search that makes the training targets: Gumbel AlphaZero (its improved policy is the target
     and Sequential Halving picks the move) or PUCT with Dirichlet noise (visit counts are the target).
-    ``config.search`` must be settled (`train.config.settle_for_device`), not "auto"."""
+    ``config.search`` must be settled (`rlgames.train.config.settle_for_device`), not "auto"."""
     if config.search not in ("puct", "gumbel"):
         raise ValueError(f"self-play needs search 'puct' or 'gumbel', got {config.search!r}: settle 'auto' "
                          f"for the device first (train.config.settle_for_device)")

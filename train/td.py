@@ -1,8 +1,8 @@
-"""``python -m train.td GAME [--preset NAME] [--games N] [--out DIR] [--seed S] [--resume] [--set KEY=VALUE ...]``
+"""``python -m rlgames.train.td GAME [--preset NAME] [--games N] [--out DIR] [--seed S] [--resume] [--set KEY=VALUE ...]``
 
-Trains an NNUE (`models.networks.NNUE`'s value path) by TD(lambda) self-play, as TD-Gammon learned
+Trains an NNUE (`rlgames.models.networks.NNUE`'s value path) by TD(lambda) self-play, as TD-Gammon learned
 backgammon (Tesauro 1992, 1995), for any rlgames game, chance games included; the game loop, the
-network and its updates run compiled (`train.td_kernels`).
+network and its updates run compiled (`rlgames.train.td_kernels`).
 
 * **Play.** Each player takes, among the afterstates of its turn (the first state after its actions that
   is terminal, a chance node or the opponent's decision), the one of best value for it: the network's
@@ -44,21 +44,21 @@ import numpy as np
 import torch
 
 import rlgames
-from models import CheckpointError
-from models.checkpoint import load_checkpoint, load_network, save_checkpoint
-from models.networks import NNUE, build_network
+from rlgames.models import CheckpointError
+from rlgames.models.checkpoint import load_checkpoint, load_network, save_checkpoint
+from rlgames.models.networks import NNUE, build_network
 from rlgames.arena.scores import PairResult
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game
 from rlgames.jit.rng import new_rng_state
-from train.config import (
+from rlgames.train.config import (
     ConfigError,
     apply_overrides,
     parse_settings,
     read_override_file,
 )
-from train.logger import RunLogger
-from train.td_kernels import (
+from rlgames.train.logger import RunLogger
+from rlgames.train.td_kernels import (
     HEURISTIC,
     NET,
     RANDOM,
@@ -287,12 +287,12 @@ class Run:
             self.games = int(info.counters["games"])
             self.rng = np.array(info.counters["rng"], dtype=np.uint64)
         except (AttributeError, KeyError, TypeError, ValueError) as error:
-            raise CheckpointError(f"{path}: not a checkpoint of python -m train.td ({error!r})") from None
+            raise CheckpointError(f"{path}: not a checkpoint of python -m rlgames.train.td ({error!r})") from None
 
 
 # --- the command line ----------------------------------------------------------------------------------
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m train.td", description=__doc__.split("\n\n")[1])
+    parser = argparse.ArgumentParser(prog="python -m rlgames.train.td", description=__doc__.split("\n\n")[1])
     parser.add_argument("game", help=f"the game: {', '.join(rlgames.list_games())}")
     parser.add_argument("--preset", help=f"settings: {', '.join(PRESETS)} (default: the game's, else smoke)")
     parser.add_argument("--games", type=int, help="train up to this many games in all (extends a resumed run)")
@@ -325,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"TD(lambda) for {args.game} into {out}: {config}")
         Run(game, config, out, resume=args.resume).run()
     except (CheckpointError, ValueError, OSError) as error:
-        print(f"python -m train.td: {error}", file=sys.stderr)
+        print(f"python -m rlgames.train.td: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted: continue with --resume", file=sys.stderr)

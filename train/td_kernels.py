@@ -1,7 +1,7 @@
-"""The compiled half of `train.td`: the NNUE value path with its gradient, TD(lambda) self-play and the
+"""The compiled half of `rlgames.train.td`: the NNUE value path with its gradient, TD(lambda) self-play and the
 evaluation matches, all in numba over a game's kernels.
 
-The network is `models.networks.NNUE`'s value path: x = the observation of ``s`` from ``observer(s)``
+The network is `rlgames.models.networks.NNUE`'s value path: x = the observation of ``s`` from ``observer(s)``
 (flattened, F features) -> clip(x @ w1 + b1, 0, 1) -> clip(. @ w2 + b2, 0, 1) -> tanh(. @ w3 + b3), a
 value in [-1, 1] for ``observer(s)``, as `rlgames.evaluators.nnue` computes it; only the non-zero
 features cost a row of w1. Its parameters are one flat vector ``params`` (w1[F, A], b1[A], w2[A, H],
@@ -15,7 +15,7 @@ turn; pig's roll ends the turn at a chance node). `make_td_ops` compiles, per ga
 * ``train(params, dims, rng, games, alpha, lam, epsilon, decision_weight, stats)``: self-play
   games, each player taking the afterstate of best value for it (1-ply greedy, TD-Gammon), a random one
   with probability ``epsilon``; the weights learn by TD(lambda) along the afterstates of each game and
-  by a supervised step at every decision (`train.td` explains both);
+  by a supervised step at every decision (`rlgames.train.td` explains both);
 * ``match(params_a, params_b, dims, kind_b, pair_rngs, opening_turns, returns)``: evaluation games of
   1-ply greedy players, ``params_a`` against ``params_b``, the game's hand-crafted kernel or random turns;
 * ``values(params, dims, states)``: the network's value of compact states (rows), and

@@ -10,7 +10,7 @@ A run directory holds::
     tb/                  TensorBoard events
 
 Everything random derives from ``config.seed``: the network's initial weights, the replay sampling
-stream (`models.RngStreams`, saved in each checkpoint), and per-iteration seeds of self-play and
+stream (`rlgames.models.RngStreams`, saved in each checkpoint), and per-iteration seeds of self-play and
 evaluation (`iteration_seed`). So `--resume` after a kill continues exactly: a resumed run ends with
 the same weights as an uninterrupted one. A run directory is only resumed for the same game and config
 (``iterations`` may differ, to extend a run).
@@ -28,7 +28,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from models import (
+from rlgames.models import (
     NetworkEvaluator,
     PolicyValueNet,
     RngStreams,
@@ -36,14 +36,14 @@ from models import (
     load_checkpoint,
     save_checkpoint,
 )
-from models.checkpoint import load_weights
+from rlgames.models.checkpoint import load_weights
 from rlgames.game import Game
-from train.config import TrainConfig, config_from_dict, settle_for_device
-from train.evaluate import SolverBenchmark, evaluate
-from train.learner import Learner, Losses, make_optimizer, mean_losses
-from train.logger import RunLogger
-from train.replay import ReplayBuffer
-from train.selfplay import play_games
+from rlgames.train.config import TrainConfig, config_from_dict, settle_for_device
+from rlgames.train.evaluate import SolverBenchmark, evaluate
+from rlgames.train.learner import Learner, Losses, make_optimizer, mean_losses
+from rlgames.train.logger import RunLogger
+from rlgames.train.replay import ReplayBuffer
+from rlgames.train.selfplay import play_games
 
 CHECKPOINT = "checkpoint.pt"
 RUN_FILE = "run.json"

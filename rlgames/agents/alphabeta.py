@@ -1,7 +1,7 @@
 """The alpha-beta agent: iterative-deepening negamax with an evaluator at the cut-off.
 
 Spec: ``alphabeta(depth=6, eval=heuristic)``; ``eval=learned, weights=FILE.json`` uses linear weights
-fitted by ``python -m train.linear``; budgets ``nodes=`` and ``time=`` (seconds per move) stop
+fitted by ``python -m rlgames.train.linear``; budgets ``nodes=`` and ``time=`` (seconds per move) stop
 iterative deepening, and without a ``depth`` the search deepens until a budget runs out;
 ``quiescence=4`` searches up to 4 plies of tactical moves past the horizon (games with
 ``tactical_actions``); ``null=2`` turns on null-move pruning with R = 2 (games with a ``null_move``);

@@ -4,7 +4,7 @@ many simulations as fit in 0.2 s a move; with ``simulations=`` too, whichever ru
 ``mcts(eval=heuristic)`` (UCT with an evaluator's values at the leaves), and AlphaGo's mixed leaf
 values: ``mcts(model=FILE, rollout=policy)`` (value head and rollouts sampled from the policy head,
 mixed ``mix=0.5``) or ``mcts(model=FILE, rollout_model=SMALL.pt)`` (rollouts by a separate fast
-network; see `models.rollout.PolicyRolloutEvaluator`).
+network; see `rlgames.models.rollout.PolicyRolloutEvaluator`).
 
 The tree is kept between moves: when the next position follows from the last one by the agent's move
 and the opponent's reply, the search continues in that subtree (``reuse=false`` turns this off).

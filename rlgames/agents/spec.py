@@ -237,7 +237,7 @@ def load_agent(spec: str, game: Game) -> Any:
     """Builds the agent described by ``spec`` for ``game``, e.g. ``load_agent("random(seed=1)", game)``.
 
     Raises `AgentSpecError` (one line) for a spec that `check_spec` refuses or values the agent refuses;
-    errors of a more specific kind keep their type (``models.CheckpointError`` for an unusable checkpoint)."""
+    errors of a more specific kind keep their type (``rlgames.models.CheckpointError`` for an unusable checkpoint)."""
     checked = check_spec(spec)
     try:
         return _factory(checked.name)(game, **checked.params)

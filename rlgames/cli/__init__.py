@@ -17,7 +17,7 @@
                                            optimal-move and value-sign accuracy against the exact truth
     rlgames uci chess --agent "alphabeta(eval=heuristic, quiescence=8)"
                                            a UCI engine on stdin/stdout, for chess GUIs and python-chess
-    rlgames train tic_tac_toe --seed 0     train a network by self-play (hands over to python -m train)
+    rlgames train tic_tac_toe --seed 0     train a network by self-play (hands over to python -m rlgames.train)
     rlgames bench mcts                     a benchmark against OpenSpiel (games, alphabeta, mcts, solver)
 
 The command is a package with a module per group of verbs (`rlgames.cli.games`, ``play``, ``arena``,

@@ -7,13 +7,13 @@ one by name:
 * ``"heuristic"`` -- the game's hand-crafted `LinearEvaluator` (params: ``weights``, a list of
   weights or the path of a weights file);
 * ``"learned"`` -- the same features with weights fitted from self-play, read from
-  ``weights=FILE``, a JSON file written by ``python -m train.linear`` (see `read_weights_file`);
+  ``weights=FILE``, a JSON file written by ``python -m rlgames.train.linear`` (see `read_weights_file`);
 * ``"zero"`` -- `ZeroEvaluator`;
 * ``"rollout"`` -- `rlgames.evaluators.rollout.RolloutEvaluator` (params: ``rollouts``, ``seed``);
-* ``"model"`` -- a trained network, ``path=CHECKPOINT`` (`models.NetworkEvaluator`; needs torch);
+* ``"model"`` -- a trained network, ``path=CHECKPOINT`` (`rlgames.models.NetworkEvaluator`; needs torch);
 * a game's own evaluators (`Game.evaluators`: backgammon's ``"pubeval"``);
 * ``"policy_rollout"`` -- AlphaGo's leaf values: a network's value head mixed with rollouts sampled from
-  its policy head or from a separate ``rollout_path=CHECKPOINT`` (`models.rollout.PolicyRolloutEvaluator`;
+  its policy head or from a separate ``rollout_path=CHECKPOINT`` (`rlgames.models.rollout.PolicyRolloutEvaluator`;
   params ``mix``, ``temperature``, ``seed``).
 """
 
@@ -44,7 +44,7 @@ def _import(target: str) -> Any:
 
 
 WEIGHTS_FORMAT = "rlgames.linear_weights/1"
-"""The ``format`` tag of a weights file (written by ``python -m train.linear``)."""
+"""The ``format`` tag of a weights file (written by ``python -m rlgames.train.linear``)."""
 
 
 def _hand_crafted(game: Game, **params: Any) -> Evaluator:
@@ -104,7 +104,7 @@ def _heuristic(game: Game, **params: Any) -> Evaluator:
 def _learned(game: Game, **params: Any) -> Evaluator:
     if not isinstance(params.get("weights"), (str, os.PathLike)):
         raise ValueError("the 'learned' evaluator needs weights=FILE, a JSON file written by "
-                         "`python -m train.linear GAME --games N --out FILE`")
+                         "`python -m rlgames.train.linear GAME --games N --out FILE`")
     return _heuristic(game, **params)
 
 
@@ -119,16 +119,16 @@ def _rollout(game: Game, **params: Any) -> Evaluator:
 def _model(game: Game, *, path: str | os.PathLike, **params: Any) -> Evaluator:
     """A network checkpoint as an evaluator. The `models` package (torch) is a plugin of the core: it is
     imported here, by name, only when a model is asked for."""
-    return _import("models.evaluator:NetworkEvaluator").from_checkpoint(path, game, **params)
+    return _import("rlgames.models.evaluator:NetworkEvaluator").from_checkpoint(path, game, **params)
 
 
 def _policy_rollout(game: Game, *, path: str | os.PathLike, rollout_path: str | os.PathLike | None = None,
                     **params: Any) -> Evaluator:
     """AlphaGo's leaf evaluation: the network at ``path`` gives priors and values, mixed with rollouts
-    sampled from its policy head or from the network at ``rollout_path`` (`models.rollout`)."""
+    sampled from its policy head or from the network at ``rollout_path`` (`rlgames.models.rollout`)."""
     network = _model(game, path=path)
     rollout = None if rollout_path is None else _model(game, path=rollout_path)
-    return _import("models.rollout:PolicyRolloutEvaluator")(network, rollout=rollout, **params)
+    return _import("rlgames.models.rollout:PolicyRolloutEvaluator")(network, rollout=rollout, **params)
 
 
 _EVALUATORS: dict[str, Callable[..., Evaluator]] = {

@@ -3,7 +3,7 @@
 Stockfish's answer to "learned evaluation at equal time" was a network small enough to evaluate
 inside the search on a CPU (NNUE). Its value path -- the position's features into an accumulator,
 two clipped-ReLU layers, a tanh -- is compiled here with numba from float32 weights exported by
-`models.networks.NNUE`, so that the compiled alpha-beta calls it as any hand-crafted kernel: no torch
+`rlgames.models.networks.NNUE`, so that the compiled alpha-beta calls it as any hand-crafted kernel: no torch
 and no Python at search time. The inputs are the game's sparse features where it has them
 (the sets it names of `Game.feature_sets`: chess's 768 piece-square inputs and its threat and positional
 inputs, connect four's 69 line patterns: `feature_set`), else its observation from the side to move
