@@ -700,3 +700,17 @@ def test_the_tic_tac_toe_preset_learns_to_play(tmp_path: Path) -> None:
     scores = [match(TTT, GreedyPolicy(network), rlgames.load_agent("random", TTT), config,
                     np.random.default_rng(7))["score"] for network in (untrained, trainer.network)]
     assert scores[1] >= 0.8 and scores[1] >= scores[0] + 0.2, scores  # seeds 0-3: 0.44-0.69 -> 0.86-0.96
+
+
+def test_every_trainer_takes_a_config_file_and_set(tmp_path: Path) -> None:
+    """``--config FILE`` then ``--set KEY=VALUE`` (nested settings by dots) configure every trainer the same way."""
+    from rlgames.train import nnue
+    from rlgames.train.config import nested_settings, parse_settings
+
+    assert nested_settings(parse_settings(["selfplay.simulations=8", "iterations=2"]), {"selfplay": {"c_puct": 2.0}}) \
+        == {"selfplay": {"c_puct": 2.0, "simulations": 8}, "iterations": 2}
+    config = load_config("smoke", nested_settings(parse_settings(["selfplay.simulations=8"])))
+    assert config.selfplay.simulations == 8
+    (tmp_path / "nnue.toml").write_text("depth = 3\nwindow = 2\n")
+    args = nnue.parse_args(["tic_tac_toe", "--config", str(tmp_path / "nnue.toml"), "--set", "window=5"])
+    assert (nnue.make_config(args).depth, nnue.make_config(args).window) == (3, 5)

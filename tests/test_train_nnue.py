@@ -7,12 +7,13 @@ import dataclasses
 
 import pytest
 import torch
-
-import rlgames
 from rlgames.models.checkpoint import load_checkpoint
 from rlgames.models.evaluator import NetworkEvaluator, NNUEvaluator
+from rlgames.train import nnue, nnue_data, td
+from rlgames.train.config import field_docs, settings_help
+
+import rlgames
 from rlgames.evaluators import load_evaluator
-from rlgames.train import nnue, nnue_data
 
 
 def play(game, config, seed=0, teacher=None) -> nnue_data.Positions:
@@ -213,7 +214,6 @@ def test_sparse_positions_are_the_active_features_and_read_as_the_dense_inputs()
     them (`forward_active`) as it reads the vector of ones and zeros, and positions stored densely (a
     window saved before) join sparse ones as sparse."""
     import numpy as np
-
     from rlgames.models.evaluator import network_inputs
     chess_sets = (("pieces",), ("pieces", "threats"), ("pieces", "threats", "positional"))
     for name, inputs in (("connect_four", ("lines",)), *(("chess", sets) for sets in chess_sets)):
@@ -470,7 +470,6 @@ def test_a_network_grows_into_one_reading_more_inputs(tmp_path):
     read more (the positional inputs too): the same weights, the new inputs' rows zero, so the same values
     on the same positions; the other way is refused."""
     import numpy as np
-
     from rlgames.models.checkpoint import save_checkpoint
     from rlgames.models.evaluator import network_inputs
 
@@ -492,3 +491,12 @@ def test_a_network_grows_into_one_reading_more_inputs(tmp_path):
     save_checkpoint(tmp_path / "grown.nnue.pt", network=grown, game=game)
     with pytest.raises(ValueError, match="inputs=pieces\\+threats\\+positional\\); the settings ask for nnue\\(.*inputs=pieces\\+threats\\)"):
         nnue._initial_network(str(tmp_path / "grown.nnue.pt"), game, dataclasses.replace(config, inputs=("pieces", "threats")))
+
+
+@pytest.mark.parametrize("config_class", [nnue.NNUEConfig, td.TDConfig])
+def test_every_trainer_setting_has_a_docstring_in_help(config_class, capsys):
+    """Each field of a trainer's config carries a one-line docstring, which its --help lists with the default."""
+    docs = field_docs(config_class)
+    assert list(docs) == [f.name for f in dataclasses.fields(config_class)] and all(docs.values())
+    help_text = settings_help(config_class)
+    assert all(f"  {name} = " in help_text for name in docs)

@@ -1,4 +1,4 @@
-"""``python -m rlgames.train GAME [--preset NAME] [--config FILE] [--run-dir DIR] [--seed S] [--device auto|cpu|cuda] [--resume]``
+"""``python -m rlgames.train GAME [--preset NAME] [--config FILE] [--set KEY=VALUE ...] [--run-dir DIR] [--seed S] [--device auto|cpu|cuda] [--resume]``
 
 Trains a policy/value network for GAME by self-play; prints a progress line per iteration and writes
 checkpoints and TensorBoard events into the run directory (``tensorboard --logdir runs``).
@@ -10,11 +10,18 @@ import argparse
 import sys
 
 import torch
+from rlgames.models import CheckpointError
+from rlgames.train.config import (
+    PRESETS,
+    ConfigError,
+    load_config,
+    nested_settings,
+    parse_settings,
+    read_override_file,
+)
+from rlgames.train.trainer import Trainer, TrainError
 
 import rlgames
-from rlgames.models import CheckpointError
-from rlgames.train.config import PRESETS, ConfigError, load_config, read_override_file
-from rlgames.train.trainer import Trainer, TrainError
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -24,6 +31,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--preset", help=f"settings to start from: {', '.join(PRESETS)} (default: the game's "
                                          "preset when there is one, else smoke)")
     parser.add_argument("--config", help="a JSON or TOML file of overrides, nested like the config")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override one setting, nested ones by dots, e.g. --set selfplay.simulations=100 "
+                             "(a JSON value; repeatable; applied after --config)")
     parser.add_argument("--run-dir", help="where checkpoints and logs go (default: runs/GAME-PRESET-sSEED)")
     parser.add_argument("--seed", type=int, help="the seed of everything random (default: the config's, 0)")
     parser.add_argument("--iterations", type=int, help="train up to this many iterations (extends a resumed run)")
@@ -51,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     preset = args.preset or (args.game if args.game in PRESETS else "smoke")
     try:
         game = rlgames.load_game(args.game)
-        overrides = read_override_file(args.config) if args.config else None
+        overrides = nested_settings(parse_settings(args.set), read_override_file(args.config) if args.config else None)
         config = load_config(preset, overrides, seed=args.seed, iterations=args.iterations)
         run_dir = args.run_dir or f"runs/{args.game}-{preset}-s{config.seed}"
         print(f"training {args.game} (preset {preset}, seed {config.seed}) on {device} into {run_dir}")

@@ -16,8 +16,11 @@ Unknown keys and values of the wrong type raise `ConfigError` naming the key.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import inspect
 import json
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Mapping, Sequence
@@ -340,6 +343,46 @@ def read_override_file(path: str | Path) -> dict[str, Any]:
 def config_from_dict(data: Mapping[str, Any]) -> TrainConfig:
     """The config a `TrainConfig.to_dict` output describes (checkpoints store it that way)."""
     return apply_overrides(TrainConfig(), data)
+
+
+def field_docs(cls: type) -> dict[str, str]:
+    """The one-line docstring under each field of the dataclass ``cls`` (read from its source, as Python
+    keeps no attribute docstrings), by field name."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    docs = {}
+    for node, after in zip(body, body[1:]):
+        if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and isinstance(after, ast.Expr)
+                and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):
+            docs[node.target.id] = " ".join(after.value.value.split())
+    return docs
+
+
+def nested_settings(overrides: Mapping[str, Any], into: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``--set`` overrides whose keys name nested settings with dots (``selfplay.simulations``) as the nested
+    tables of a config file, merged over ``into`` (a file's tables)."""
+    merged: dict[str, Any] = {key: dict(value) if isinstance(value, Mapping) else value
+                              for key, value in (into or {}).items()}
+    for key, value in overrides.items():
+        *path, last = key.split(".")
+        table = merged
+        for part in path:
+            table = table.setdefault(part, {})
+            if not isinstance(table, dict):
+                raise ConfigError(f"setting {key!r}: {part!r} is not a table of settings")
+        table[last] = value
+    return merged
+
+
+def settings_help(cls: type, preset: Any | None = None) -> str:
+    """The ``--set`` settings of the config dataclass ``cls`` for a ``--help`` epilog: each field, its
+    default (``preset``'s value where given) and its docstring."""
+    defaults = preset if preset is not None else cls()
+    lines = ["settings (--set KEY=VALUE; a JSON value):"]
+    for name, doc in field_docs(cls).items():
+        lines.append(f"  {name} = {json.dumps(getattr(defaults, name))}")
+        lines += textwrap.wrap(doc, 96, initial_indent="      ", subsequent_indent="      ")
+    return "\n".join(lines)
 
 
 def parse_settings(items: Sequence[str]) -> dict[str, Any]:

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
 from rlgames.models import NetworkEvaluator, PolicyValueNet
+from rlgames.train.config import EvalConfig
+
 from rlgames.agents.base import Agent
 from rlgames.agents.spec import load_agent, parse_spec
 from rlgames.arena.elo import elo_difference
@@ -32,7 +33,6 @@ from rlgames.game import Game, State
 from rlgames.search.mcts.config import MCTSConfig
 from rlgames.search.mcts.puct import MCTS, MultiTreeMCTS
 from rlgames.solvers import solve
-from rlgames.train.config import EvalConfig
 
 REACHABLE_LIMIT = 20_000
 """The most positions a game may have for the solver benchmark to list all of them."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import torch
-
 from rlgames.models import PolicyValueNet
 from rlgames.train.config import OptimConfig
 from rlgames.train.selfplay import Positions

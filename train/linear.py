@@ -54,12 +54,12 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+from rlgames.train.targets import outcome_values
 
 import rlgames
 from rlgames.cli import parse_game_param
 from rlgames.evaluators import WEIGHTS_FORMAT, LinearEvaluator, load_evaluator
 from rlgames.game import CHANCE, TERMINAL, Game
-from rlgames.train.targets import outcome_values
 
 DEFAULT_EPSILON = 0.1
 DEFAULT_RANDOM_OPENING = 4

@@ -14,10 +14,9 @@ import json
 from pathlib import Path
 from typing import Callable, Mapping
 
-from torch.utils.tensorboard import SummaryWriter
-
 from rlgames.train.learner import Losses
 from rlgames.train.selfplay import SelfPlayStats
+from torch.utils.tensorboard import SummaryWriter
 
 
 class RunLogger:

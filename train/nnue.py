@@ -1,4 +1,4 @@
-"""``python -m rlgames.train.nnue GAME [--preset NAME] [--generations N] [--run-dir DIR] [--seed S] [--resume] [--workers N] [--out FILE] [--relearn RUN_DIR [--init CHECKPOINT]] [--set KEY=VALUE ...]``
+"""``python -m rlgames.train.nnue GAME [--preset NAME] [--config FILE] [--generations N] [--run-dir DIR] [--seed S] [--resume] [--workers N] [--out FILE] [--relearn RUN_DIR [--init CHECKPOINT]] [--set KEY=VALUE ...]``
 
 Trains an NNUE (`rlgames.models.networks.NNUE`) for GAME by alpha-beta self-play, generation by generation,
 as Stockfish's NNUE data is made: each generation plays ``games`` games of depth-``depth`` alpha-beta
@@ -33,10 +33,6 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from torch.nn import functional as F
-from torch.nn.utils import parametrize
-
-import rlgames
 from rlgames.models import CheckpointError
 from rlgames.models.checkpoint import (
     load_checkpoint,
@@ -46,15 +42,25 @@ from rlgames.models.checkpoint import (
 )
 from rlgames.models.evaluator import NNUEvaluator
 from rlgames.models.networks import NNUE, NNUEArgs, build_network, reads_features
+from rlgames.train.config import (
+    EvalConfig,
+    apply_overrides,
+    parse_settings,
+    read_override_file,
+    settings_help,
+)
+from rlgames.train.evaluate import match
+from rlgames.train.nnue_config import PRESETS, NNUEConfig
+from rlgames.train.nnue_data import Positions, load_window, play_generation, save_window
+from torch.nn import functional as F
+from torch.nn.utils import parametrize
+
+import rlgames
 from rlgames.evaluators import load_evaluator
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import Game, State
 from rlgames.search import AlphaBeta, AlphaBetaConfig
 from rlgames.search.result import SearchResult
-from rlgames.train.config import EvalConfig, apply_overrides, parse_settings
-from rlgames.train.evaluate import match
-from rlgames.train.nnue_config import PRESETS, NNUEConfig
-from rlgames.train.nnue_data import Positions, load_window, play_generation, save_window
 
 
 def learn(network: NNUE, optimizer: torch.optim.Optimizer, data: Positions, config: NNUEConfig,
@@ -293,7 +299,8 @@ class Run:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m rlgames.train.nnue", description=__doc__.split("\n\n")[1])
+    parser = argparse.ArgumentParser(prog="python -m rlgames.train.nnue", description=__doc__.split("\n\n")[1],
+                                     epilog=settings_help(NNUEConfig), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", help=f"the game: {', '.join(rlgames.list_games())}")
     parser.add_argument("--preset", help=f"settings: {', '.join(PRESETS)} (default: the game's, else smoke)")
     parser.add_argument("--generations", type=int, help="train up to this many generations")
@@ -310,6 +317,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--init", metavar="CHECKPOINT",
                         help="with --relearn: learn further from this network (of the settings' size, or one "
                              "reading fewer threat inputs: it grows) instead of a fresh one")
+    parser.add_argument("--config", metavar="FILE", help="a JSON or TOML file of settings, applied before --set")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override one NNUEConfig setting, e.g. --set depth=10 (repeatable; "
                              "--resume needs the same ones)")
@@ -327,7 +335,7 @@ def make_config(args: argparse.Namespace) -> NNUEConfig:
     preset = preset_name(args)
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
-    overrides = parse_settings(args.set) | {"seed": args.seed}
+    overrides = (read_override_file(args.config) if args.config else {}) | parse_settings(args.set) | {"seed": args.seed}
     if args.generations is not None:
         overrides["generations"] = args.generations
     return apply_overrides(PRESETS[preset], overrides, where=f"preset {preset}")

@@ -10,61 +10,74 @@ from rlgames.game import Game
 
 @dataclass(frozen=True)
 class NNUEConfig:
-    """A run: ``generations`` of ``games`` self-play games each, alpha-beta at ``depth`` (and ``quiescence`` plies
-    of captures past it, in self-play and in the evaluation matches) after ``random_plies`` random moves,
-    and a ``random_moves`` fraction of the later moves random too (the positions before them still labelled
-    by their search: more diverse positions than deterministic self-play gives), and with ``adjudicate`` > 0
-    a game ended as a win once the search's value reaches it either way (Stockfish's ``eval_limit``: no
-    positions of a decided game); labels ``lam * value + (1 - lam) * result``, the value being the search's
-    or the ``teacher`` checkpoint's (which also labels a random child of a ``siblings`` fraction of the
-    positions); with ``quiet``, only positions whose searched move is not one of the game's tactical actions
-    are kept (Stockfish's trainer skips capture positions: the network is evaluated where quiescence stands
-    pat, and a label taken in the middle of an exchange is the exchange's, not the position's); the network
-    (``accumulator``, ``hidden``, and with ``psqt`` a linear term straight to the value, reading the
-    game's feature sets named by ``inputs``, in order; none: its first: `rlgames.models.networks.NNUEArgs`) learns the last ``window`` generations
-    for ``epochs`` epochs (with ``one_cycle``, the learning rate rising to ``lr`` over the first tenth of
-    each generation's steps and annealed to zero by its end: Smith's one-cycle schedule), the policy loss
-    weighted by ``policy_weight`` (alpha-beta reads only the value) and, with ``factor``, each run of
-    ``factor`` consecutive inputs (a piece's 64 squares in chess) sharing one more learned row of the first
-    layer, folded into the layer after each generation (the "factorizer" of Stockfish's trainer: what a
-    piece is worth anywhere is learned from every square's positions); with ``holdout``, the positions of
-    the last ``holdout`` fraction of each generation's games are never learnt but measure it
-    (``loss/value_holdout``: a value loss well above the learnt positions' is a network learning its games
-    by heart rather than the game); ``eval_games`` games at ``eval_time`` seconds a move measure each
-    generation.
-    With ``hand_crafted_games``, every generation's games are played by the hand-crafted evaluator, not the
-    previous network (more of its positions, as Stockfish's first networks learnt from games of its
-    classical evaluation): for a network that does not yet search as well as the evaluation it learns."""
+    """A run of ``python -m rlgames.train.nnue``: generations of alpha-beta self-play games whose positions,
+    labelled by the search, teach an NNUE (Stockfish's recipe); each field below is a ``--set KEY=VALUE``."""
 
     generations: int = 6
+    """Generations: each plays ``games`` games, then learns the last ``window`` generations' positions."""
     games: int = 300
+    """Self-play games per generation."""
     depth: int = 4
+    """Alpha-beta depth of the self-play searches, whose values label the positions."""
     quiescence: int = 0
+    """Plies of captures past the depth, in self-play and in the evaluation matches."""
     random_plies: int = 6
+    """Random moves opening each game."""
     random_moves: float = 0.0
+    """Fraction of the later moves played at random (the positions before them still labelled by their
+    search): more diverse positions than deterministic self-play gives."""
     adjudicate: float = 0.0
+    """A game ends as a win once the search's value reaches this either way (Stockfish's ``eval_limit``);
+    0: every game is played out."""
     lam: float = 0.5
+    """Labels are ``lam * value + (1 - lam) * result``: the search's value mixed with the game's result."""
     quiet: bool = False
+    """Keep only positions whose searched move is not tactical (Stockfish's trainer skips captures: the
+    network is evaluated where quiescence stands pat)."""
     window: int = 3
+    """Generations of positions each generation learns."""
     accumulator: int = 64
+    """Units of the network's first layer, its accumulator (`rlgames.models.networks.NNUEArgs`)."""
     hidden: int = 32
+    """Units of its hidden layer."""
     psqt: int = 0
+    """1: a linear term from the inputs straight to the value (Stockfish's PSQT output)."""
     inputs: tuple[str, ...] = ()
+    """The game's feature sets the network reads, in order (``["pieces", "threats"]``); none: its first."""
     epochs: int = 6
+    """Passes over the window's positions per generation."""
     batch_size: int = 512
+    """Positions per gradient step."""
     lr: float = 1e-3
+    """Learning rate (Adam); with ``one_cycle``, the peak."""
     one_cycle: bool = False
+    """The learning rate rises to ``lr`` over the first tenth of a generation's steps and anneals to zero
+    by its end (Smith's one-cycle schedule)."""
     policy_weight: float = 1.0
+    """Weight of the policy loss (alpha-beta reads only the value)."""
     factor: int = 0
+    """Each run of this many consecutive inputs (a piece's 64 squares in chess) shares one more learned
+    row of the first layer, folded in after each generation (Stockfish's factorizer); 0: none."""
     holdout: float = 0.0
+    """Fraction of each generation's last games never learnt but measured (``loss/value_holdout``: a
+    value loss well above the learnt positions' is a network learning its games by heart)."""
     eval_games: int = 40
+    """Games against the hand-crafted evaluator that measure each generation."""
     eval_time: float = 0.05
+    """Seconds a move in those games (equal time)."""
     eval_opening_plies: int = 4
+    """Random plies opening those games."""
     teacher: str | None = None
+    """A checkpoint whose values label the positions instead of the search's (distillation)."""
     siblings: float = 0.0
+    """With a teacher, the fraction of positions that also add a random child, labelled by the teacher."""
     augment: bool = False
+    """Learn every position under the board's symmetries (a network that reads the observation)."""
     hand_crafted_games: bool = False
+    """Every generation's games are played by the hand-crafted evaluator, not the previous network (as
+    Stockfish's first networks learnt from games of its classical evaluation)."""
     seed: int = 0
+    """Seed of the games (from ``(seed, generation, game)``) and of the learning."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "inputs", tuple(self.inputs))  # a list from a JSON setting or a run's record

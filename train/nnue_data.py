@@ -13,9 +13,17 @@ from typing import Any
 
 import numpy as np
 import torch
-
 from rlgames.models.evaluator import NetworkEvaluator, NNUEvaluator, network_inputs
-from rlgames.models.networks import NNUE, NetworkConfig, network_from_config, reads_features
+from rlgames.models.networks import (
+    NNUE,
+    NetworkConfig,
+    network_from_config,
+    reads_features,
+)
+from rlgames.train.nnue_config import NNUEConfig
+from rlgames.train.replay import map_actions
+from rlgames.train.targets import outcome_values
+
 from rlgames.evaluators import load_evaluator
 from rlgames.evaluators.base import Evaluator
 from rlgames.evaluators.nnue import feature_set
@@ -23,9 +31,6 @@ from rlgames.files import atomic_write
 from rlgames.game import Game, State, Symmetry
 from rlgames.parallel import GameRecipe, game_recipe, map_ordered, rebuild_game
 from rlgames.search import AlphaBeta, AlphaBetaConfig
-from rlgames.train.nnue_config import NNUEConfig
-from rlgames.train.replay import map_actions
-from rlgames.train.targets import outcome_values
 
 
 @dataclass

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Sequence
 
 import numpy as np
+from rlgames.train.selfplay import Positions
 
 from rlgames.files import atomic_write
 from rlgames.game import Symmetry
-from rlgames.train.selfplay import Positions
 
 
 class ReplayBuffer:

@@ -31,8 +31,10 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-
 from rlgames.models import NetworkEvaluator
+from rlgames.train.config import SelfPlayConfig
+from rlgames.train.targets import outcome_values
+
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game, State
 from rlgames.search import AlphaBeta, AlphaBetaConfig
@@ -40,8 +42,6 @@ from rlgames.search.mcts.config import GumbelConfig, MCTSConfig
 from rlgames.search.mcts.gumbel import MultiTreeGumbel
 from rlgames.search.mcts.puct import MultiTreeMCTS
 from rlgames.search.result import MultiTreeSearch, SearchResult
-from rlgames.train.config import SelfPlayConfig
-from rlgames.train.targets import outcome_values
 
 
 @dataclass(frozen=True)

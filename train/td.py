@@ -42,20 +42,15 @@ from typing import Any
 
 import numpy as np
 import torch
-
-import rlgames
 from rlgames.models import CheckpointError
 from rlgames.models.checkpoint import load_checkpoint, load_network, save_checkpoint
 from rlgames.models.networks import NNUE, build_network
-from rlgames.arena.scores import PairResult
-from rlgames.evaluators import load_evaluator
-from rlgames.game import Game
-from rlgames.jit.rng import new_rng_state
 from rlgames.train.config import (
     ConfigError,
     apply_overrides,
     parse_settings,
     read_override_file,
+    settings_help,
 )
 from rlgames.train.logger import RunLogger
 from rlgames.train.td_kernels import (
@@ -69,42 +64,56 @@ from rlgames.train.td_kernels import (
     no_heuristic,
 )
 
+import rlgames
+from rlgames.arena.scores import PairResult
+from rlgames.evaluators import load_evaluator
+from rlgames.game import Game
+from rlgames.jit.rng import new_rng_state
+
 CHECKPOINT = "latest.pt"
 
 
 @dataclass(frozen=True)
 class TDConfig:
-    """A run: ``games`` self-play games of a network with ``accumulator`` and ``hidden`` units, learning
-    at rate ``alpha`` with trace decay ``lam``, random turns with probability ``epsilon``, decision nodes
-    taught with weight ``decision_weight`` (0: not at all), initial parameters uniform in
-    ``[-init_range, init_range]``. Every ``eval_every`` games: a checkpoint and ``eval_games`` evaluation
-    games (an even number: colours alternate), whose first ``eval_opening_turns`` turns are random (a
-    deterministic game needs at least 1 for the pairs of games to differ). ``opponent`` names the
-    compiled evaluator those games measure the network against besides its previous self and random
-    turns (`rlgames.evaluators.load_evaluator`: the game's ``heuristic``, or one of its own such as
-    backgammon's ``pubeval``, the baseline of TD-Gammon's successors). ``init``, a checkpoint's path, starts from
-    the weights of another run of the same size instead (a second phase at a lower ``alpha``, say).
+    """A run of ``python -m rlgames.train.td``: TD(lambda) self-play of a small network, TD-Gammon's
+    learning; each field below is a ``--set KEY=VALUE``.
 
     TD-Gammon's values are ``lam = 0.7`` and ``alpha = 0.1`` (Tesauro 1992, "Practical Issues in Temporal
     Difference Learning", as its reproductions quote it; not checked against the paper's text here). Its
     output was a sigmoid P in [0, 1]; ours is tanh = 2 P - 1 in [-1, 1], whose error and gradient are
-    each twice P's, so TD-Gammon's steps take ``alpha = 0.1 / 4`` here. What the knobs did on tic-tac-toe and backgammon is in
-    ``docs/research/td.md``."""
+    each twice P's, so TD-Gammon's steps take ``alpha = 0.1 / 4`` here. What the knobs did on tic-tac-toe
+    and backgammon is in ``docs/research/td.md``."""
 
     accumulator: int = 80
+    """Units of the network's first layer."""
     hidden: int = 16
+    """Units of its hidden layer."""
     alpha: float = 0.025
+    """Learning rate of the TD steps."""
     lam: float = 0.7
+    """Decay of the eligibility traces (TD(lambda)'s lambda)."""
     epsilon: float = 0.0
+    """Probability that a self-play turn is random."""
     decision_weight: float = 1.0
+    """Weight of the TD steps taught at decision nodes (0: only afterstates learn)."""
     init_range: float = 0.1
+    """Initial parameters are uniform in ``[-init_range, init_range]``."""
     games: int = 100_000
+    """Self-play games of the run."""
     eval_every: int = 5_000
+    """Games between a checkpoint and an evaluation."""
     eval_games: int = 400
+    """Games of each evaluation (an even number: colours alternate)."""
     eval_opening_turns: int = 0
+    """Random turns opening each evaluation game (a deterministic game needs at least 1)."""
     opponent: str = "heuristic"
+    """The evaluator the evaluations measure the network against, besides its previous self and random
+    turns (`rlgames.evaluators.load_evaluator`: ``heuristic``, or backgammon's ``pubeval``)."""
     init: str = ""
+    """A checkpoint of a run of the same size whose weights start this one (a second phase at a lower
+    ``alpha``)."""
     seed: int = 0
+    """Seed of the games and of the initial parameters."""
 
     def __post_init__(self) -> None:
         for name in ("accumulator", "hidden", "games", "eval_every", "eval_games"):
@@ -292,7 +301,8 @@ class Run:
 
 # --- the command line ----------------------------------------------------------------------------------
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m rlgames.train.td", description=__doc__.split("\n\n")[1])
+    parser = argparse.ArgumentParser(prog="python -m rlgames.train.td", description=__doc__.split("\n\n")[1],
+                                     epilog=settings_help(TDConfig), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", help=f"the game: {', '.join(rlgames.list_games())}")
     parser.add_argument("--preset", help=f"settings: {', '.join(PRESETS)} (default: the game's, else smoke)")
     parser.add_argument("--games", type=int, help="train up to this many games in all (extends a resumed run)")

@@ -27,7 +27,6 @@ from typing import Any, Callable
 
 import numpy as np
 import torch
-
 from rlgames.models import (
     NetworkEvaluator,
     PolicyValueNet,
@@ -37,13 +36,14 @@ from rlgames.models import (
     save_checkpoint,
 )
 from rlgames.models.checkpoint import load_weights
-from rlgames.game import Game
 from rlgames.train.config import TrainConfig, config_from_dict, settle_for_device
 from rlgames.train.evaluate import SolverBenchmark, evaluate
 from rlgames.train.learner import Learner, Losses, make_optimizer, mean_losses
 from rlgames.train.logger import RunLogger
 from rlgames.train.replay import ReplayBuffer
 from rlgames.train.selfplay import play_games
+
+from rlgames.game import Game
 
 CHECKPOINT = "checkpoint.pt"
 RUN_FILE = "run.json"
