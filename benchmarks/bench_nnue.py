@@ -12,7 +12,8 @@ back to back (interleaved, so that a busy machine slows both alike), timed in th
 differently), so the headline is nodes per second, and time to depth is shown beside it. Two more
 searches run the same NNUE summed afresh at every leaf (``incremental=False``) and updated move by
 move (``incremental=True``), the two ways the issue asks to measure; the NNUE column is the default
-(`rlgames.models.evaluator.NNUEvaluator`: updated in chess, where the game lists the inputs a move changes, else summed).
+(`rlgames.models.evaluator.NNUEvaluator`: updated in chess, where the game lists the inputs a move
+changes, else summed).
 The issue's target: the NNUE at >= 30% of the hand-crafted evaluator's nodes per second in each game::
 
     python benchmarks/bench_nnue.py --games connect_four othello --json nnue.json

@@ -104,7 +104,8 @@ class NetworkConfig:
 
     def describe(self) -> str:
         """E.g. ``resnet(blocks=4, channels=64, ...)``."""
-        args = ", ".join(f"{k}={'+'.join(v) or 'observation' if isinstance(v, tuple) else v}" for k, v in asdict(self.args).items())
+        args = ", ".join(f"{k}={'+'.join(v) or 'observation' if isinstance(v, tuple) else v}"
+                         for k, v in asdict(self.args).items())
         return f"{self.arch}({args})"
 
     def to_dict(self) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 independent items runs through `map_ordered`, so that another backend (Ray) plugs in here, once.
 
 A worker builds what it needs once, by ``setup(*setup_args)`` (a game from its registry name and
-parameters, `game_recipe` and `rebuild_game`; the agents of a match), and then runs ``work(context, item)`` for the items it is given;
+parameters, `game_recipe` and `rebuild_game`; the agents of a match), and then runs ``work(context, item)``
+for the items it is given;
 results come back in the items' order, so a seeded run gives the same results with any number of
 workers. Processes are spawned (not forked): each compiles or loads from numba's cache what it runs.
 """

@@ -10,7 +10,7 @@ import torch
 from rlgames.models.checkpoint import load_checkpoint
 from rlgames.models.evaluator import NetworkEvaluator, NNUEvaluator
 from rlgames.train import nnue, nnue_data, td
-from rlgames.train.config import field_docs, settings_help
+from rlgames.train.config import TrainConfig, field_docs, settings_help
 
 import rlgames
 from rlgames.evaluators import load_evaluator
@@ -493,10 +493,15 @@ def test_a_network_grows_into_one_reading_more_inputs(tmp_path):
         nnue._initial_network(str(tmp_path / "grown.nnue.pt"), game, dataclasses.replace(config, inputs=("pieces", "threats")))
 
 
-@pytest.mark.parametrize("config_class", [nnue.NNUEConfig, td.TDConfig])
+@pytest.mark.parametrize("config_class", [nnue.NNUEConfig, td.TDConfig, TrainConfig])
 def test_every_trainer_setting_has_a_docstring_in_help(config_class, capsys):
-    """Each field of a trainer's config carries a one-line docstring, which its --help lists with the default."""
-    docs = field_docs(config_class)
-    assert list(docs) == [f.name for f in dataclasses.fields(config_class)] and all(docs.values())
+    """Each field of a trainer's config (and of its nested tables) carries a one-line docstring, which its
+    --help lists with the default."""
     help_text = settings_help(config_class)
-    assert all(f"  {name} = " in help_text for name in docs)
+    for cls, prefix in [(config_class, "")] + [(type(getattr(config_class(), f.name)), f"{f.name}.")
+                                               for f in dataclasses.fields(config_class)
+                                               if dataclasses.is_dataclass(getattr(config_class(), f.name))]:
+        docs = field_docs(cls)
+        assert list(docs) == [f.name for f in dataclasses.fields(cls)] and all(docs.values()), cls
+        assert all(f"  {prefix}{name} = " in help_text for name in docs
+                   if not dataclasses.is_dataclass(getattr(cls(), name)))

@@ -14,10 +14,12 @@ from rlgames.models import CheckpointError
 from rlgames.train.config import (
     PRESETS,
     ConfigError,
+    TrainConfig,
     load_config,
     nested_settings,
     parse_settings,
     read_override_file,
+    settings_help,
 )
 from rlgames.train.trainer import Trainer, TrainError
 
@@ -26,6 +28,7 @@ import rlgames
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m rlgames.train", description=__doc__.split("\n\n")[1],
+                                     epilog=settings_help(TrainConfig),
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", help=f"the game: {', '.join(rlgames.list_games())}")
     parser.add_argument("--preset", help=f"settings to start from: {', '.join(PRESETS)} (default: the game's "

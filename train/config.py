@@ -34,104 +34,116 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class NetworkSettings:
-    """The network: ``arch`` ("auto", "resnet" or "mlp") and its arguments (see `rlgames.models.build_network`).
-    ``init``, when set, is a checkpoint of the same game and architecture whose weights start the run
-    instead of random ones (a later training stage; the optimizer and replay start afresh)."""
+    """The network (`rlgames.models.build_network`)."""
 
     arch: str = "auto"
+    """"resnet" or "mlp"; "auto": a ResNet for (C, H, W) boards, else an MLP."""
     args: Mapping[str, int] = field(default_factory=dict)
+    """The architecture's arguments (``{blocks = 2, channels = 32}``)."""
     init: str = ""
+    """A checkpoint of the same game and architecture whose weights start the run (a later stage; the
+    optimizer and replay start afresh)."""
 
 
 @dataclass(frozen=True)
 class SelfPlayConfig:
-    """Self-play: ``parallel_games`` games stepped together (their leaves share one network call);
-    ``games_per_iteration`` games are played each iteration.
-
-    * ``search`` -- "puct" (AlphaZero's PUCT with Dirichlet root noise), "gumbel" (Gumbel AlphaZero,
-      Danihelka et al. 2022: policy improvement that holds at a handful of simulations) or "auto", the
-      default: Gumbel on the CPU, where simulations are dear, PUCT on CUDA (`settle_for_device`);
-    * ``simulations`` per move, on top of the visits kept from the previous move's tree;
-    * ``leaves_per_game`` -- leaves each tree contributes to a network batch (virtual losses);
-    * ``temperature_moves`` -- the first moves of a game are drawn from the root's visit distribution
-      (temperature 1), the later ones are the search's best move (temperature 0);
-    * ``random_move_fraction`` -- the fraction of games that play one uniformly random move, at a
-      decision drawn uniformly from ``[0, random_move_plies)``: AlphaGo's value-network data (Silver et
-      al. 2016), positions after a likely blunder labelled by the play that follows, which teach the
-      value head the tactics a depth-limited search meets at its leaves. The positions up to the random
-      move keep their policy targets but leave the value loss;
-    * ``search_value_weight`` -- the value target is ``(1 - w) z + w q``, the game's outcome ``z`` mixed
-      with the search's root value ``q``: less noisy than ``z`` alone, less biased than ``q`` alone
-      (Lessons from AlphaZero, part 4, Oracle 2018, found ``w = 0.5`` best on connect four);
-    * ``sibling_fraction`` -- the fraction of recorded positions that also record the positions after
-      ``siblings_per_position`` distinct uniformly random moves, labelled by an exact alpha-beta search
-      of ``sibling_proof_depth`` plies where it proves the result (`rlgames.train.selfplay.Siblings`): the
-      tactics at a depth-limited search's leaves, which good play seldom shows.
-    """
+    """Self-play: games stepped together, their leaves sharing each network call."""
 
     games_per_iteration: int = 32
+    """Games played each iteration."""
     parallel_games: int = 32
+    """Games stepped together (their leaves share one network call)."""
     search: Literal["auto", "puct", "gumbel"] = "auto"
+    """"puct" (AlphaZero's, with Dirichlet root noise), "gumbel" (Gumbel AlphaZero, Danihelka et al. 2022:
+    policy improvement that holds at a handful of simulations) or "auto": Gumbel on the CPU, where
+    simulations are dear, PUCT on CUDA (`settle_for_device`)."""
     simulations: int = 64
+    """Simulations per move, on top of the visits kept from the previous move's tree."""
     leaves_per_game: int = 4
+    """Leaves each tree contributes to a network batch (virtual losses)."""
     c_puct: float = 1.25
+    """PUCT's exploration constant (AlphaZero's 1.25)."""
     dirichlet_alpha: float = 0.3
+    """Alpha of the Dirichlet noise on the root's priors (AlphaZero: 0.3 in chess)."""
     dirichlet_epsilon: float = 0.25
+    """Weight of that noise (AlphaZero's 0.25)."""
     temperature_moves: int = 4
+    """The first moves of a game are drawn from the root's visits (temperature 1), the later ones are the
+    search's best move."""
     random_move_fraction: float = 0.0
+    """Fraction of games that play one uniformly random move (AlphaGo's value-network data, Silver et al.
+    2016): positions after a likely blunder, labelled by the play that follows, teach the value head the
+    tactics at a depth-limited search's leaves; those before it leave the value loss."""
     random_move_plies: int = 30
+    """That random move is played at a decision drawn uniformly from ``[0, random_move_plies)``."""
     search_value_weight: float = 0.0
+    """The value target is ``(1 - w) z + w q``: the outcome ``z`` mixed with the root value ``q`` (Lessons
+    from AlphaZero, Oracle 2018, found 0.5 best on connect four)."""
     sibling_fraction: float = 0.0
+    """Fraction of recorded positions that also record the positions after random moves, labelled by an
+    exact alpha-beta search where it proves the result (`rlgames.train.selfplay.Siblings`)."""
     sibling_proof_depth: int = 4
+    """Plies of that proving search."""
     siblings_per_position: int = 1
+    """Distinct random moves per such position."""
 
 
 @dataclass(frozen=True)
 class ReplayConfig:
-    """A ring buffer of the last ``capacity`` positions; ``augment`` applies a random board symmetry
-    to each sampled position."""
+    """The replay buffer."""
 
     capacity: int = 20_000
+    """A ring buffer of the last this many positions."""
     augment: bool = True
+    """Apply a random board symmetry to each sampled position."""
 
 
 @dataclass(frozen=True)
 class OptimConfig:
-    """The learner: ``optimizer`` "adam" (AdamW: decoupled weight decay) or "sgd" (with ``momentum``,
-    weight decay as L2). ``lr_schedule`` lists ``(iteration, lr)`` pairs: from that iteration on the
-    rate is ``lr`` (piecewise constant, as in AlphaZero). ``min_replay`` positions must be in the
-    buffer before the first step."""
+    """The learner."""
 
     optimizer: Literal["adam", "sgd"] = "adam"
+    """"adam" (AdamW: decoupled weight decay) or "sgd" (with ``momentum``, weight decay as L2)."""
     lr: float = 1e-3
+    """Learning rate, until ``lr_schedule`` says otherwise."""
     lr_schedule: tuple[tuple[int, float], ...] = ()
+    """``(iteration, lr)`` pairs: from that iteration on the rate is ``lr`` (piecewise constant, as
+    AlphaZero's)."""
     momentum: float = 0.9
+    """SGD's momentum."""
     weight_decay: float = 1e-4
+    """Weight decay (AlphaZero's 1e-4)."""
     batch_size: int = 128
+    """Positions per step."""
     steps_per_iteration: int = 50
+    """Gradient steps per iteration."""
     value_weight: float = 1.0
+    """Weight of the value loss beside the policy loss."""
     min_replay: int = 256
+    """Positions the buffer must hold before the first step."""
 
 
 @dataclass(frozen=True)
 class EvalConfig:
-    """Evaluation every ``interval`` iterations (0: never) and before the first one.
-
-    * ``opponents`` -- agent specs played by MCTS with the network (``simulations`` per move), each
-      ``games`` games from random openings of ``opening_plies`` plies, colours swapped per opening;
-    * ``solver_positions`` -- positions judged by the exact solver: all reachable ones (tic-tac-toe, 0 =
-      all) or a sample of Pons' sets ``pons_sets`` (connect four); ``mcts_positions`` of them are also
-      searched by MCTS with the network.
-    """
+    """Evaluation, every ``interval`` iterations and before the first one."""
 
     interval: int = 5
+    """Iterations between evaluations (0: never)."""
     opponents: tuple[str, ...] = ("alphabeta(depth=2, eval=heuristic)", "mcts(simulations=200)")
+    """Agent specs played by MCTS with the network."""
     games: int = 10
+    """Games against each opponent, from random openings, colours swapped per opening."""
     opening_plies: int = 2
+    """Plies of those openings."""
     simulations: int = 64
+    """Simulations per move of the network's MCTS."""
     solver_positions: int = 0
+    """Positions judged by the exact solver: all reachable ones (tic-tac-toe; 0 = all), or a sample of
+    Pons' sets ``pons_sets`` (connect four)."""
     mcts_positions: int = 200
+    """Of those, the positions also searched by MCTS with the network."""
     pons_sets: tuple[str, ...] = ("Test_L2_R1", "Test_L1_R1")
+    """Pons' sets the sample is drawn from."""
 
 
 @dataclass(frozen=True)
@@ -139,12 +151,19 @@ class TrainConfig:
     """A whole run: ``iterations`` of self-play, learning and checkpointing, from ``seed``."""
 
     iterations: int = 20
+    """Iterations of self-play, learning and checkpointing."""
     seed: int = 0
+    """Seed of everything random."""
     network: NetworkSettings = NetworkSettings()
+    """The network."""
     selfplay: SelfPlayConfig = SelfPlayConfig()
+    """Self-play."""
     replay: ReplayConfig = ReplayConfig()
+    """The replay buffer."""
     optim: OptimConfig = OptimConfig()
+    """The learner."""
     eval: EvalConfig = EvalConfig()
+    """Evaluation."""
 
     def __post_init__(self) -> None:
         validate(self)
@@ -378,11 +397,20 @@ def settings_help(cls: type, preset: Any | None = None) -> str:
     """The ``--set`` settings of the config dataclass ``cls`` for a ``--help`` epilog: each field, its
     default (``preset``'s value where given) and its docstring."""
     defaults = preset if preset is not None else cls()
-    lines = ["settings (--set KEY=VALUE; a JSON value):"]
+    return "\n".join(["settings (--set KEY=VALUE; a JSON value):", *_setting_lines(cls, defaults, "")])
+
+
+def _setting_lines(cls: type, defaults: Any, prefix: str) -> list[str]:
+    """`settings_help`'s lines of ``cls``'s fields, a nested dataclass's as ``prefix.field``."""
+    lines = []
     for name, doc in field_docs(cls).items():
-        lines.append(f"  {name} = {json.dumps(getattr(defaults, name))}")
+        value = getattr(defaults, name)
+        if dataclasses.is_dataclass(value):
+            lines += _setting_lines(type(value), value, f"{prefix}{name}.")
+            continue
+        lines.append(f"  {prefix}{name} = {json.dumps(value, default=dict)}")
         lines += textwrap.wrap(doc, 96, initial_indent="      ", subsequent_indent="      ")
-    return "\n".join(lines)
+    return lines
 
 
 def parse_settings(items: Sequence[str]) -> dict[str, Any]:

@@ -300,7 +300,8 @@ class Run:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m rlgames.train.nnue", description=__doc__.split("\n\n")[1],
-                                     epilog=settings_help(NNUEConfig), formatter_class=argparse.RawDescriptionHelpFormatter)
+                                     epilog=settings_help(NNUEConfig),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", help=f"the game: {', '.join(rlgames.list_games())}")
     parser.add_argument("--preset", help=f"settings: {', '.join(PRESETS)} (default: the game's, else smoke)")
     parser.add_argument("--generations", type=int, help="train up to this many generations")
@@ -335,7 +336,8 @@ def make_config(args: argparse.Namespace) -> NNUEConfig:
     preset = preset_name(args)
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
-    overrides = (read_override_file(args.config) if args.config else {}) | parse_settings(args.set) | {"seed": args.seed}
+    overrides = read_override_file(args.config) if args.config else {}
+    overrides |= parse_settings(args.set) | {"seed": args.seed}
     if args.generations is not None:
         overrides["generations"] = args.generations
     return apply_overrides(PRESETS[preset], overrides, where=f"preset {preset}")
@@ -405,7 +407,8 @@ def _initial_network(path: str, game: Game, config: NNUEConfig) -> NNUE:
             and wanted.inputs[:len(args.inputs)] == args.inputs:
         return _grown(network, game, config)  # type: ignore[arg-type]
     if info.network.arch != "nnue" or args != wanted:
-        sizes = ", ".join(f"{k}={'+'.join(v) or 'observation' if isinstance(v, tuple) else v}" for k, v in dataclasses.asdict(wanted).items())
+        sizes = ", ".join(f"{k}={'+'.join(v) or 'observation' if isinstance(v, tuple) else v}"
+                          for k, v in dataclasses.asdict(wanted).items())
         raise ValueError(f"{path} is a network {info.network.describe()}; the settings ask for nnue({sizes}): "
                          f"pass --set to match it")
     return network  # type: ignore[return-value]

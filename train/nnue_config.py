@@ -102,7 +102,8 @@ PRESETS = {
     "othello": NNUEConfig(generations=2, games=16000, depth=4, random_plies=8, random_moves=0.05, lam=0.5,
                           accumulator=16, hidden=8, psqt=1, epochs=8, batch_size=256, lr=2e-3, one_cycle=True,
                           policy_weight=0.0, eval_games=20, eval_time=0.1),
-    # Stockfish-like: pieces, threats and positional inputs, quiet positions, search labels (docs/research/nnue-presets.md)
+    # Stockfish-like: pieces, threats and positional inputs, quiet positions, search labels
+    # (docs/research/nnue-presets.md)
     "chess": NNUEConfig(games=5000, depth=3, quiescence=8, random_plies=8, random_moves=0.05, lam=1.0, quiet=True,
                         accumulator=64, hidden=16, psqt=1, inputs=("pieces", "threats", "positional"), batch_size=256,
                         lr=2e-3, one_cycle=True, policy_weight=0.0, factor=64, eval_games=20, eval_time=0.1,

@@ -302,7 +302,8 @@ class Run:
 # --- the command line ----------------------------------------------------------------------------------
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m rlgames.train.td", description=__doc__.split("\n\n")[1],
-                                     epilog=settings_help(TDConfig), formatter_class=argparse.RawDescriptionHelpFormatter)
+                                     epilog=settings_help(TDConfig),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", help=f"the game: {', '.join(rlgames.list_games())}")
     parser.add_argument("--preset", help=f"settings: {', '.join(PRESETS)} (default: the game's, else smoke)")
     parser.add_argument("--games", type=int, help="train up to this many games in all (extends a resumed run)")

@@ -22,8 +22,9 @@ _EXPORTS = {
     "Gumbel": "mcts", "GumbelConfig": "mcts", "MultiTreeGumbel": "mcts",
     "SearchResult": "result", "SearchStats": "result", "MultiTreeSearch": "result",
 }
-__all__ = ["MCTS", "AlphaBeta", "AlphaBetaConfig", "Expectiminimax", "ExpectiminimaxConfig", "Gumbel", "GumbelConfig",
-           "Iteration", "MCTSConfig", "MultiTreeGumbel", "MultiTreeMCTS", "MultiTreeSearch", "SearchResult", "SearchStats"]
+__all__ = ["MCTS", "AlphaBeta", "AlphaBetaConfig", "Expectiminimax", "ExpectiminimaxConfig", "Gumbel",
+           "GumbelConfig", "Iteration", "MCTSConfig", "MultiTreeGumbel", "MultiTreeMCTS", "MultiTreeSearch",
+           "SearchResult", "SearchStats"]
 
 if TYPE_CHECKING:
     from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig, Iteration

@@ -1,6 +1,7 @@
-"""Bit operations and attack tables for the chess evaluator (`rlgames.games.chess.evaluator`), on int64
-bitboards (square a1 = bit 0 .. h8 = bit 63, the sign bit): knight and king attacks by square, and sliders by the classical ray approach (each ray from the square, cut at its first
-blocker, found with a bit scan; a sentinel blocker on h8 or a1 spares a branch per ray)."""
+"""Attack tables for the chess evaluator (`rlgames.games.chess.evaluator`), on int64 bitboards (square a1 = bit 0
+.. h8 = bit 63, the sign bit; the bit operations are `rlgames.jit.bits`'): knight and king attacks by square,
+and sliders by the classical ray approach (each ray from the square, cut at its first blocker, found with a
+bit scan; a sentinel blocker on h8 or a1 spares a branch per ray)."""
 
 from __future__ import annotations
 
