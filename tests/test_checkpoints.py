@@ -11,10 +11,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-import rlgames
 from rlgames.models import NetworkEvaluator, load_checkpoint, load_network
 from rlgames.models.evaluator import NNUEvaluator
+
+import rlgames
 from rlgames.arena import ArenaConfig, run_arena
 from rlgames.games.connect_four.data import load_pons_set
 from rlgames.search import AlphaBeta, AlphaBetaConfig
@@ -68,7 +68,9 @@ def test_a_shipped_checkpoint_loads_and_plays(name):
     game = rlgames.load_game(MANIFEST[name]["game"])
     network, info = load_network(FOLDER / name, game)
     assert info.game_name == game.name
-    agent = rlgames.load_agent(f"mcts(simulations=50, model={FOLDER / name})", game)
+    # an NNUE plays inside alpha-beta, as it is used (and as the tests of its values compile it)
+    search = "alphabeta(depth=2" if name.endswith(".nnue.pt") else "mcts(simulations=50"
+    agent = rlgames.load_agent(f"{search}, model={FOLDER / name})", game)
     state, dice = game.new_initial_state(), np.random.default_rng(0)
     for _ in range(120 if game.max_game_length <= 128 else 24):  # chess and backgammon: 24 plies, not to the end
         if state.is_terminal():
@@ -149,7 +151,7 @@ def test_the_connect_four_nnue_runs_compiled_and_beats_the_hand_crafted_evaluati
 
 
 def test_the_connect_four_model_knows_a_win_on_the_next_move_and_plays_good_moves():
-    """The tactics that siblings taught it (rlgames.train.selfplay.Siblings): the value head sees a win on the
+    """The tactics that siblings taught it (rlgames.train.alphazero.selfplay.Siblings): the value head sees a win on the
     next move (the network shipped before, trained without siblings, valued 19% of these below 0.5),
     and the raw policy keeps the game's value on most of Pons' middle-game positions (the manifest:
     92.2% of all 1000)."""
