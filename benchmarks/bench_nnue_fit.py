@@ -22,14 +22,14 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from rlgames.models.evaluator import NetworkEvaluator
+from rlgames.train.nnue.config import PRESETS, NNUEConfig
+from rlgames.train.nnue.data import evaluator_values, play_game
 
 import rlgames
-from rlgames.models.evaluator import NetworkEvaluator
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game, State
 from rlgames.search import AlphaBeta, AlphaBetaConfig
-from rlgames.train.nnue_config import PRESETS, NNUEConfig
-from rlgames.train.nnue_data import evaluator_values, play_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import announce, save_json  # noqa: E402

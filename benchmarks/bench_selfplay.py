@@ -4,7 +4,7 @@ Three loops use the same network (a checkpoint, by default the shipped connect f
 
 * raw inference: the network's forward pass on batches of observations of random positions, no search,
   at batch 1 and at the batch self-play forms (``parallel_games * leaves_per_game`` leaves);
-* rlgames self-play: `rlgames.train.selfplay.play_games` with the preset's self-play settings, but PUCT at
+* rlgames self-play: `rlgames.train.alphazero.selfplay.play_games` with the preset's self-play settings, but PUCT at
   ``--simulations`` as the reference (many games stepped together, leaves evaluated in shared batches);
 * the reference: alpha-zero-general's search as its ``MCTS.py`` runs it (Surag Nair's
   suragnair/alpha-zero-general): a tree kept in dicts keyed by the board (``Qsa``, ``Nsa``, ``Ns``,
@@ -27,7 +27,7 @@ Only work really done is counted. rlgames' simulations are the sum of ``stats.no
 the visits kept from the previous move's tree are not counted again), not ``moves * --simulations``,
 which the report shows beside it as "planned"; network evaluations are the positions sent to the network
 (cache hits excluded). The reference runs every simulation it plans (no solver). The time of rlgames'
-iteration also covers the preset's siblings (`rlgames.train.selfplay.Siblings`: exact alpha-beta proofs, which
+iteration also covers the preset's siblings (`rlgames.train.alphazero.selfplay.Siblings`: exact alpha-beta proofs, which
 are no simulations and call no network), so they lower both of its rates; ``--no-siblings`` turns them
 off. ``--runs N`` repeats the whole measurement and prints the median and range::
 
@@ -47,14 +47,14 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import numpy as np
+import rlgames.train.alphazero.selfplay
 import torch
-
-import rlgames.train.selfplay
 from rlgames.models import NetworkEvaluator, PolicyValueNet, load_network
+from rlgames.train.alphazero.config import SelfPlayConfig, load_config
+from rlgames.train.alphazero.selfplay import play_games
+
 from rlgames.game import Game, State
 from rlgames.search.result import SearchResult
-from rlgames.train.config import SelfPlayConfig, load_config
-from rlgames.train.selfplay import play_games
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import machine_info, repeat_runs, spread
@@ -157,9 +157,9 @@ def rlgames_selfplay(game: Game, network: PolicyValueNet, config: SelfPlayConfig
 
 @contextlib.contextmanager
 def counting_simulations() -> Iterator[list[int]]:
-    """While active, every search `rlgames.train.selfplay.play_games` makes adds the simulations its results
+    """While active, every search `rlgames.train.alphazero.selfplay.play_games` makes adds the simulations its results
     report (``stats.nodes``) to the yielded counter ``[total]``."""
-    original, ran = rlgames.train.selfplay.make_search, [0]
+    original, ran = rlgames.train.alphazero.selfplay.make_search, [0]
 
     def make_counting_search(*args: Any, **kwargs: Any) -> Any:
         search = original(*args, **kwargs)
@@ -173,11 +173,11 @@ def counting_simulations() -> Iterator[list[int]]:
         search.search_many = counted  # the instance keeps its class: play_games still sees a MultiTreeMCTS
         return search
 
-    rlgames.train.selfplay.make_search = make_counting_search
+    rlgames.train.alphazero.selfplay.make_search = make_counting_search
     try:
         yield ran
     finally:
-        rlgames.train.selfplay.make_search = original
+        rlgames.train.alphazero.selfplay.make_search = original
 
 
 def raw_inference(game: Game, network: PolicyValueNet, batch: int, seconds: float, rng: np.random.Generator

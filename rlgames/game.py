@@ -260,9 +260,10 @@ class Symmetry:
         return np.ascontiguousarray(self.transform(observation))
 
     def policy(self, policy: np.ndarray) -> np.ndarray:
-        """The policy (or legal mask) over the transformed position's actions: ``out[map[a]] = p[a]``."""
+        """The policy (or legal mask) over the transformed position's actions, ``out[..., map[a]] = p[..., a]``:
+        of one position (``[num_actions]``) or of a batch (``[N, num_actions]``)."""
         out = np.empty_like(policy)
-        out[self.action_map] = policy
+        out[..., self.action_map] = policy
         return out
 
 

@@ -73,9 +73,10 @@ def test_train_refuses_an_unknown_config_key(tmp_path):
 
 def test_train_refuses_to_resume_another_games_run(tmp_path):
     pytest.importorskip("torch")
+    from rlgames.train.alphazero.config import load_config
+    from rlgames.train.alphazero.trainer import Trainer
+
     import rlgames
-    from rlgames.train.config import load_config
-    from rlgames.train.trainer import Trainer
 
     run_dir = tmp_path / "run"
     Trainer(rlgames.load_game("tic_tac_toe"), load_config("smoke"), run_dir)  # sets up a tic-tac-toe run

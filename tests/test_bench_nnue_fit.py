@@ -9,11 +9,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from rlgames.train.nnue.config import PRESETS
+from rlgames.train.nnue.data import evaluator_values
 
 import rlgames
 from rlgames.evaluators import load_evaluator
-from rlgames.train.nnue_config import PRESETS
-from rlgames.train.nnue_data import evaluator_values
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from bench_nnue_fit import fit, held_out_positions, main  # noqa: E402

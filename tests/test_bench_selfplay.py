@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from rlgames.models import load_network
 
 import rlgames
-from rlgames.models import load_network
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from bench_selfplay import ReferenceMCTS, reference_selfplay  # noqa: E402
@@ -45,8 +45,7 @@ def test_rlgames_self_play_counts_the_simulations_its_searches_ran(network):
     import dataclasses
 
     from bench_selfplay import rlgames_selfplay
-
-    from rlgames.train.config import load_config
+    from rlgames.train.alphazero.config import load_config
 
     config = dataclasses.replace(load_config("tic_tac_toe").selfplay, search="puct", simulations=16,
                                  games_per_iteration=8, parallel_games=8)

@@ -68,7 +68,7 @@ def test_dependencies_flow_one_way(package, forbidden):
     assert not loaded(imported_after([package]), forbidden)
 
 
-NAMING_GAMES = {"rlgames/registry.py", "train/config.py", "train/nnue_config.py", "train/td.py"}
+NAMING_GAMES = {"rlgames/registry.py", "train/alphazero/config.py", "train/nnue/config.py", "train/td/config.py"}
 """The files outside the games' homes that may name a game: the registry, and the trainers' presets."""
 GENERIC = sorted(str(path.relative_to(ROOT)) for path in sources(*PACKAGES)
                  if ROOT / "rlgames" / "games" not in path.parents and str(path.relative_to(ROOT)) not in NAMING_GAMES)

@@ -8,13 +8,13 @@ import math
 
 import numpy as np
 import pytest
+from rlgames.train import linear
+from rlgames.train.linear import fit_logistic, generate, log_loss, sign_accuracy
 
 import rlgames
 from rlgames.evaluators import load_evaluator
 from rlgames.games.connect_four.evaluator import ConnectFourEvaluator
 from rlgames.games.nim.evaluator import NimEvaluator
-from rlgames.train import linear
-from rlgames.train.linear import fit_logistic, generate, log_loss, sign_accuracy
 
 C4 = rlgames.load_game("connect_four")
 
@@ -97,7 +97,7 @@ def test_weights_file_round_trip(tmp_path):
 
 def test_weights_file_written_by_train_linear_loads(tmp_path):
     nim = rlgames.load_game("nim", heaps=(1, 2, 3))
-    record = linear.train_linear(nim, 30, seed=0, player="random", random_opening=0, epsilon=0.0)
+    record = linear.train_linear(nim, linear.LinearConfig(games=30, player="random", random_opening=0, epsilon=0.0))
     linear.save(record, tmp_path / "runs" / "nim.json")
     evaluator = load_evaluator("learned", nim, weights=tmp_path / "runs" / "nim.json")
     assert type(evaluator) is NimEvaluator
@@ -142,7 +142,7 @@ def test_end_to_end_connect_four_fit_beats_hand_tuned_on_fresh_games(tmp_path, c
     seeds of either set (a coin: 0.693, the hand-tuned weights: 0.82-0.84); the margins asserted are
     0.015 and 0.1."""
     out = tmp_path / "c4.json"
-    assert linear.main(["connect_four", "--games", "300", "--seed", "3", "--player", "random",
+    assert linear.main(["connect_four", "--games", "300", "--seed", "3", "--set", 'player="random"',
                         "--out", str(out)]) == 0
     assert "held" in capsys.readouterr().out
     record = json.loads(out.read_text())
@@ -193,7 +193,7 @@ def test_generate_is_reproducible_by_seed():
 @pytest.mark.slow  # compiles a tic-tac-toe alpha-beta (10-20 s in a fresh process)
 def test_default_player_fit_on_tic_tac_toe():
     ttt = rlgames.load_game("tic_tac_toe")
-    record = linear.train_linear(ttt, 300, seed=0)
+    record = linear.train_linear(ttt, linear.LinearConfig(games=300))
     assert record["training"]["player"] == linear.default_player(ttt) == "alphabeta(depth=2, eval=heuristic, tt_mb=0)"
     assert record["training"]["outcomes"]["draw"] > 0
     mover, opponent = record["weights"]

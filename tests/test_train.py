@@ -14,11 +14,6 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 import torch
-from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
-from tug import CASH, LEFT, RIGHT, Tug
-
-import rlgames
-import rlgames.train.evaluate as evaluate
 from rlgames.models import (
     CheckpointError,
     NetworkEvaluator,
@@ -26,28 +21,18 @@ from rlgames.models import (
     load_checkpoint,
     load_network,
 )
-from rlgames.arena.elo import elo_difference
-from rlgames.arena.match import ScheduledGame, play_game
-from rlgames.evaluators.base import LinearEvaluator
-from rlgames.game import Outcome
-from rlgames.search.mcts.gumbel import MultiTreeGumbel
-from rlgames.search.mcts.puct import MultiTreeMCTS
-from rlgames.solvers import solve
-from rlgames.train.__main__ import main, resolve_device
-from rlgames.train.config import (
+from rlgames.train.alphazero.cli import main, resolve_device
+from rlgames.train.alphazero.config import (
     PRESETS,
-    ConfigError,
     SelfPlayConfig,
     TrainConfig,
     load_config,
-    read_override_file,
     settle_for_device,
 )
-from rlgames.train.evaluate import match, opponent_tag, reachable_states
-from rlgames.train.learner import Learner, make_optimizer
-from rlgames.train.linear import generate, sign_accuracy
-from rlgames.train.replay import FIELDS, ReplayBuffer, augment, map_actions
-from rlgames.train.selfplay import (
+from rlgames.train.alphazero.evaluate import reachable_states
+from rlgames.train.alphazero.learner import Learner, make_optimizer
+from rlgames.train.alphazero.replay import FIELDS, ReplayBuffer, augment
+from rlgames.train.alphazero.selfplay import (
     Positions,
     Siblings,
     _collect,
@@ -56,8 +41,22 @@ from rlgames.train.selfplay import (
     play_games,
     search_config,
 )
+from rlgames.train.alphazero.trainer import CHECKPOINT, Trainer, TrainError
+from rlgames.train.linear import generate, sign_accuracy
+from rlgames.train.matches import _Player, match, opponent_tag
+from rlgames.train.settings import ConfigError, read_override_file
 from rlgames.train.targets import outcome_values
-from rlgames.train.trainer import CHECKPOINT, Trainer, TrainError
+from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+from tug import CASH, LEFT, RIGHT, Tug
+
+import rlgames
+from rlgames.arena.elo import elo_difference
+from rlgames.arena.match import ScheduledGame, play_game
+from rlgames.evaluators.base import LinearEvaluator
+from rlgames.game import Outcome
+from rlgames.search.mcts.gumbel import MultiTreeGumbel
+from rlgames.search.mcts.puct import MultiTreeMCTS
+from rlgames.solvers import solve
 
 torch.set_num_threads(1)
 
@@ -407,8 +406,7 @@ def test_sampling_uses_every_symmetry() -> None:
     corners = {tuple(np.argwhere(o[1]).ravel()) for o in sample.observations}  # the opponent's stone
     assert corners == {(0, 0), (0, 2), (2, 0), (2, 2)}
     assert np.all(sample.policies[:, 4] == 1.0)  # the centre maps to itself
-    assert np.array_equal(map_actions(np.eye(9)[[1]], TTT.symmetries()[1].action_map)[0],
-                          TTT.symmetries()[1].policy(np.eye(9)[1]))
+    assert np.array_equal(TTT.symmetries()[1].policy(np.eye(9)[[1, 2]])[0], TTT.symmetries()[1].policy(np.eye(9)[1]))
 
 
 # --- learner --------------------------------------------------------------------------------------------
@@ -477,7 +475,8 @@ def test_evaluation_helpers() -> None:
     assert elo_difference(0.5, 10) == 0.0 and elo_difference(1.0, 10) == pytest.approx(400 * np.log10(19))
     solver, random = rlgames.load_agent("solver", TTT), rlgames.load_agent("random", TTT)
     config = load_config("smoke", {"eval": {"games": 8}}).eval
-    result = match(TTT, solver, random, config, np.random.default_rng(0))
+    result = match(TTT, solver, random, games=config.games, opening_plies=config.opening_plies,
+                   rng=np.random.default_rng(0))
     assert result["score"] >= 0.75 and result["elo"] > 0  # the solver never loses
 
 
@@ -496,7 +495,7 @@ class Pull:
 
 def test_the_solver_benchmark_keeps_the_sign_of_a_return(monkeypatch: pytest.MonkeyPatch) -> None:
     """The solvers' value is a return (2 for a 2-point win); the benchmark compares its sign."""
-    import rlgames.train.evaluate as evaluate
+    import rlgames.train.alphazero.evaluate as evaluate
 
     monkeypatch.setattr(evaluate, "solve", lambda state: SimpleNamespace(value=-2, value_preserving_actions=(0,)))
     assert evaluate.solved(TTT.new_initial_state()).value == -1
@@ -504,10 +503,10 @@ def test_the_solver_benchmark_keeps_the_sign_of_a_return(monkeypatch: pytest.Mon
 
 def test_evaluation_matches_count_a_two_point_win_as_one_win() -> None:
     """Both pull right: player 0 wins 2 points every game, so each player wins half its games."""
-    record = play_game(TUG, [evaluate._Player(Pull(RIGHT))] * 2, ScheduledGame(0, 0, 1, 0, (), 0))
+    record = play_game(TUG, [_Player(Pull(RIGHT))] * 2, ScheduledGame(0, 0, 1, 0, (), 0))
     assert record.outcome == Outcome(0, (2.0, -2.0))
-    config = load_config("smoke", {"eval": {"games": 4, "opening_plies": 0}}).eval  # no opening: no repetition
-    result = match(TUG, Pull(RIGHT), Pull(RIGHT), config, np.random.default_rng(0))
+    # no opening: no repetition
+    result = match(TUG, Pull(RIGHT), Pull(RIGHT), games=4, opening_plies=0, rng=np.random.default_rng(0))
     assert (result["score"], result["win_rate"], result["elo"]) == (0.5, 0.5, 0.0)
 
 
@@ -697,15 +696,16 @@ def test_the_tic_tac_toe_preset_learns_to_play(tmp_path: Path) -> None:
     assert after["policy_optimal_decisive"] >= 0.8 > before["policy_optimal_decisive"]
     config = load_config("tic_tac_toe", {"eval": {"games": 40}}).eval
     untrained = build_network(TTT, "mlp", seed=0, hidden=64, layers=2)
-    scores = [match(TTT, GreedyPolicy(network), rlgames.load_agent("random", TTT), config,
-                    np.random.default_rng(7))["score"] for network in (untrained, trainer.network)]
+    scores = [match(TTT, GreedyPolicy(network), rlgames.load_agent("random", TTT), games=config.games,
+                    opening_plies=config.opening_plies, rng=np.random.default_rng(7))["score"]
+              for network in (untrained, trainer.network)]
     assert scores[1] >= 0.8 and scores[1] >= scores[0] + 0.2, scores  # seeds 0-3: 0.44-0.69 -> 0.86-0.96
 
 
 def test_every_trainer_takes_a_config_file_and_set(tmp_path: Path) -> None:
     """``--config FILE`` then ``--set KEY=VALUE`` (nested settings by dots) configure every trainer the same way."""
     from rlgames.train import nnue
-    from rlgames.train.config import nested_settings, parse_settings
+    from rlgames.train.settings import nested_settings, parse_settings
 
     assert nested_settings(parse_settings(["selfplay.simulations=8", "iterations=2"]), {"selfplay": {"c_puct": 2.0}}) \
         == {"selfplay": {"c_puct": 2.0, "simulations": 8}, "iterations": 2}

@@ -9,8 +9,15 @@ import pytest
 import torch
 from rlgames.models.checkpoint import load_checkpoint
 from rlgames.models.evaluator import NetworkEvaluator, NNUEvaluator
-from rlgames.train import nnue, nnue_data, td
-from rlgames.train.config import TrainConfig, field_docs, settings_help
+from rlgames.models.networks import build_network
+from rlgames.train import nnue, td
+from rlgames.train.alphazero.config import TrainConfig
+from rlgames.train.nnue import data as nnue_data
+from rlgames.train.nnue import learning
+from rlgames.train.nnue import run as nnue_run
+from rlgames.train.nnue.cli import initial_network
+from rlgames.train.nnue.learning import factorize
+from rlgames.train.settings import field_docs, settings_help
 
 import rlgames
 from rlgames.evaluators import load_evaluator
@@ -157,7 +164,7 @@ def test_the_factorizer_folds_into_the_first_layer_exactly():
     generator = torch.Generator().manual_seed(0)
     layer = torch.nn.Linear(12, 5)
     weight = layer.weight
-    shared = nnue._factorize(layer, 4)
+    shared = factorize(layer, 4)
     with torch.no_grad():
         shared.shared.copy_(torch.randn(5, 3, generator=generator))
     x = torch.randn(7, 12, generator=generator)
@@ -169,7 +176,7 @@ def test_the_factorizer_folds_into_the_first_layer_exactly():
     assert layer.weight is weight and not torch.nn.utils.parametrize.is_parametrized(layer)
     torch.testing.assert_close(layer(x), expected)
     with pytest.raises(ValueError, match="does not divide"):
-        nnue._factorize(torch.nn.Linear(10, 2), 4)
+        factorize(torch.nn.Linear(10, 2), 4)
 
 
 def test_learning_with_a_factorizer_and_no_policy_leaves_a_plain_network():
@@ -178,13 +185,13 @@ def test_learning_with_a_factorizer_and_no_policy_leaves_a_plain_network():
     config = nnue.NNUEConfig(games=2, depth=1, random_plies=2, accumulator=8, hidden=4, epochs=2, factor=9,
                              policy_weight=0.0, one_cycle=True)
     data = play(game, config, 0)
-    network = nnue.build_network(game, "nnue", seed=0, accumulator=8, hidden=4)
+    network = build_network(game, "nnue", seed=0, accumulator=8, hidden=4)
     policy = network.policy.weight.detach().clone()
     optimizer = torch.optim.Adam(network.parameters(), lr=config.lr)
     losses = nnue.learn(network, optimizer, data, config, torch.Generator().manual_seed(0))
     assert losses["loss/value"] > 0
     assert not torch.nn.utils.parametrize.is_parametrized(network.accumulator)
-    assert set(network.state_dict()) == set(nnue.build_network(game, "nnue", accumulator=8, hidden=4).state_dict())
+    assert set(network.state_dict()) == set(build_network(game, "nnue", accumulator=8, hidden=4).state_dict())
     torch.testing.assert_close(network.policy.weight, policy)  # policy_weight 0: the policy head learns nothing
 
 
@@ -229,7 +236,7 @@ def test_sparse_positions_are_the_active_features_and_read_as_the_dense_inputs()
         counts = [game.feature_sets[set_name].inputs for set_name in inputs]
         assert (active.max() >= counts[0]) == (len(inputs) > 1)
         assert (active.max() >= sum(counts[:2])) == (len(inputs) > 2)
-        network = nnue.build_network(game, "nnue", seed=2, accumulator=8, hidden=4, inputs=inputs)
+        network = build_network(game, "nnue", seed=2, accumulator=8, hidden=4, inputs=inputs)
         masks = torch.ones(len(states), game.num_actions)
         for sparse_out, dense_out in zip(network.forward_active(torch.from_numpy(active), masks),
                                          network(torch.from_numpy(dense), masks)):
@@ -264,7 +271,7 @@ def test_workers_play_the_same_positions_as_one_process():
 def test_a_worker_rebuilds_the_network_that_plays_from_its_record():
     """(Its compiled kernel may differ from the parent's in the last bit: numba compiles it with fastmath.)"""
     game = rlgames.load_game("tic_tac_toe")
-    network = nnue.build_network(game, "nnue", seed=1, accumulator=8, hidden=4)
+    network = build_network(game, "nnue", seed=1, accumulator=8, hidden=4)
     _, player, teacher = nnue_data._players(game, nnue.NNUEConfig(), nnue_data._network_record(network))
     assert isinstance(player, NNUEvaluator) and teacher is None
     rebuilt = player.network.state_dict()
@@ -324,7 +331,7 @@ def test_a_run_killed_while_learning_resumes_without_playing_its_games_again(tmp
     def interrupted(*_, **__):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(nnue, "learn", interrupted)
+    monkeypatch.setattr(learning, "learn", interrupted)
     with pytest.raises(KeyboardInterrupt):
         nnue.main([*args, "--run-dir", str(killed)])
     assert (killed / "played-1.npz").exists() and load_checkpoint(killed / "latest.nnue.pt").counters["generation"] == 0
@@ -333,7 +340,7 @@ def test_a_run_killed_while_learning_resumes_without_playing_its_games_again(tmp
     def not_again(*_, **__):
         raise AssertionError("the games were played before")
 
-    monkeypatch.setattr(nnue, "play_generation", not_again)
+    monkeypatch.setattr(nnue_run, "play_generation", not_again)
     assert nnue.main([*args, "--run-dir", str(killed), "--resume"]) == 0
     assert "its games were played before the run stopped" in capsys.readouterr().out
     a, b = weights(tmp_path / "straight" / "latest.nnue.pt"), weights(killed / "latest.nnue.pt")
@@ -474,10 +481,10 @@ def test_a_network_grows_into_one_reading_more_inputs(tmp_path):
     from rlgames.models.evaluator import network_inputs
 
     game = rlgames.load_game("chess")
-    small = nnue.build_network(game, "nnue", seed=3, accumulator=8, hidden=4, psqt=1, inputs=("pieces", "threats"))
+    small = build_network(game, "nnue", seed=3, accumulator=8, hidden=4, psqt=1, inputs=("pieces", "threats"))
     save_checkpoint(tmp_path / "small.nnue.pt", network=small, game=game)
     config = dataclasses.replace(nnue.PRESETS["chess"], accumulator=8, hidden=4, inputs=("pieces", "threats", "positional"))
-    grown = nnue._initial_network(str(tmp_path / "small.nnue.pt"), game, config)
+    grown = initial_network(str(tmp_path / "small.nnue.pt"), game, config)
     assert grown.config.args.inputs == ("pieces", "threats", "positional") and grown.accumulator.weight.shape == (9, 768 + 1280 + 448)
     assert not grown.accumulator.weight[:, 2048:].any()
     states = [game.new_initial_state()]
@@ -490,7 +497,7 @@ def test_a_network_grows_into_one_reading_more_inputs(tmp_path):
     torch.testing.assert_close(before, after)
     save_checkpoint(tmp_path / "grown.nnue.pt", network=grown, game=game)
     with pytest.raises(ValueError, match="inputs=pieces\\+threats\\+positional\\); the settings ask for nnue\\(.*inputs=pieces\\+threats\\)"):
-        nnue._initial_network(str(tmp_path / "grown.nnue.pt"), game, dataclasses.replace(config, inputs=("pieces", "threats")))
+        initial_network(str(tmp_path / "grown.nnue.pt"), game, dataclasses.replace(config, inputs=("pieces", "threats")))
 
 
 @pytest.mark.parametrize("config_class", [nnue.NNUEConfig, td.TDConfig, TrainConfig])

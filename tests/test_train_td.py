@@ -11,16 +11,12 @@ import numpy as np
 import pytest
 import torch
 from numba import njit
-
-import rlgames
 from rlgames.models.checkpoint import load_checkpoint, load_network
 from rlgames.models.evaluator import NNUEvaluator
 from rlgames.models.networks import NNUE, NetworkConfig, NNUEArgs, build_network
-from rlgames.game import TERMINAL, GameKernels
-from rlgames.jit.rng import new_rng_state
 from rlgames.train import td
-from rlgames.train.config import ConfigError
-from rlgames.train.td_kernels import (
+from rlgames.train.settings import ConfigError
+from rlgames.train.td.kernels import (
     STATS,
     add_gradient,
     forward,
@@ -30,6 +26,10 @@ from rlgames.train.td_kernels import (
     no_heuristic,
     sparse_features,
 )
+
+import rlgames
+from rlgames.game import TERMINAL, GameKernels
+from rlgames.jit.rng import new_rng_state
 
 
 def torch_value(params: np.ndarray, dims: tuple[int, int, int], x: np.ndarray) -> tuple[float, np.ndarray]:

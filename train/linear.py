@@ -9,10 +9,10 @@ compared inside the same search::
     python -m rlgames.train.linear connect_four --games 4000 --out runs/c4_linear.json
     rlgames ... "alphabeta(depth=4, eval=learned, weights=runs/c4_linear.json)"
 
-**Data.** ``--games`` games are played by ``--player`` (default `default_player`: alpha-beta at depth
+**Data.** ``games`` games are played by ``player`` (default `default_player`: alpha-beta at depth
 2 with the hand-crafted evaluation, cheap and deterministic) with two sources of diversity, so that the
 games do not all repeat one line: each game opens with ``k`` uniformly random plies, ``k`` drawn from
-``0..--random-opening``, and every later move is uniformly random with probability ``--epsilon``
+``0..random_opening``, and every later move is uniformly random with probability ``epsilon``
 (epsilon-greedy); chance outcomes are sampled. Every decision position of every game is recorded:
 its hand-crafted features from the side to move (``LinearEvaluator.features``) and the game's final
 outcome ``z`` from that same side, as a value in [-1, 1] (`rlgames.train.targets.outcome_values`: -1, 0 or 1
@@ -30,7 +30,7 @@ comparable. The fit is Newton's method (IRLS) with a backtracking line search; t
 convex, and strictly so with ``l2 > 0``.
 
 **Evaluation.** The games are split (by game, not by position: the positions of a game are
-correlated) into training games and ``--holdout`` held-out games. The saved weights are fitted on the
+correlated) into training games and ``holdout`` held-out games. The saved weights are fitted on the
 training games; the report gives the log-loss (mean cross-entropy, in nats; a constant ``p = 1/2``
 scores ln 2 = 0.693) of the learned and the hand-tuned weights on both parts, and their *sign
 accuracy*: over the decisive positions, how often the sign of ``w . f`` names the winner (a score of
@@ -45,6 +45,7 @@ made (games, seed, player spec, epsilon, random opening) and the fit metrics. Lo
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -54,6 +55,13 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+from rlgames.train.settings import (
+    ConfigError,
+    apply_overrides,
+    parse_settings,
+    read_override_file,
+    settings_help,
+)
 from rlgames.train.targets import outcome_values
 
 import rlgames
@@ -61,10 +69,37 @@ from rlgames.cli import parse_game_param
 from rlgames.evaluators import WEIGHTS_FORMAT, LinearEvaluator, load_evaluator
 from rlgames.game import CHANCE, TERMINAL, Game
 
-DEFAULT_EPSILON = 0.1
-DEFAULT_RANDOM_OPENING = 4
-DEFAULT_L2 = 1e-4
-DEFAULT_HOLDOUT = 0.2
+
+@dataclass(frozen=True)
+class LinearConfig:
+    """A run of ``python -m rlgames.train.linear``: the self-play games and the fit; each field below is a
+    ``--set KEY=VALUE``."""
+
+    games: int = 2000
+    """Self-play games whose positions are fitted."""
+    player: str = ""
+    """Agent spec of the self-play player ("": `default_player`, depth-2 search with the hand-crafted
+    evaluation)."""
+    epsilon: float = 0.1
+    """Probability that a move after the opening is uniformly random."""
+    random_opening: int = 4
+    """Each game opens with 0 to this many uniformly random plies."""
+    l2: float = 1e-4
+    """L2 penalty on the weights of the features rescaled to unit root mean square."""
+    holdout: float = 0.2
+    """Fraction of the games held out to measure the fit."""
+    seed: int = 0
+    """Seed of the games and of the held-out split."""
+
+    def __post_init__(self) -> None:
+        if self.games < 1 or self.random_opening < 0 or not 0 <= self.epsilon <= 1 or self.l2 < 0:
+            raise ConfigError(f"need games >= 1, random_opening >= 0, 0 <= epsilon <= 1 and l2 >= 0: got {self}")
+        if not 0 <= self.holdout < 1:
+            raise ConfigError(f"holdout must be in [0, 1), got {self.holdout}")
+
+
+PRESETS = {"default": LinearConfig(), "smoke": LinearConfig(games=20)}
+"""Settings to start from; the fit needs no tuning per game."""
 
 
 def default_player(game: Game) -> str:
@@ -96,7 +131,7 @@ class Dataset:
 
 
 def generate(game: Game, num_games: int, *, player: str | None = None, seed: int = 0,
-             epsilon: float = DEFAULT_EPSILON, random_opening: int = DEFAULT_RANDOM_OPENING,
+             epsilon: float = LinearConfig.epsilon, random_opening: int = LinearConfig.random_opening,
              evaluator: LinearEvaluator | None = None) -> Dataset:
     """Plays ``num_games`` games of ``player`` (a spec, default `default_player`) against itself with
     random openings and epsilon-greedy random moves (see the module docstring), and records the
@@ -181,7 +216,7 @@ class Fit:
     converged: bool
 
 
-def fit_logistic(features: np.ndarray, outcomes: np.ndarray, scale: float, *, l2: float = DEFAULT_L2,
+def fit_logistic(features: np.ndarray, outcomes: np.ndarray, scale: float, *, l2: float = LinearConfig.l2,
                  max_iterations: int = 100, tolerance: float = 1e-9) -> Fit:
     """Fits ``w`` so that ``sigmoid(2 w . f / scale)`` predicts ``(z + 1) / 2`` (no intercept), by
     Newton's method on the mean cross-entropy plus ``l2 / 2 * |w'|^2``, where ``w'`` are the weights of
@@ -263,19 +298,17 @@ def metrics(train: Dataset, heldout: Dataset, learned: np.ndarray, hand_tuned: n
     return out
 
 
-def train_linear(game: Game, num_games: int, *, seed: int = 0, player: str | None = None,
-                 epsilon: float = DEFAULT_EPSILON, random_opening: int = DEFAULT_RANDOM_OPENING,
-                 l2: float = DEFAULT_L2, holdout: float = DEFAULT_HOLDOUT) -> dict[str, Any]:
+def train_linear(game: Game, config: LinearConfig) -> dict[str, Any]:
     """Generates the games, fits the weights on the training games and returns the JSON record (see
     the module docstring)."""
     evaluator = load_evaluator("heuristic", game)
-    player = player or default_player(game)
+    player = config.player or default_player(game)
     start = time.perf_counter()
-    dataset = generate(game, num_games, player=player, seed=seed, epsilon=epsilon,
-                       random_opening=random_opening, evaluator=evaluator)
+    dataset = generate(game, config.games, player=player, seed=config.seed, epsilon=config.epsilon,
+                       random_opening=config.random_opening, evaluator=evaluator)
     generated = time.perf_counter()
-    train, heldout = split_games(dataset, holdout, seed)
-    fit = fit_logistic(train.features, train.outcomes, evaluator.scale, l2=l2)
+    train, heldout = split_games(dataset, config.holdout, config.seed)
+    fit = fit_logistic(train.features, train.outcomes, evaluator.scale, l2=config.l2)
     fitted = time.perf_counter()
     hand_tuned = np.asarray(evaluator.weights, dtype=np.float64)
     outcomes = dataset.outcomes
@@ -289,8 +322,7 @@ def train_linear(game: Game, num_games: int, *, seed: int = 0, player: str | Non
         "scale": float(evaluator.scale),
         "hand_tuned_weights": hand_tuned.tolist(),
         "training": {
-            "games": num_games, "seed": seed, "player": player, "epsilon": epsilon,
-            "random_opening": random_opening, "l2": l2, "holdout": holdout,
+            **dataclasses.asdict(config), "player": player,
             "positions": int(len(outcomes)), "train_positions": int(len(train.outcomes)),
             "heldout_positions": int(len(heldout.outcomes)),
             "outcomes": {"win": int(np.sum(outcomes > 0)), "draw": int(np.sum(outcomes == 0)),
@@ -338,38 +370,44 @@ def report(record: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m rlgames.train.linear",
         description="Fit the weights of a game's hand-crafted evaluation features by logistic regression "
                     "on the outcomes of self-play games; write them as JSON for "
-                    "load_evaluator('learned', game, weights=FILE).")
-    parser.add_argument("game", choices=rlgames.list_games())
-    parser.add_argument("--games", type=int, required=True, help="number of self-play games")
+                    "load_evaluator('learned', game, weights=FILE).",
+        epilog=settings_help(LinearConfig), formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game", help=f"the game: {', '.join(rlgames.list_games())}")
     parser.add_argument("--out", required=True, help="the JSON file to write")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--player", default=None,
-                        help="agent spec of the self-play player (default: alphabeta(depth=2, eval=heuristic, "
-                             "tt_mb=0), or expectiminimax(depth=2, ...) for games with chance)")
-    parser.add_argument("--epsilon", type=float, default=DEFAULT_EPSILON,
-                        help=f"probability of a uniformly random move after the opening (default {DEFAULT_EPSILON})")
-    parser.add_argument("--random-opening", type=int, default=DEFAULT_RANDOM_OPENING,
-                        help="each game opens with 0..K uniformly random plies (default "
-                             f"{DEFAULT_RANDOM_OPENING})")
-    parser.add_argument("--l2", type=float, default=DEFAULT_L2, help=f"L2 penalty (default {DEFAULT_L2})")
-    parser.add_argument("--holdout", type=float, default=DEFAULT_HOLDOUT,
-                        help=f"fraction of the games held out for evaluation (default {DEFAULT_HOLDOUT})")
+    parser.add_argument("--preset", default="default", help=f"settings: {', '.join(PRESETS)} (default: default)")
+    parser.add_argument("--games", type=int, help="self-play games (the same as --set games=N)")
+    parser.add_argument("--seed", type=int, help="the seed of everything random (the same as --set seed=S)")
+    parser.add_argument("--config", metavar="FILE", help="a JSON or TOML file of settings, applied before --set")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override one LinearConfig setting, e.g. --set epsilon=0.2 (repeatable)")
     parser.add_argument("--param", "-p", action="append", type=parse_game_param, default=[], metavar="KEY=VALUE",
                         help="a game parameter, e.g. -p heaps=(1,3,5)")
-    args = parser.parse_args(argv)
-    if not 0.0 <= args.holdout < 1.0:
-        parser.error("--holdout must be in [0, 1)")
+    return parser.parse_args(argv)
+
+
+def make_config(args: argparse.Namespace) -> LinearConfig:
+    """The preset with the ``--config`` file's, the ``--set`` and the ``--games``/``--seed`` overrides."""
+    if args.preset not in PRESETS:
+        raise ConfigError(f"unknown preset {args.preset!r}; known: {', '.join(PRESETS)}")
+    overrides: dict[str, Any] = read_override_file(args.config) if args.config else {}
+    overrides |= parse_settings(args.set)
+    overrides |= {key: value for key, value in (("games", args.games), ("seed", args.seed)) if value is not None}
+    return apply_overrides(PRESETS[args.preset], overrides, where=f"preset {args.preset}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
     try:
+        config = make_config(args)
         game = rlgames.load_game(args.game, **dict(args.param))
-        record = train_linear(game, args.games, seed=args.seed, player=args.player, epsilon=args.epsilon,
-                              random_opening=args.random_opening, l2=args.l2, holdout=args.holdout)
+        record = train_linear(game, config)
     except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"python -m rlgames.train.linear: {error}", file=sys.stderr)
         return 2
     save(record, args.out)
     print(report(record))

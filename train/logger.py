@@ -1,11 +1,8 @@
-"""Logging: TensorBoard scalars under the run directory, and one progress line per iteration.
-
-Tags are namespaced: ``loss/policy``, ``loss/value``, ``loss/entropy``, ``loss/total``, ``lr``,
-``selfplay/games_per_s``, ``selfplay/positions_per_s``, ``selfplay/evals_per_s``,
-``selfplay/game_length``, ``selfplay/first_player_score``, ``selfplay/siblings`` (per iteration), ``replay/size``, ``replay/added`` and
-``eval/...`` (see `rlgames.train.evaluate`); the step is the number of completed iterations. The config is
-logged as text (``config``). Every step is logged after its checkpoint is written, so a resumed run
-(which appends a new event file) never repeats a step.
+"""Logging: TensorBoard events under the run directory (``RUN/tb``, ``tensorboard --logdir runs``) and
+progress lines. A trainer logs its config as text (``config``) and its scalars by namespaced tags
+(``loss/...``, ``selfplay/...``, ``eval/...``) at a step that counts its completed work; it logs a step
+after that step's checkpoint is written, so a resumed run (which appends a new event file) never repeats
+a step.
 """
 
 from __future__ import annotations
@@ -14,8 +11,6 @@ import json
 from pathlib import Path
 from typing import Callable, Mapping
 
-from rlgames.train.learner import Losses
-from rlgames.train.selfplay import SelfPlayStats
 from torch.utils.tensorboard import SummaryWriter
 
 
@@ -34,40 +29,6 @@ class RunLogger:
         for tag, value in values.items():
             self.writer.add_scalar(tag, value, step)
         self.writer.flush()
-
-    def iteration(self, step: int, total: int, selfplay: SelfPlayStats, losses: Losses | None, lr: float,
-                  replay_size: int, replay_added: int, seconds: float) -> None:
-        """Logs one iteration's scalars and prints its progress line."""
-        rate = 1.0 / selfplay.seconds if selfplay.seconds > 0 else 0.0
-        values = {
-            "selfplay/games_per_s": selfplay.games * rate,
-            "selfplay/positions_per_s": selfplay.positions * rate,
-            "selfplay/evals_per_s": selfplay.evaluations * rate,
-            "selfplay/game_length": selfplay.mean_length,
-            "selfplay/first_player_score": selfplay.first_player_score,
-            "selfplay/siblings": selfplay.siblings,
-            "replay/size": replay_size,
-            "replay/added": replay_added,
-            "lr": lr,
-        }
-        if losses is not None:
-            values |= {"loss/policy": losses.policy, "loss/value": losses.value, "loss/entropy": losses.entropy,
-                       "loss/total": losses.total}
-        self.scalars(values, step)
-        loss_text = (f"loss p {losses.policy:.3f} v {losses.value:.3f} ent {losses.entropy:.2f}"
-                     if losses is not None else "loss - (filling replay)")
-        siblings = f" + {selfplay.siblings} siblings" if selfplay.siblings else ""
-        self.echo(f"it {step}/{total} | {selfplay.games} games, {selfplay.positions} pos{siblings} "
-                  f"({values['selfplay/positions_per_s']:.0f} pos/s, {values['selfplay/evals_per_s']:.0f} evals/s, "
-                  f"len {selfplay.mean_length:.1f}) | replay {replay_size} | {loss_text} | lr {lr:.2g} | {seconds:.1f}s")
-
-    def evaluation(self, step: int, results: Mapping[str, float], seconds: float) -> None:
-        """Logs evaluation results (keys without the ``eval/`` prefix) and prints them (scores, not the
-        win rates and Elo differences they imply)."""
-        self.scalars({f"eval/{name}": value for name, value in results.items()}, step)
-        shown = ", ".join(f"{name} {value:.3g}" for name, value in results.items()
-                          if not name.startswith(("win_rate_", "elo_")))
-        self.echo(f"eval @ it {step}: {shown} ({seconds:.1f}s)")
 
     def close(self) -> None:
         self.writer.close()

@@ -4,7 +4,7 @@ Returns are in the game's utility range (``GameInfo.utility``: ±1 in most games
 backgammon's gammons); the value heads (tanh) and the linear evaluator's ``tanh(w . f / scale)`` give
 values in [-1, 1]. Every training target made from a final return goes through `outcome_values`, which
 scales it by the game's `GameInfo.value` (``return / max``): a 2-point win of a game whose utility is
-(-2, 2) is the target 1, a 1-point win 0.5. Self-play (`rlgames.train.selfplay`) and the linear fit
+(-2, 2) is the target 1, a 1-point win 0.5. Self-play (`rlgames.train.alphazero.selfplay`) and the linear fit
 (`rlgames.train.linear`) use it; this module imports neither torch nor the search.
 """
 

@@ -1,9 +1,9 @@
 """Periodic evaluation of the network: matches against fixed opponents and agreement with exact solvers.
 
-* **Matches.** MCTS with the network (PUCT, no noise, the most-visited move) plays each opponent spec
-  (``alphabeta(depth=2, eval=heuristic)``, ``mcts(simulations=200)`` -- plain MCTS with random
-  rollouts) from random openings, each opening once with either colour. Results per opponent:
-  ``score_vs_<opponent>`` ((wins + draws / 2) / games), ``win_rate_vs_<opponent>`` and
+* **Matches** (`rlgames.train.matches`). MCTS with the network (PUCT, no noise, the most-visited move)
+  plays each opponent spec (``alphabeta(depth=2, eval=heuristic)``, ``mcts(simulations=200)`` -- plain
+  MCTS with random rollouts) from random openings, each opening once with either colour. Results per
+  opponent: ``score_vs_<opponent>`` ((wins + draws / 2) / games), ``win_rate_vs_<opponent>`` and
   ``elo_vs_<opponent>``, the Elo difference that score implies (clipped at half a game from 0 and 1).
 * **Solver agreement** (`SolverBenchmark`). Positions with their exact value and value-preserving
   moves: every reachable position of a small game (tic-tac-toe; up to `REACHABLE_LIMIT`), or a sample of
@@ -18,17 +18,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from rlgames.models import NetworkEvaluator, PolicyValueNet
-from rlgames.train.config import EvalConfig
+from rlgames.train.alphazero.config import EvalConfig
+from rlgames.train.matches import match, opponent_tag
 
-from rlgames.agents.base import Agent
-from rlgames.agents.spec import load_agent, parse_spec
-from rlgames.arena.elo import elo_difference
-from rlgames.arena.match import ScheduledGame, play_game
-from rlgames.arena.openings import random_openings
+from rlgames.agents.spec import load_agent
 from rlgames.game import Game, State
 from rlgames.search.mcts.config import MCTSConfig
 from rlgames.search.mcts.puct import MCTS, MultiTreeMCTS
@@ -125,40 +121,6 @@ def network_search(evaluator: NetworkEvaluator, simulations: int, seed: int) -> 
     return MultiTreeMCTS(config, evaluator, seed=seed)
 
 
-def opponent_tag(spec: str) -> str:
-    """A TensorBoard-friendly name: ``alphabeta(depth=2, eval=heuristic)`` -> ``alphabeta_depth2_heuristic``."""
-    parsed = parse_spec(spec)
-    return "_".join([parsed.name] + [f"{k}{v}" if k != "eval" else str(v) for k, v in parsed.params.items()])
-
-
-class _Player:
-    """Anything with ``search`` and ``seed`` (an agent, an `MCTS`) as an arena player."""
-
-    def __init__(self, searcher: Any) -> None:
-        self.searcher = searcher
-
-    def act(self, state: State) -> int:
-        return self.searcher.search(state).action
-
-    def seed(self, seed: int) -> None:
-        self.searcher.seed(seed)
-
-
-def match(game: Game, player: Agent, opponent: Agent, config: EvalConfig, rng: np.random.Generator
-          ) -> dict[str, float]:
-    """``config.games`` games of ``player`` against ``opponent`` (anything with ``search`` and ``seed``:
-    an agent, or an `MCTS`), played by `rlgames.arena` from its random openings, each with both colours.
-    A win scores 1 and a draw 1/2, whatever the points (a 2-point win counts as a win)."""
-    openings = random_openings(game, config.games // 2, config.opening_plies, rng)
-    seed = int(rng.integers(2**63))
-    players = (_Player(player), _Player(opponent))
-    records = [play_game(game, players, ScheduledGame(2 * i + seat, seat, 1 - seat, i, line, seed))
-               for i, line in enumerate(openings) for seat in (0, 1)]
-    scores = [record.score if record.game.first == 0 else 1.0 - record.score for record in records]
-    score = sum(scores) / len(scores)
-    return {"score": score, "win_rate": scores.count(1.0) / len(scores), "elo": elo_difference(score, len(scores))}
-
-
 def evaluate(game: Game, network: PolicyValueNet, config: EvalConfig, benchmark: SolverBenchmark | None,
              seed: int, device: str = "cpu") -> tuple[dict[str, float], float]:
     """All evaluation results (keys without the ``eval/`` prefix) and the seconds they took."""
@@ -170,6 +132,7 @@ def evaluate(game: Game, network: PolicyValueNet, config: EvalConfig, benchmark:
     player = MCTS(search.config, evaluator, seed=seed)
     for spec in config.opponents:
         tag = opponent_tag(spec)
-        outcome = match(game, player, load_agent(spec, game), config, rng)
+        outcome = match(game, player, load_agent(spec, game), games=config.games,
+                        opening_plies=config.opening_plies, rng=rng)
         results |= {f"{name}_vs_{tag}": value for name, value in outcome.items()}
     return results, time.perf_counter() - start

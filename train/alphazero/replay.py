@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Sequence
 
 import numpy as np
-from rlgames.train.selfplay import Positions
+from rlgames.train.alphazero.selfplay import Positions
 
 from rlgames.files import atomic_write
 from rlgames.game import Symmetry
@@ -89,16 +89,9 @@ def augment(batch: Positions, symmetries: Sequence[Symmetry], rng: np.random.Gen
         rows = np.flatnonzero(choice == k)
         if len(rows):
             observations[rows] = symmetry.observation(batch.observations[rows])  # transforms act on the last axes
-            masks[rows] = map_actions(batch.masks[rows], symmetry.action_map)
-            policies[rows] = map_actions(batch.policies[rows], symmetry.action_map)
+            masks[rows] = symmetry.policy(batch.masks[rows])
+            policies[rows] = symmetry.policy(batch.policies[rows])
     return Positions(observations, masks, policies, batch.values, batch.value_weights, batch.policy_weights)
-
-
-def map_actions(rows: np.ndarray, action_map: np.ndarray) -> np.ndarray:
-    """`Symmetry.policy` for a batch: ``out[:, action_map[a]] = rows[:, a]``."""
-    out = np.empty_like(rows)  # [N, A]
-    out[:, action_map] = rows
-    return out
 
 
 FIELDS = ("observations", "masks", "policies", "values", "value_weights", "policy_weights")

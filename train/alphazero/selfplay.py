@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from rlgames.models import NetworkEvaluator
-from rlgames.train.config import SelfPlayConfig
+from rlgames.train.alphazero.config import SelfPlayConfig
 from rlgames.train.targets import outcome_values
 
 from rlgames.evaluators import load_evaluator
@@ -147,7 +147,7 @@ class Siblings:
 def make_search(config: SelfPlayConfig, evaluator: NetworkEvaluator, seed: int) -> MultiTreeSearch:
     """The search that makes the training targets: Gumbel AlphaZero (its improved policy is the target
     and Sequential Halving picks the move) or PUCT with Dirichlet noise (visit counts are the target).
-    ``config.search`` must be settled (`rlgames.train.config.settle_for_device`), not "auto"."""
+    ``config.search`` must be settled (`rlgames.train.alphazero.config.settle_for_device`), not "auto"."""
     if config.search not in ("puct", "gumbel"):
         raise ValueError(f"self-play needs search 'puct' or 'gumbel', got {config.search!r}: settle 'auto' "
                          f"for the device first (train.config.settle_for_device)")

@@ -20,8 +20,7 @@ from rlgames.models.networks import (
     network_from_config,
     reads_features,
 )
-from rlgames.train.nnue_config import NNUEConfig
-from rlgames.train.replay import map_actions
+from rlgames.train.nnue.config import NNUEConfig
 from rlgames.train.targets import outcome_values
 
 from rlgames.evaluators import load_evaluator
@@ -84,7 +83,7 @@ class Positions:
         parts = []
         for symmetry in symmetries:
             moves = np.where(self.moves >= 0, symmetry.action_map[np.maximum(self.moves, 0)], -1)
-            masks = map_actions(self.legal_masks(len(symmetry.action_map)), symmetry.action_map)
+            masks = symmetry.policy(self.legal_masks(len(symmetry.action_map)))
             parts.append(Positions(symmetry.observation(self.observations), pack_masks(masks), moves, self.values,
                                    self.results))
         return Positions.concatenate(parts)

@@ -1,4 +1,4 @@
-"""Training configuration: frozen dataclasses, the presets, and overrides read from JSON or TOML.
+"""The AlphaZero trainer's configuration: frozen dataclasses and the presets.
 
 A `TrainConfig` groups the network, self-play, replay, optimisation and evaluation settings. Presets
 (`PRESETS`) are tuned per game (``tic_tac_toe``, ``connect_four``, ``othello``, ``chess``,
@@ -11,25 +11,16 @@ tiny run for tests. An override file holds a nested table mirroring the dataclas
     [network]
     args = {blocks = 2, channels = 32}
 
-Unknown keys and values of the wrong type raise `ConfigError` naming the key.
-"""
+Unknown keys and values of the wrong type raise `ConfigError` naming the key."""
 
 from __future__ import annotations
 
-import ast
 import dataclasses
-import inspect
 import json
-import textwrap
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal, Mapping, Sequence
+from typing import Any, Literal, Mapping
 
-import tomllib
-
-
-class ConfigError(ValueError):
-    """A preset, override file or value that does not make a valid `TrainConfig`."""
+from rlgames.train.settings import ConfigError, apply_overrides
 
 
 @dataclass(frozen=True)
@@ -81,7 +72,7 @@ class SelfPlayConfig:
     from AlphaZero, Oracle 2018, found 0.5 best on connect four)."""
     sibling_fraction: float = 0.0
     """Fraction of recorded positions that also record the positions after random moves, labelled by an
-    exact alpha-beta search where it proves the result (`rlgames.train.selfplay.Siblings`)."""
+    exact alpha-beta search where it proves the result (`rlgames.train.alphazero.selfplay.Siblings`)."""
     sibling_proof_depth: int = 4
     """Plies of that proving search."""
     siblings_per_position: int = 1
@@ -343,130 +334,6 @@ def load_config(preset: str, overrides: Mapping[str, Any] | None = None, **top_l
     return apply_overrides(config, given) if given else config
 
 
-def read_override_file(path: str | Path) -> dict[str, Any]:
-    """The nested overrides of a ``.json`` or ``.toml`` file."""
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as error:
-        raise ConfigError(f"cannot read config file {path}: {error.strerror}") from None
-    try:
-        data = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as error:
-        raise ConfigError(f"{path} is not valid {'TOML' if path.suffix == '.toml' else 'JSON'}: {error}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path} must hold a table of settings, got {type(data).__name__}")
-    return data
-
-
 def config_from_dict(data: Mapping[str, Any]) -> TrainConfig:
     """The config a `TrainConfig.to_dict` output describes (checkpoints store it that way)."""
     return apply_overrides(TrainConfig(), data)
-
-
-def field_docs(cls: type) -> dict[str, str]:
-    """The one-line docstring under each field of the dataclass ``cls`` (read from its source, as Python
-    keeps no attribute docstrings), by field name."""
-    tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
-    body = tree.body[0].body  # type: ignore[attr-defined]
-    docs = {}
-    for node, after in zip(body, body[1:]):
-        if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and isinstance(after, ast.Expr)
-                and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):
-            docs[node.target.id] = " ".join(after.value.value.split())
-    return docs
-
-
-def nested_settings(overrides: Mapping[str, Any], into: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """``--set`` overrides whose keys name nested settings with dots (``selfplay.simulations``) as the nested
-    tables of a config file, merged over ``into`` (a file's tables)."""
-    merged: dict[str, Any] = {key: dict(value) if isinstance(value, Mapping) else value
-                              for key, value in (into or {}).items()}
-    for key, value in overrides.items():
-        *path, last = key.split(".")
-        table = merged
-        for part in path:
-            table = table.setdefault(part, {})
-            if not isinstance(table, dict):
-                raise ConfigError(f"setting {key!r}: {part!r} is not a table of settings")
-        table[last] = value
-    return merged
-
-
-def settings_help(cls: type, preset: Any | None = None) -> str:
-    """The ``--set`` settings of the config dataclass ``cls`` for a ``--help`` epilog: each field, its
-    default (``preset``'s value where given) and its docstring."""
-    defaults = preset if preset is not None else cls()
-    return "\n".join(["settings (--set KEY=VALUE; a JSON value):", *_setting_lines(cls, defaults, "")])
-
-
-def _setting_lines(cls: type, defaults: Any, prefix: str) -> list[str]:
-    """`settings_help`'s lines of ``cls``'s fields, a nested dataclass's as ``prefix.field``."""
-    lines = []
-    for name, doc in field_docs(cls).items():
-        value = getattr(defaults, name)
-        if dataclasses.is_dataclass(value):
-            lines += _setting_lines(type(value), value, f"{prefix}{name}.")
-            continue
-        lines.append(f"  {prefix}{name} = {json.dumps(value, default=dict)}")
-        lines += textwrap.wrap(doc, 96, initial_indent="      ", subsequent_indent="      ")
-    return lines
-
-
-def parse_settings(items: Sequence[str]) -> dict[str, Any]:
-    """The overrides of ``--set KEY=VALUE`` options, each value read as JSON (a number, true or false, a
-    quoted string); raises `ConfigError` on an item without ``=`` or a value that is not JSON."""
-    overrides: dict[str, Any] = {}
-    for item in items:
-        key, equals, text = item.partition("=")
-        if not equals:
-            raise ConfigError(f"--set takes KEY=VALUE, got {item!r}")
-        try:
-            overrides[key.strip()] = json.loads(text)
-        except json.JSONDecodeError:
-            raise ConfigError(f"--set {item!r}: the value must be a number, true/false or a quoted string") from None
-    return overrides
-
-
-def apply_overrides(config: Any, overrides: Mapping[str, Any], where: str = "", prefix: str = "") -> Any:
-    """A copy of the dataclass ``config`` with ``overrides`` applied (nested mappings for nested
-    dataclasses); raises `ConfigError` on an unknown key or a value of the wrong type."""
-    known = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
-    changes = {}
-    for key, value in overrides.items():
-        name = f"{prefix}{key}"
-        if key not in known:
-            raise ConfigError(f"unknown setting {name!r}{' in ' + where if where else ''}; "
-                              f"known: {', '.join(prefix + k for k in known)}")
-        current = known[key]
-        if dataclasses.is_dataclass(current):
-            if not isinstance(value, Mapping):
-                raise ConfigError(f"setting {name!r} is a table of settings, got {value!r}")
-            changes[key] = apply_overrides(current, value, where, f"{name}.")
-        else:
-            changes[key] = _coerce(name, value, current)
-    try:
-        return dataclasses.replace(config, **changes)
-    except ConfigError as error:
-        raise ConfigError(f"{error}{' (in ' + where + ')' if where else ''}") from None
-
-
-def _coerce(name: str, value: Any, current: Any) -> Any:
-    """``value`` converted to the type of the setting's current value, or `ConfigError`."""
-    expected = type(current)
-    if isinstance(current, bool) or isinstance(value, bool):
-        ok = isinstance(value, bool) and isinstance(current, bool)
-    elif isinstance(current, float):
-        ok = isinstance(value, (int, float))
-        value = float(value) if ok else value
-    elif isinstance(current, tuple):
-        ok = isinstance(value, (list, tuple))
-        value = tuple(tuple(v) if isinstance(v, list) else v for v in value) if ok else value
-    elif isinstance(current, Mapping):
-        ok = isinstance(value, Mapping)
-        value = dict(value) if ok else value
-    else:
-        ok = isinstance(value, expected)
-    if not ok:
-        raise ConfigError(f"setting {name!r} takes a {expected.__name__}, got {value!r}")
-    return value

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import torch
 from rlgames.models import PolicyValueNet
-from rlgames.train.config import OptimConfig
-from rlgames.train.selfplay import Positions
+from rlgames.train.alphazero.config import OptimConfig
+from rlgames.train.alphazero.selfplay import Positions
 
 
 @dataclass(frozen=True)

@@ -36,12 +36,16 @@ from rlgames.models import (
     save_checkpoint,
 )
 from rlgames.models.checkpoint import load_weights
-from rlgames.train.config import TrainConfig, config_from_dict, settle_for_device
-from rlgames.train.evaluate import SolverBenchmark, evaluate
-from rlgames.train.learner import Learner, Losses, make_optimizer, mean_losses
-from rlgames.train.logger import RunLogger
-from rlgames.train.replay import ReplayBuffer
-from rlgames.train.selfplay import play_games
+from rlgames.train.alphazero.config import (
+    TrainConfig,
+    config_from_dict,
+    settle_for_device,
+)
+from rlgames.train.alphazero.evaluate import SolverBenchmark, evaluate
+from rlgames.train.alphazero.learner import Learner, Losses, make_optimizer, mean_losses
+from rlgames.train.alphazero.logger import IterationLogger
+from rlgames.train.alphazero.replay import ReplayBuffer
+from rlgames.train.alphazero.selfplay import play_games
 
 from rlgames.game import Game
 
@@ -159,7 +163,7 @@ class Trainer:
     # --- the loop ---------------------------------------------------------------------------------
     def run(self) -> list[IterationResult]:
         """Trains from the current iteration up to ``config.iterations``; returns what each did."""
-        logger = RunLogger(self.run_dir, self.echo)
+        logger = IterationLogger(self.run_dir, self.echo)
         try:
             if self.iteration == 0:
                 logger.config(self.config.to_dict(), 0)
@@ -173,7 +177,7 @@ class Trainer:
         finally:
             logger.close()
 
-    def train_iteration(self, logger: RunLogger) -> IterationResult:
+    def train_iteration(self, logger: IterationLogger) -> IterationResult:
         """Self-play, replay, learning, checkpoint: one iteration."""
         config, iteration = self.config, self.iteration
         start = time.perf_counter()
@@ -199,7 +203,7 @@ class Trainer:
                    for _ in range(optim.steps_per_iteration)]
         return mean_losses(history)
 
-    def _evaluate(self, logger: RunLogger) -> None:
+    def _evaluate(self, logger: IterationLogger) -> None:
         config = self.config.eval
         if not config.interval:
             return

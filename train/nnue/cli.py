@@ -1,0 +1,198 @@
+"""``python -m rlgames.train.nnue GAME [--preset NAME] [--config FILE] [--generations N] [--run-dir DIR] [--seed S] [--resume] [--workers N] [--out FILE] [--relearn RUN_DIR [--init CHECKPOINT]] [--set KEY=VALUE ...]``
+
+Trains an NNUE (`rlgames.models.networks.NNUE`) for GAME by alpha-beta self-play, generation by generation,
+as Stockfish's NNUE data is made: each generation plays ``games`` games of depth-``depth`` alpha-beta
+with the current evaluation (generation 0: the hand-crafted evaluator; later: the previous network,
+compiled), from random openings, in ``--workers`` processes (`rlgames.train.nnue.data`), and labels every
+position with a mix of the search's value and the game's result, ``lam * search + (1 - lam) * result``
+(Stockfish's ``lambda``, applied when learning: the window keeps both; with a ``teacher``, a
+network trained by ``python -m rlgames.train``, its value replaces the search's, and random children of the
+positions played teach the positions a search looks at but does not play); the network learns the
+labels of the last ``window`` generations (squared error on the value, cross-entropy on the searched
+move for the policy head), with ``augment`` each position seen under every symmetry of the board
+(`rlgames.Game.symmetries`, as AlphaGo Zero's data was; for a network that reads the observation:
+tic-tac-toe's). After each generation the new network plays the previous one and the hand-crafted
+evaluator at equal time per move, and TensorBoard gets the losses and scores
+(``tensorboard --logdir runs``). Every game is seeded from ``(seed, generation, game)`` and every
+generation's learning from ``(seed, generation)``, and the checkpoint holds the data window, so
+``--resume`` continues a killed run exactly, with any number of workers. ``--relearn RUN_DIR`` plays
+nothing: it learns a network from the positions a run saved, with other learning settings (`relearn`),
+and with ``--init CHECKPOINT`` that network learns them further instead of a fresh one (fine-tuning; a
+network reading fewer of the feature sets grows into the settings' ``inputs``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from pathlib import Path
+
+import torch
+from rlgames.models import CheckpointError
+from rlgames.models.checkpoint import (
+    load_network,
+    save_checkpoint,
+)
+from rlgames.models.networks import NNUE, NNUEArgs, reads_features
+from rlgames.train.nnue.config import PRESETS, NNUEConfig
+from rlgames.train.nnue.data import Positions, load_window
+from rlgames.train.nnue.learning import new_network, relearn
+from rlgames.train.nnue.run import Run
+from rlgames.train.settings import (
+    apply_overrides,
+    parse_settings,
+    read_override_file,
+    settings_help,
+)
+
+import rlgames
+from rlgames.game import Game
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m rlgames.train.nnue", description=__doc__.split("\n\n")[1],
+                                     epilog=settings_help(NNUEConfig),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game", help=f"the game: {', '.join(rlgames.list_games())}")
+    parser.add_argument("--preset", help=f"settings: {', '.join(PRESETS)} (default: the game's, else smoke)")
+    parser.add_argument("--generations", type=int, help="train up to this many generations")
+    parser.add_argument("--seed", type=int, default=0, help="the seed of everything random (default 0)")
+    parser.add_argument("--run-dir", help="checkpoints and logs (default: runs/nnue-GAME-PRESET-sSEED)")
+    parser.add_argument("--resume", action="store_true", help="continue the run in --run-dir")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="play each generation's games in this many processes (the same games; default 1)")
+    parser.add_argument("--out", help="also write the final network here (e.g. checkpoints/GAME.nnue.pt)")
+    parser.add_argument("--relearn", metavar="RUN_DIR", nargs="+",
+                        help="play nothing: learn a network from the positions RUN_DIR saved (its window; of "
+                             "several runs, generation by generation), with this command's settings, and write "
+                             "it to --out")
+    parser.add_argument("--init", metavar="CHECKPOINT",
+                        help="with --relearn: learn further from this network (of the settings' size, or one "
+                             "reading fewer threat inputs: it grows) instead of a fresh one")
+    parser.add_argument("--config", metavar="FILE", help="a JSON or TOML file of settings, applied before --set")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override one NNUEConfig setting, e.g. --set depth=10 (repeatable; "
+                             "--resume needs the same ones)")
+    return parser.parse_args(argv)
+
+
+def preset_name(args: argparse.Namespace) -> str:
+    """``--preset``, else the game's preset when there is one, else smoke."""
+    return args.preset or (args.game if args.game in PRESETS else "smoke")
+
+
+def make_config(args: argparse.Namespace) -> NNUEConfig:
+    """The preset (`preset_name`) with the ``--set``, ``--seed`` and ``--generations`` overrides; raises
+    `ValueError` on an unknown preset or setting, or a value of the wrong type."""
+    preset = preset_name(args)
+    if preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
+    overrides = read_override_file(args.config) if args.config else {}
+    overrides |= parse_settings(args.set) | {"seed": args.seed}
+    if args.generations is not None:
+        overrides["generations"] = args.generations
+    return apply_overrides(PRESETS[preset], overrides, where=f"preset {preset}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    torch.set_num_threads(1)
+    preset = preset_name(args)
+    try:
+        config = make_config(args)
+        game = rlgames.load_game(args.game)
+        if args.workers < 1:
+            raise ValueError(f"--workers must be at least 1, got {args.workers}")
+        if args.relearn:
+            return _relearn(args, game, config)
+        if args.init:
+            raise ValueError("--init is the network --relearn starts from: pass --relearn RUN_DIR")
+        run_dir = Path(args.run_dir or f"runs/nnue-{args.game}-{preset}-s{args.seed}")
+        print(f"training an NNUE for {args.game} (preset {preset}, seed {args.seed}) into {run_dir}")
+        run = Run(game, config, run_dir, resume=args.resume)
+        run.run(workers=args.workers)
+        if args.out:
+            save_checkpoint(args.out, network=run.network, game=game,
+                            counters={"generation": run.generation}, config=dataclasses.asdict(config))
+            print(f"wrote {args.out}")
+    except (CheckpointError, ValueError, OSError) as error:
+        print(f"python -m rlgames.train.nnue: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _relearn(args: argparse.Namespace, game: Game, config: NNUEConfig) -> int:
+    """``--relearn RUN_DIR [RUN_DIR ...] --out FILE``: `relearn` of the positions the runs saved, each
+    generation's of every run together (several runs of one preset with other seeds: more games)."""
+    if not args.out:
+        raise ValueError("--relearn writes its network to --out FILE: pass one")
+    paths = [Path(run_dir) / "window.npz" for run_dir in args.relearn]
+    for path in paths:
+        if not path.is_file():
+            raise ValueError(f"{path} does not exist: --relearn takes the directory of a run of python -m rlgames.train.nnue")
+    windows = [load_window(path, game) for path in paths]
+    for path, window in zip(paths, windows):
+        _check_inputs(path, window, game, config)
+    generations = [Positions.concatenate([w[g] for w in windows if g < len(w)])
+                   for g in range(max(map(len, windows)))]
+    init = initial_network(args.init, game, config) if args.init else None
+    print(f"learning an NNUE for {args.game} from the {sum(map(len, generations))} positions of "
+          f"{', '.join(map(str, paths))}" + (f", starting from {args.init}" if init else ""))
+    network = relearn(game, config, generations, init=init)
+    save_checkpoint(args.out, network=network, game=game, counters={"generation": len(generations)},
+                    config=dataclasses.asdict(config))
+    print(f"wrote {args.out}")
+    return 0
+
+
+def initial_network(path: str, game: Game, config: NNUEConfig) -> NNUE:
+    """``--init``'s network; raises `ValueError` where its size is not the settings'. One that reads fewer
+    of the feature sets (``inputs`` a beginning of the settings') grows into the settings' network: the
+    rows of the inputs it gains start at zero, so that it computes the same values at first."""
+    network, info = load_network(path, game)
+    wanted = NNUEArgs(accumulator=config.accumulator, hidden=config.hidden, psqt=config.psqt,
+                      inputs=config.feature_inputs(game))
+    args = info.network.args
+    if info.network.arch == "nnue" and len(args.inputs) < len(wanted.inputs) \
+            and dataclasses.replace(args, inputs=wanted.inputs) == wanted \
+            and wanted.inputs[:len(args.inputs)] == args.inputs:
+        return _grown(network, game, config)  # type: ignore[arg-type]
+    if info.network.arch != "nnue" or args != wanted:
+        sizes = ", ".join(f"{k}={'+'.join(v) or 'observation' if isinstance(v, tuple) else v}"
+                          for k, v in dataclasses.asdict(wanted).items())
+        raise ValueError(f"{path} is a network {info.network.describe()}; the settings ask for nnue({sizes}): "
+                         f"pass --set to match it")
+    return network  # type: ignore[return-value]
+
+
+def _grown(network: NNUE, game: Game, config: NNUEConfig) -> NNUE:
+    """``network`` with the inputs of ``config.inputs`` its own do not have, their rows zero."""
+    grown, _ = new_network(game, config)
+    sources = dict(network.named_parameters())
+    with torch.no_grad():
+        for name, parameter in grown.named_parameters():
+            source = sources[name]
+            if name == "accumulator.weight":  # [accumulator + psqt, inputs]: the old inputs come first
+                parameter.zero_()
+                parameter[:, :source.shape[1]] = source
+            else:
+                parameter.copy_(source)
+    return grown
+
+
+def _check_inputs(path: Path, window: list[Positions], game: Game, config: NNUEConfig) -> None:
+    """Refuses a window whose positions hold the inputs of other feature sets than the network reads
+    (chess: positions with threat inputs for a network of the pieces alone, or the reverse), judged by the
+    largest input index stored against the game's sets taken in order."""
+    if not reads_features(game, "nnue") or not any(len(part) for part in window):
+        return
+    top = max(int(part.observations.max()) for part in window if len(part))
+    names, counts = list(game.feature_sets), [s.inputs for s in game.feature_sets.values()]
+    held = next((tuple(names[:k]) for k in range(1, len(names) + 1) if top < sum(counts[:k])), tuple(names))
+    wanted = config.feature_inputs(game)
+    if held != wanted:
+        setting = json.dumps(list(held), separators=(",", ":"))
+        raise ValueError(f"{path} holds positions with the inputs of {'+'.join(held)}; the network reads "
+                         f"{'+'.join(wanted)}: relearn them with --set 'inputs={setting}'")

@@ -1,0 +1,93 @@
+"""``python -m rlgames.train.td GAME [--preset NAME] [--games N] [--out DIR] [--seed S] [--resume] [--set KEY=VALUE ...]``
+
+Trains an NNUE (`rlgames.models.networks.NNUE`'s value path) by TD(lambda) self-play, as TD-Gammon learned
+backgammon (Tesauro 1992, 1995), for any rlgames game, chance games included; the game loop, the
+network and its updates run compiled (`rlgames.train.td.kernels`).
+
+* **Play.** Each player takes, among the afterstates of its turn (the first state after its actions that
+  is terminal, a chance node or the opponent's decision), the one of best value for it: the network's
+  value ``V(a)`` is for ``observer(a)`` (the compiled NNUE evaluator's convention), so it counts +V when
+  that is the player and -V otherwise; a terminal afterstate counts its return / max_return. With
+  probability ``epsilon`` the turn is random instead. Chance outcomes are drawn by their probabilities.
+* **TD(lambda).** Along a game's afterstates a_0, a_1, ... the target of a_t is a_{t+1}'s value turned
+  to a_t's observer's point of view (the return at the end), delta_t = target - V(a_t), and
+  ``e <- lam * e + sign_t * grad V(a_t)``, ``w <- w + alpha * sign_t * delta_t * e`` (Sutton 1988). The
+  sign (+1 when player 0 observes a_t, else -1) makes this exact TD(lambda) on player 0's value
+  ``sign * V``: a trace summing gradients of the two players' values unsigned would push each earlier
+  gradient by an error of the wrong sign once the observer changes.
+* **Decisions.** At each decision the value of the decision state itself (for the side to move) takes
+  a gradient step of ``alpha * decision_weight`` toward the value of its best afterstate (the one played
+  unless the turn was random), so that the network is right at the decision nodes that searches
+  evaluate too.
+
+Every ``eval_every`` games the network is saved (``OUT/latest.pt``, atomically: `NNUEvaluator` and every
+search load it with ``model=OUT/latest.pt``) and measured by compiled 1-ply greedy matches against the
+game's hand-crafted evaluator, the previous checkpoint and random turns (``eval_games`` games, colours
+alternated, each pair of games sharing its openings and dice), logged to TensorBoard (``OUT/tb``) with
+the mean |delta| and games/s. The checkpoint holds the PRNG state, so ``--resume`` continues a killed
+run exactly as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from rlgames.models import CheckpointError
+from rlgames.train.settings import (
+    ConfigError,
+    apply_overrides,
+    parse_settings,
+    read_override_file,
+    settings_help,
+)
+from rlgames.train.td.config import PRESETS, TDConfig
+from rlgames.train.td.run import Run
+
+import rlgames
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m rlgames.train.td", description=__doc__.split("\n\n")[1],
+                                     epilog=settings_help(TDConfig),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game", help=f"the game: {', '.join(rlgames.list_games())}")
+    parser.add_argument("--preset", help=f"settings: {', '.join(PRESETS)} (default: the game's, else smoke)")
+    parser.add_argument("--games", type=int, help="train up to this many games in all (extends a resumed run)")
+    parser.add_argument("--seed", type=int, help="the seed of everything random (default: the preset's, 0)")
+    parser.add_argument("--out", help="checkpoint and logs (default: runs/td-GAME)")
+    parser.add_argument("--resume", action="store_true", help="continue the run in --out")
+    parser.add_argument("--config", help="a JSON or TOML file of TDConfig overrides")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override one TDConfig setting, e.g. --set alpha=0.05 (repeatable)")
+    return parser.parse_args(argv)
+
+
+def make_config(args: argparse.Namespace) -> TDConfig:
+    """The preset with the ``--config`` file's, the ``--set`` and the ``--games``/``--seed`` overrides."""
+    preset = args.preset or (args.game if args.game in PRESETS else "smoke")
+    if preset not in PRESETS:
+        raise ConfigError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
+    overrides: dict[str, Any] = read_override_file(args.config) if args.config else {}
+    overrides |= parse_settings(args.set)
+    overrides |= {key: value for key, value in (("games", args.games), ("seed", args.seed)) if value is not None}
+    return apply_overrides(PRESETS[preset], overrides, where=f"preset {preset}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        config = make_config(args)
+        game = rlgames.load_game(args.game)
+        out = Path(args.out or f"runs/td-{args.game}")
+        print(f"TD(lambda) for {args.game} into {out}: {config}")
+        Run(game, config, out, resume=args.resume).run()
+    except (CheckpointError, ValueError, OSError) as error:
+        print(f"python -m rlgames.train.td: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted: continue with --resume", file=sys.stderr)
+        return 130
+    return 0
