@@ -36,8 +36,8 @@ does not: PeSTO's tables are asymmetric).
 `VALUE_SCALE` = 400 centipawns: +400 cp is the value of a 10:1 winning chance (0.82), a queen up about
 0.99. `cp_from_value` inverts it for UCI's ``score cp``.
 
-Attacks (`rlgames.games.chess.evaluator_attacks`) come from precomputed tables: knight and king attacks by
-square, sliders by the classical ray approach (each ray cut at its first blocker, found by a bit scan).
+Attacks are the rules' (`rlgames.games.chess.bitboards`: tables for the knight and the king, obstruction
+difference for the sliders), on uint64 words that `piece_attacks` reads the evaluator's int64 boards as.
 The kernel takes the compact state of `rlgames.games.chess` (a tuple of int64): s[0] the side to move,
 s[2..7] the pawns, knights, bishops, rooks, queens and kings of both colours, s[8] white's pieces,
 s[9] black's; square a1 = bit 0 .. h8 = bit 63 (the sign bit).
@@ -54,7 +54,9 @@ from numba import njit
 from rlgames.evaluators.base import Evaluator
 from rlgames.game import State
 from rlgames.games.chess.actions import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
-from rlgames.games.chess.evaluator_attacks import KING_ATTACKS, bitboard, piece_attacks
+from rlgames.games.chess.bitboards import KING as KING_ATTACKS
+from rlgames.games.chess.bitboards import KNIGHT as KNIGHT_ATTACKS
+from rlgames.games.chess.bitboards import bishop_attacks, rook_attacks
 from rlgames.games.chess.pesto import GAME_PHASE_MAX, PHASE_WEIGHTS, pesto_tables
 from rlgames.games.chess.slots import BLACK, PIECES, PLAYER, WHITE
 from rlgames.jit.bits import lsb, popcount
@@ -100,7 +102,13 @@ TERM_NAMES = ("material_pst", "mobility", "pawn_structure", "king_safety", "bish
 # Tables, int64 (bit 63, h8, is the sign bit).
 
 
-KING_ZONE = np.array([KING_ATTACKS[q] | bitboard([q]) for q in range(64)], dtype=np.int64)
+def bitboard(squares) -> int:
+    """The int64 bitboard of ``squares``."""
+    bits = sum(1 << int(q) for q in set(squares))
+    return bits - (1 << 64) if bits >= 1 << 63 else bits
+
+
+KING_ZONE = (KING_ATTACKS | np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))).view(np.int64)
 """The king's square and its neighbours, where attackers count for `KING_ATTACK_UNITS`."""
 FILES = np.array([bitboard(range(f, 64, 8)) for f in range(8)], dtype=np.int64)
 _NOT_FILE_A = bitboard(q for q in range(64) if q % 8 != 0)
@@ -145,6 +153,22 @@ _MAX_VALUE = 1.0 - 1e-15
 
 # ---------------------------------------------------------------------------------------------------
 # The evaluation.
+
+
+@njit(cache=True)
+def piece_attacks(piece: int, q: int, occupied: int) -> int:
+    """The squares a knight, bishop, rook or queen (``piece``) on ``q`` attacks, given the ``occupied``
+    int64 board: the rules' uint64 attacks, the same 64 bits read as int64."""
+    board = np.uint64(occupied)
+    if piece == KNIGHT:
+        attacks = KNIGHT_ATTACKS[q]
+    elif piece == BISHOP:
+        attacks = bishop_attacks(q, board)
+    elif piece == ROOK:
+        attacks = rook_attacks(q, board)
+    else:
+        attacks = bishop_attacks(q, board) | rook_attacks(q, board)
+    return np.int64(attacks)
 
 
 @njit(cache=True)

@@ -20,7 +20,6 @@ import pytest
 chess = pytest.importorskip("chess")
 
 from rlgames.games.chess import evaluator as ev
-from rlgames.games.chess import evaluator_attacks as attacks
 from rlgames.games.chess import pesto as tables
 
 MG, EG = 0, 1
@@ -222,19 +221,22 @@ def test_pesto_tables_are_read_with_a1_as_square_zero():
     assert tables.MG_VALUE == (82, 337, 365, 477, 1025, 0) and tables.EG_VALUE == (94, 281, 297, 512, 936, 0)
 
 
-def test_attack_tables_match_python_chess():
+def test_piece_attacks_match_python_chess():
+    """The evaluator reads its int64 boards through the rules' uint64 attacks (`piece_attacks`): the same
+    squares as python-chess's tables, the sign bit (h8) included."""
     rng = random.Random(7)
     for _ in range(200):
         occupied = rng.getrandbits(64) & rng.getrandbits(64)
         square = rng.randrange(64)
         bishop = chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
-        assert attacks.bishop_attacks(square, signed(occupied)) == signed(bishop)
         rook = (chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
                 | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied])
-        assert attacks.rook_attacks(square, signed(occupied)) == signed(rook)
+        assert ev.piece_attacks(ev.BISHOP, square, signed(occupied)) == signed(bishop)
+        assert ev.piece_attacks(ev.ROOK, square, signed(occupied)) == signed(rook)
+        assert ev.piece_attacks(ev.QUEEN, square, signed(occupied)) == signed(bishop | rook)
+        assert ev.piece_attacks(ev.KNIGHT, square, signed(occupied)) == signed(chess.BB_KNIGHT_ATTACKS[square])
     for square in chess.SQUARES:
-        assert attacks.KNIGHT_ATTACKS[square] == signed(chess.BB_KNIGHT_ATTACKS[square])
-        assert attacks.KING_ATTACKS[square] == signed(chess.BB_KING_ATTACKS[square])
+        assert ev.KING_ZONE[square] == signed(chess.BB_KING_ATTACKS[square] | chess.BB_SQUARES[square])
 
 
 # ---------------------------------------------------------------------------------------------------
