@@ -52,3 +52,40 @@ def test_float_bits_round_trip_and_match_numpy(value):
     bits = to_bits(value)
     assert bits == np.float64(value).view(np.int64)
     assert from_bits(bits) == value and np.signbit(from_bits(bits)) == np.signbit(value)
+
+
+# --- boards of several words (go's 361 points) -----------------------------------------------------------
+def _as_int(board: np.ndarray) -> int:
+    return sum(int(word) << (64 * w) for w, word in enumerate(board))
+
+
+def _as_board(value: int, words: int) -> np.ndarray:
+    return np.array([(value >> (64 * w)) & (2**64 - 1) for w in range(words)], dtype=np.uint64)
+
+
+def test_multi_word_boards_equal_python_integers():
+    """Each operation on a board of 361 points, against the same set as one Python integer."""
+    from rlgames.jit.bits import add, count, discard, first, has, shift_down, shift_up, words_for
+
+    words, rng = words_for(361), np.random.default_rng(0)
+    assert words == 6 and words_for(64) == 1 and words_for(65) == 2
+    full = 2 ** (64 * words) - 1
+    for _ in range(200):
+        value = int.from_bytes(rng.bytes(48), "little") & int.from_bytes(rng.bytes(48), "little") & (2**361 - 1)
+        board = _as_board(value, words)
+        assert count(board) == value.bit_count()
+        assert first(board) == ((value & -value).bit_length() - 1 if value else -1)
+        i = int(rng.integers(361))
+        assert has(board, i) == bool(value >> i & 1)
+        add(board, i)
+        assert _as_int(board) == value | 1 << i
+        discard(board, i)
+        assert _as_int(board) == value & ~(1 << i)
+        n, out = int(rng.integers(64)), np.zeros(words, np.uint64)
+        shift_up(out, board, n)
+        assert _as_int(out) == (_as_int(board) << n) & full
+        shift_down(out, board, n)
+        assert _as_int(out) == _as_int(board) >> n
+        shift_up(board, board, n)  # in place
+        assert _as_int(board) == (value & ~(1 << i)) << n & full
+    assert first(np.zeros(words, np.uint64)) == -1 and count(np.zeros(words, np.uint64)) == 0

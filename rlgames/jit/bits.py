@@ -2,6 +2,11 @@
 (the bitboards of chess, othello and connect four, backgammon's bit planes), and `float_bits` and
 `bits_float`, a float64's bits as an int64 and back (how a transposition table stores a value).
 
+Boards of more than 64 points (go's 361) are arrays of uint64 words, point ``i`` at bit ``i % 64`` of word
+``i // 64``, the bits past the last point zero: `words_for`, `has`, `add`, `discard`, `count`, `first`,
+`shift_up` and `shift_down` (across words, the bits shifted past the last word dropped), written once for
+every such game. The set operations are numpy's (``a & b``, ``a | ~b``) on the arrays.
+
 Each is one LLVM intrinsic (``ctpop``, ``cttz``, ``ctlz``: one instruction where the CPU has it) typed on
 its argument, so an int64 board and a uint64 board compile to the same code; `lsb` and `msb` need a
 non-zero word. With ``NUMBA_DISABLE_JIT=1`` they are plain Python over the word's 64 bits.
@@ -15,7 +20,8 @@ from llvmlite import ir as llvm_ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-__all__ = ["bits_float", "float_bits", "lsb", "msb", "popcount"]
+__all__ = ["add", "bits_float", "count", "discard", "first", "float_bits", "has", "lsb", "msb", "popcount",
+           "shift_down", "shift_up", "words_for"]
 
 
 def _unary_intrinsic(name: str):
@@ -92,3 +98,77 @@ if numba.config.DISABLE_JIT:  # plain Python: an intrinsic cannot run there
 
     def bits_float(x: int) -> float:
         return float(np.int64(x).view(np.float64))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Boards of several words.
+
+_ONE = np.uint64(1)
+
+
+def words_for(points: int) -> int:
+    """The number of 64-bit words of a board of ``points`` points (6 for go's 361)."""
+    return (points + 63) // 64
+
+
+@njit(cache=True)
+def has(board: np.ndarray, i: int) -> bool:
+    """Whether point ``i`` is on ``board``."""
+    return (board[i >> 6] >> np.uint64(i & 63)) & _ONE != 0
+
+
+@njit(cache=True)
+def add(board: np.ndarray, i: int) -> None:
+    """Puts point ``i`` on ``board``, in place."""
+    board[i >> 6] |= _ONE << np.uint64(i & 63)
+
+
+@njit(cache=True)
+def discard(board: np.ndarray, i: int) -> None:
+    """Takes point ``i`` off ``board``, in place."""
+    board[i >> 6] &= ~(_ONE << np.uint64(i & 63))
+
+
+@njit(cache=True)
+def count(board: np.ndarray) -> int:
+    """The number of points on ``board``."""
+    total = 0
+    for word in board:
+        total += popcount(word)
+    return total
+
+
+@njit(cache=True)
+def first(board: np.ndarray) -> int:
+    """The lowest point on ``board``, or -1 for an empty board."""
+    for w in range(len(board)):
+        if board[w]:
+            return 64 * w + lsb(board[w])
+    return -1
+
+
+@njit(cache=True)
+def shift_up(out: np.ndarray, board: np.ndarray, n: int) -> None:
+    """``out = board << n`` (point ``i`` to ``i + n``, for 0 <= n < 64), the bits past the last word dropped;
+    ``out`` may be ``board``. A board's width, the caller masks the points that leave its rows."""
+    if n == 0:
+        out[:] = board
+        return
+    up, down = np.uint64(n), np.uint64(64 - n)
+    for w in range(len(board) - 1, 0, -1):
+        out[w] = board[w] << up | board[w - 1] >> down
+    out[0] = board[0] << up
+
+
+@njit(cache=True)
+def shift_down(out: np.ndarray, board: np.ndarray, n: int) -> None:
+    """``out = board >> n`` (point ``i`` to ``i - n``, for 0 <= n < 64), the bits below point 0 dropped;
+    ``out`` may be ``board``."""
+    if n == 0:
+        out[:] = board
+        return
+    down, up = np.uint64(n), np.uint64(64 - n)
+    last = len(board) - 1
+    for w in range(last):
+        out[w] = board[w] >> down | board[w + 1] << up
+    out[last] = board[last] >> down
