@@ -21,6 +21,7 @@ import math
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
+import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional as F
@@ -195,6 +196,22 @@ def network_from_config(config: NetworkConfig, *, seed: int | None = None) -> Po
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         return network_class(config)
+
+
+NetworkRecord = tuple[dict[str, Any], dict[str, np.ndarray]]
+"""A network as plain data for another process: its config (`NetworkConfig.to_dict`) and weights."""
+
+
+def network_record(network: PolicyValueNet) -> NetworkRecord:
+    """``network``'s config and a copy of its weights, as numpy arrays on the CPU."""
+    return network.config.to_dict(), {k: v.detach().cpu().numpy().copy() for k, v in network.state_dict().items()}
+
+
+def network_from_record(record: NetworkRecord) -> PolicyValueNet:
+    """The network of a `network_record`, on the CPU, in evaluation mode."""
+    network = network_from_config(NetworkConfig.from_dict(record[0]))
+    network.load_state_dict({k: torch.from_numpy(v) for k, v in record[1].items()})
+    return network.eval()
 
 
 class PolicyValueNet(nn.Module):

@@ -1,5 +1,5 @@
-"""The one seam for parallel work: the arena's games, NNUE self-play and any other work that splits into
-independent items runs through `map_ordered`, so that another backend (Ray) plugs in here, once.
+"""The one seam for parallel work: the arena's games, NNUE and AlphaZero self-play, and any other work that
+splits into independent items runs through `map_ordered`, so that another backend (Ray) plugs in here, once.
 
 A worker builds what it needs once, by ``setup(*setup_args)`` (a game from its registry name and
 parameters, `game_recipe` and `rebuild_game`; the agents of a match), and then runs ``work(context, item)``

@@ -39,6 +39,8 @@ from rlgames.train.alphazero.selfplay import (
     _Game,
     make_search,
     play_games,
+    play_iteration,
+    share_seed,
     search_config,
 )
 from rlgames.train.alphazero.trainer import CHECKPOINT, Trainer, TrainError
@@ -212,6 +214,22 @@ def test_gumbel_self_play_games_differ() -> None:
     one_stone = positions.observations.reshape(len(positions), -1).sum(axis=1) == 1
     assert stats.games == 16 and one_stone.sum() == 16  # each game's second position
     assert len({obs.tobytes() for obs in positions.observations[one_stone]}) > 2
+
+
+def test_self_play_splits_among_workers_through_the_parallel_seam() -> None:
+    """With ``workers``, each process plays its share of the games by `play_games`, seeded by `share_seed`:
+    the positions are those of the shares played here, in order, and the stats add up."""
+    evaluator = NetworkEvaluator(build_network(TTT, "mlp", hidden=16, layers=1, seed=0), TTT)
+    config = SelfPlayConfig(games_per_iteration=5, parallel_games=4, search="gumbel", simulations=8, workers=2)
+    positions, stats = play_iteration(TTT, evaluator, config, seed=3)
+    shares = [play_games(TTT, evaluator, dataclasses.replace(config, games_per_iteration=games, parallel_games=games,
+                                                             workers=1), share_seed(3, k))
+              for k, games in enumerate((3, 2))]
+    for name in FIELDS:
+        assert np.array_equal(getattr(positions, name), np.concatenate([getattr(p, name) for p, _ in shares]))
+    assert stats.games == 5 and stats.positions == sum(s.positions for _, s in shares) == len(positions)
+    assert stats.evaluations == sum(s.evaluations for _, s in shares) > 0
+    assert play_iteration(TTT, evaluator, dataclasses.replace(config, workers=1), seed=3)[1].games == 5
 
 
 def test_self_play_of_a_game_that_opens_with_a_roll() -> None:

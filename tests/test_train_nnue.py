@@ -9,7 +9,7 @@ import pytest
 import torch
 from rlgames.models.checkpoint import load_checkpoint
 from rlgames.models.evaluator import NetworkEvaluator, NNUEvaluator
-from rlgames.models.networks import build_network
+from rlgames.models.networks import build_network, network_record
 from rlgames.train import nnue, td
 from rlgames.train.alphazero.config import TrainConfig
 from rlgames.train.nnue import data as nnue_data
@@ -272,7 +272,7 @@ def test_a_worker_rebuilds_the_network_that_plays_from_its_record():
     """(Its compiled kernel may differ from the parent's in the last bit: numba compiles it with fastmath.)"""
     game = rlgames.load_game("tic_tac_toe")
     network = build_network(game, "nnue", seed=1, accumulator=8, hidden=4)
-    _, player, teacher = nnue_data._players(game, nnue.NNUEConfig(), nnue_data._network_record(network))
+    _, player, teacher = nnue_data._players(game, nnue.NNUEConfig(), network_record(network))
     assert isinstance(player, NNUEvaluator) and teacher is None
     rebuilt = player.network.state_dict()
     assert all(torch.equal(rebuilt[k], v) for k, v in network.state_dict().items())

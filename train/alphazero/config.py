@@ -77,6 +77,9 @@ class SelfPlayConfig:
     """Plies of that proving search."""
     siblings_per_position: int = 1
     """Distinct random moves per such position."""
+    workers: int = 1
+    """Processes that play an iteration's games (`rlgames.parallel`), each an equal share with its own copy of
+    the network on the CPU; 1: this process, on the trainer's device."""
 
 
 @dataclass(frozen=True)
@@ -182,7 +185,8 @@ def validate(config: TrainConfig) -> None:
                 "eval.simulations": config.eval.simulations,
                 "selfplay.random_move_plies": config.selfplay.random_move_plies,
                 "selfplay.sibling_proof_depth": config.selfplay.sibling_proof_depth,
-                "selfplay.siblings_per_position": config.selfplay.siblings_per_position}
+                "selfplay.siblings_per_position": config.selfplay.siblings_per_position,
+                "selfplay.workers": config.selfplay.workers}
     for name, value in positive.items():
         if value <= 0:
             raise ConfigError(f"{name} must be positive, got {value}")

@@ -1,6 +1,7 @@
 """Self-play: many games stepped together, their MCTS leaves evaluated by one network call per batch.
 
-`play_games` keeps ``parallel_games`` games in flight in a `MultiTreeMCTS`; each step searches every
+`play_iteration` plays an iteration's games in this process (`play_games`) or split among ``workers``
+processes. `play_games` keeps ``parallel_games`` games in flight in a `MultiTreeMCTS`; each step searches every
 game's position at once (``leaves_per_game`` leaves per tree and batch, all trees in the same
 `NetworkEvaluator.evaluate_batch` call), records one training position per game and plays a move:
 with PUCT, drawn from the visit distribution for the first ``temperature_moves`` moves and the search's
@@ -31,12 +32,15 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+import torch
 from rlgames.models import NetworkEvaluator
+from rlgames.models.networks import NetworkRecord, network_from_record, network_record
 from rlgames.train.alphazero.config import SelfPlayConfig
 from rlgames.train.targets import outcome_values
 
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game, State
+from rlgames.parallel import GameRecipe, game_recipe, map_ordered, rebuild_game
 from rlgames.search import AlphaBeta, AlphaBetaConfig
 from rlgames.search.mcts.config import GumbelConfig, MCTSConfig
 from rlgames.search.mcts.gumbel import MultiTreeGumbel
@@ -161,6 +165,54 @@ def search_config(config: SelfPlayConfig) -> MCTSConfig:
     return MCTSConfig(simulations=config.simulations, selection="puct", c_puct=config.c_puct,
                       batch_size=config.leaves_per_game, root_noise=True, dirichlet_alpha=config.dirichlet_alpha,
                       dirichlet_epsilon=config.dirichlet_epsilon, temperature=0.0, solver=True)
+
+
+def play_iteration(game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, seed: int
+                   ) -> tuple[Positions, SelfPlayStats]:
+    """``config.games_per_iteration`` games: `play_games` in this process, or with ``config.workers`` > 1 an
+    equal share in each of as many processes (`rlgames.parallel.map_ordered`), each with a copy of the
+    network on the CPU and its share's seed drawn from ``(seed, share)``; the shares' positions in order.
+    The same seed and number of workers give the same positions."""
+    if config.workers == 1:
+        return play_games(game, evaluator, config, seed)
+    start = time.perf_counter()
+    shares = [len(part) for part in np.array_split(np.arange(config.games_per_iteration), config.workers) if len(part)]
+    items = [(share_seed(seed, k), games) for k, games in enumerate(shares)]
+    played = list(map_ordered(_play_share, items, workers=len(shares), setup=_share_setup,
+                              setup_args=(game_recipe(game), config, network_record(evaluator.network))))
+    return concatenate([positions for positions, _ in played]), merged([stats for _, stats in played],
+                                                                        time.perf_counter() - start)
+
+
+def share_seed(seed: int, share: int) -> int:
+    """The seed of share ``share`` of an iteration seeded ``seed``."""
+    return int(np.random.SeedSequence([seed, share]).generate_state(1, dtype=np.uint32)[0])
+
+
+def _share_setup(recipe: GameRecipe, config: SelfPlayConfig, record: NetworkRecord
+                 ) -> tuple[Game, NetworkEvaluator, SelfPlayConfig]:
+    """A worker's game (rebuilt from its registry name and parameters), network and settings."""
+    torch.set_num_threads(1)
+    game = rebuild_game(recipe)
+    return game, NetworkEvaluator(network_from_record(record), game), config
+
+
+def _play_share(context: tuple[Game, NetworkEvaluator, SelfPlayConfig], item: tuple[int, int]
+                ) -> tuple[Positions, SelfPlayStats]:
+    game, evaluator, config = context
+    seed, games = item
+    share = dataclasses.replace(config, games_per_iteration=games, parallel_games=min(config.parallel_games, games),
+                                workers=1)
+    return play_games(game, evaluator, share, seed)
+
+
+def merged(parts: list[SelfPlayStats], seconds: float) -> SelfPlayStats:
+    """The stats of shares played side by side in ``seconds``."""
+    games, positions = sum(s.games for s in parts), sum(s.positions for s in parts)
+    return SelfPlayStats(games=games, positions=positions, siblings=sum(s.siblings for s in parts),
+                         evaluations=sum(s.evaluations for s in parts), seconds=seconds,
+                         mean_length=positions / games,
+                         first_player_score=sum(s.first_player_score * s.games for s in parts) / games)
 
 
 def play_games(game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, seed: int) -> tuple[Positions, SelfPlayStats]:

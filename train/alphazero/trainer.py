@@ -45,7 +45,7 @@ from rlgames.train.alphazero.evaluate import SolverBenchmark, evaluate
 from rlgames.train.alphazero.learner import Learner, Losses, make_optimizer, mean_losses
 from rlgames.train.alphazero.logger import IterationLogger
 from rlgames.train.alphazero.replay import ReplayBuffer
-from rlgames.train.alphazero.selfplay import play_games
+from rlgames.train.alphazero.selfplay import play_iteration
 
 from rlgames.game import Game
 
@@ -181,8 +181,8 @@ class Trainer:
         """Self-play, replay, learning, checkpoint: one iteration."""
         config, iteration = self.config, self.iteration
         start = time.perf_counter()
-        positions, selfplay = play_games(self.game, self.evaluator, config.selfplay,
-                                         iteration_seed(config.seed, Stream.SELFPLAY, iteration))
+        positions, selfplay = play_iteration(self.game, self.evaluator, config.selfplay,
+                                             iteration_seed(config.seed, Stream.SELFPLAY, iteration))
         self.replay.add(positions)
         lr = config.lr_at(iteration)
         losses = self._learn(lr)

@@ -9,15 +9,14 @@ import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
-import torch
 from rlgames.models.evaluator import NetworkEvaluator, NNUEvaluator, network_inputs
 from rlgames.models.networks import (
     NNUE,
-    NetworkConfig,
-    network_from_config,
+    NetworkRecord,
+    network_from_record,
+    network_record,
     reads_features,
 )
 from rlgames.train.nnue.config import NNUEConfig
@@ -130,7 +129,7 @@ def play_generation(game: Game, config: NNUEConfig, generation: int, network: NN
     ``network`` (None, or with ``config.hand_crafted_games``: with the hand-crafted evaluator), in
     this process or, with ``workers`` > 1, split among as many processes (the same positions); after
     each batch of games, ``progress`` gets the number of games played so far."""
-    record = None if network is None or config.hand_crafted_games else _network_record(network)
+    record = None if network is None or config.hand_crafted_games else network_record(network)
     seed = (config.seed, generation)
     batches = [b.tolist() for b in np.array_split(np.arange(config.games), max(10, 4 * workers)) if len(b)]
     local = (_players(game, config, record), config) if workers == 1 else None  # this game, as given
@@ -258,22 +257,12 @@ def _random_children(positions: list[State], fraction: float, rng: np.random.Gen
     return children
 
 
-NetworkRecord = tuple[dict[str, Any], dict[str, np.ndarray]]
-"""A network as a worker process rebuilds it: its `NetworkConfig` as a dict and its weights."""
-
-
-def _network_record(network: NNUE) -> NetworkRecord:
-    return network.config.to_dict(), {k: v.detach().numpy().copy() for k, v in network.state_dict().items()}
-
-
 def _players(game: Game, config: NNUEConfig, record: NetworkRecord | None) -> tuple[Game, Evaluator, Evaluator | None]:
     """The game, the evaluator that plays (the network of ``record``, else hand-crafted) and the teacher."""
     if record is None:
         player: Evaluator = load_evaluator("heuristic", game)
     else:
-        network = network_from_config(NetworkConfig.from_dict(record[0]))
-        network.load_state_dict({k: torch.from_numpy(v) for k, v in record[1].items()})
-        player = NNUEvaluator(network.eval(), game)  # type: ignore[arg-type]
+        player = NNUEvaluator(network_from_record(record), game)  # type: ignore[arg-type]
     teacher = NetworkEvaluator.from_checkpoint(config.teacher, game) if config.teacher else None
     return game, player, teacher
 
