@@ -140,6 +140,16 @@ def test_a_short_tic_tac_toe_run_beats_random_play(tic_tac_toe_run: td.Run) -> N
     assert results["random"]["score"] > before["random"]["score"] + 0.05
 
 
+def test_evaluation_games_split_among_workers_give_the_same_results(tic_tac_toe_run: td.Run) -> None:
+    """Each pair of evaluation games has its own seed: two processes (`rlgames.parallel`) playing the pairs
+    between them give the results of one."""
+    run = tic_tac_toe_run
+    untrained = td.initial_params(run.dims, run.config)
+    here = td.evaluate(run.game, run.ops, run.params, untrained, run.dims, run.config, step=7)
+    apart = td.evaluate(run.game, run.ops, run.params, untrained, run.dims, run.config, step=7, workers=2)
+    assert apart == here and set(here) == {"heuristic", "previous", "random"}
+
+
 def test_the_checkpoint_is_an_nnue_evaluator_with_the_trainers_values(tic_tac_toe_run: td.Run) -> None:
     run = tic_tac_toe_run
     network, info = load_network(run.out / td.CHECKPOINT, run.game)

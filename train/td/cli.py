@@ -1,4 +1,4 @@
-"""``python -m rlgames.train.td GAME [--preset NAME] [--games N] [--out DIR] [--seed S] [--resume] [--set KEY=VALUE ...]``
+"""``python -m rlgames.train.td GAME [--preset NAME] [--games N] [--out DIR] [--seed S] [--resume] [--workers N] [--set KEY=VALUE ...]``
 
 Trains an NNUE (`rlgames.models.networks.NNUE`'s value path) by TD(lambda) self-play, as TD-Gammon learned
 backgammon (Tesauro 1992, 1995), for any rlgames game, chance games included; the game loop, the
@@ -59,6 +59,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, help="the seed of everything random (default: the preset's, 0)")
     parser.add_argument("--out", help="checkpoint and logs (default: runs/td-GAME)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="play each evaluation's games in this many processes (the same games; default 1)")
     parser.add_argument("--config", help="a JSON or TOML file of TDConfig overrides")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override one TDConfig setting, e.g. --set alpha=0.05 (repeatable)")
@@ -83,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         game = rlgames.load_game(args.game)
         out = Path(args.out or f"runs/td-{args.game}")
         print(f"TD(lambda) for {args.game} into {out}: {config}")
-        Run(game, config, out, resume=args.resume).run()
+        Run(game, config, out, resume=args.resume, workers=args.workers).run()
     except (CheckpointError, ValueError, OSError) as error:
         print(f"python -m rlgames.train.td: {error}", file=sys.stderr)
         return 2

@@ -37,13 +37,17 @@ from rlgames.arena.scores import PairResult
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game
 from rlgames.jit.rng import new_rng_state
+from rlgames.parallel import GameRecipe, game_recipe, map_ordered, rebuild_game
 
 CHECKPOINT = "latest.pt"
 
 
-def compile_ops(game: Game, opponent: str = "heuristic") -> TDOps:
-    """The game's compiled loops; the kernel of the evaluator named ``opponent`` plays ``HEURISTIC`` (a
-    game without a hand-crafted evaluator has none when that is ``"heuristic"``)."""
+def compile_ops(game: Game | GameRecipe, opponent: str = "heuristic") -> TDOps:
+    """The game's compiled loops (of a game, or of its `rlgames.parallel.game_recipe` in a worker); the kernel
+    of the evaluator named ``opponent`` plays ``HEURISTIC`` (a game without a hand-crafted evaluator has none
+    when that is ``"heuristic"``)."""
+    if not isinstance(game, Game):
+        game = rebuild_game(game)
     if opponent == "heuristic" and game.heuristic is None:
         return make_td_ops(game.kernels, tuple(game.observation_shape), game.initial_compact_state(), no_heuristic)
     kernel = load_evaluator(opponent, game).kernel
@@ -66,28 +70,43 @@ def match_summary(returns: np.ndarray, max_return: int) -> dict[str, float]:
 
 
 def evaluate(game: Game, ops: TDOps, params: np.ndarray, previous: np.ndarray, dims: tuple[int, int, int],
-             config: TDConfig, step: int) -> dict[str, dict[str, float]]:
+             config: TDConfig, step: int, *, workers: int = 1) -> dict[str, dict[str, float]]:
     """The network's results, as a 1-ply greedy player, against each opponent: ``config.opponent`` (unless
-    that is the hand-crafted evaluator of a game without one), the ``previous`` parameters and random turns."""
+    that is the hand-crafted evaluator of a game without one), the ``previous`` parameters and random turns.
+    Each pair of games has its own seed, so ``workers`` processes (`rlgames.parallel`), each playing a
+    share of the pairs, give the same results as one."""
     pairs = config.eval_games // 2
     pair_rngs = np.random.SeedSequence([config.seed, step]).generate_state(4 * pairs, np.uint64).reshape(pairs, 4)
     opponents = {config.opponent: HEURISTIC, "previous": NET, "random": RANDOM}
     if config.opponent == "heuristic" and game.heuristic is None:
         del opponents["heuristic"]
-    results = {}
-    for name, kind in opponents.items():
-        returns = np.zeros(config.eval_games, dtype=np.int64)
-        ops.match(params, previous, dims, kind, pair_rngs, config.eval_opening_turns, returns)
-        results[name] = match_summary(returns, game.kernels.max_return)
-    return results
+    shares = [part for part in np.array_split(np.arange(pairs), workers) if len(part)]
+    items = [(kind, params, previous, dims, pair_rngs[share], config.eval_opening_turns)
+             for kind in opponents.values() for share in shares]
+    played = list(map_ordered(_play_pairs, items, workers=min(workers, len(items)), setup=compile_ops,
+                              setup_args=(game_recipe(game), config.opponent), local=ops))
+    return {name: match_summary(np.concatenate(played[i * len(shares):(i + 1) * len(shares)]), game.kernels.max_return)
+            for i, name in enumerate(opponents)}
+
+
+def _play_pairs(ops: TDOps, item: tuple) -> np.ndarray:
+    """The returns of the games of ``item``'s pairs (`TDOps.match`: both colours of each pair)."""
+    kind, params, previous, dims, pair_rngs, opening_turns = item
+    returns = np.zeros(2 * len(pair_rngs), dtype=np.int64)
+    ops.match(params, previous, dims, kind, pair_rngs, opening_turns, returns)
+    return returns
 
 
 class Run:
     """A training run in ``out``: the parameters, the PRNG, the counters and the logs."""
 
     def __init__(self, game: Game, config: TDConfig, out: Path, *, resume: bool,
-                 echo: Callable[[str], None] = print) -> None:
-        self.game, self.config, self.out, self.echo = game, config, out, echo
+                 echo: Callable[[str], None] = print, workers: int = 1) -> None:
+        """``workers``: processes that play the evaluations' games (the self-play learns game after game, in
+        this process)."""
+        if workers < 1:
+            raise ValueError(f"--workers must be at least 1, got {workers}")
+        self.game, self.config, self.out, self.echo, self.workers = game, config, out, echo, workers
         self.dims = network_dims(game, config)
         self.params = self._initial_weights(config.init) if config.init else initial_params(self.dims, config)
         self.rng = new_rng_state(config.seed)
@@ -111,7 +130,8 @@ class Run:
             seconds = time.perf_counter() - start
             self.games += chunk
             self.save(self.out / CHECKPOINT)
-            results = evaluate(self.game, self.ops, self.params, self.previous, self.dims, self.config, self.games)
+            results = evaluate(self.game, self.ops, self.params, self.previous, self.dims, self.config, self.games,
+                               workers=self.workers)
             self.previous = self.params.copy()
             self._log(dict(zip(STATS, stats)), seconds, results)
         self.logger.close()
