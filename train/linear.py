@@ -58,9 +58,9 @@ import numpy as np
 from rlgames.train.settings import (
     ConfigError,
     apply_overrides,
-    parse_settings,
-    read_override_file,
-    settings_help,
+    command_line_overrides,
+    preset_name,
+    settings_parser,
 )
 from rlgames.train.targets import outcome_values
 
@@ -371,20 +371,13 @@ def report(record: dict[str, Any]) -> str:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="python -m rlgames.train.linear",
-        description="Fit the weights of a game's hand-crafted evaluation features by logistic regression "
-                    "on the outcomes of self-play games; write them as JSON for "
-                    "load_evaluator('learned', game, weights=FILE).",
-        epilog=settings_help(LinearConfig), formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("game", help=f"the game: {', '.join(rlgames.list_games())}")
+    description = ("Fit the weights of a game's hand-crafted evaluation features by logistic regression on the "
+                   "outcomes of self-play games; write them as JSON for load_evaluator('learned', game, weights=FILE).")
+    parser = settings_parser("python -m rlgames.train.linear", description, LinearConfig, PRESETS,
+                             example="epsilon=0.2", default_preset="default")
     parser.add_argument("--out", required=True, help="the JSON file to write")
-    parser.add_argument("--preset", default="default", help=f"settings: {', '.join(PRESETS)} (default: default)")
     parser.add_argument("--games", type=int, help="self-play games (the same as --set games=N)")
     parser.add_argument("--seed", type=int, help="the seed of everything random (the same as --set seed=S)")
-    parser.add_argument("--config", metavar="FILE", help="a JSON or TOML file of settings, applied before --set")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="override one LinearConfig setting, e.g. --set epsilon=0.2 (repeatable)")
     parser.add_argument("--param", "-p", action="append", type=parse_game_param, default=[], metavar="KEY=VALUE",
                         help="a game parameter, e.g. -p heaps=(1,3,5)")
     return parser.parse_args(argv)
@@ -392,12 +385,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def make_config(args: argparse.Namespace) -> LinearConfig:
     """The preset with the ``--config`` file's, the ``--set`` and the ``--games``/``--seed`` overrides."""
-    if args.preset not in PRESETS:
-        raise ConfigError(f"unknown preset {args.preset!r}; known: {', '.join(PRESETS)}")
-    overrides: dict[str, Any] = read_override_file(args.config) if args.config else {}
-    overrides |= parse_settings(args.set)
-    overrides |= {key: value for key, value in (("games", args.games), ("seed", args.seed)) if value is not None}
-    return apply_overrides(PRESETS[args.preset], overrides, where=f"preset {args.preset}")
+    preset = preset_name(args, PRESETS, default="default")
+    overrides = command_line_overrides(args, games=args.games, seed=args.seed)
+    return apply_overrides(PRESETS[preset], overrides, where=f"preset {preset}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

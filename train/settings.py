@@ -1,11 +1,13 @@
 """Settings shared by every trainer: a config is a frozen dataclass whose fields each carry a one-line
-docstring; `settings_help` lists them for ``--help``, `parse_settings` and `nested_settings` read
-``--set KEY=VALUE`` (nested settings by dots), `read_override_file` reads ``--config FILE`` (JSON or TOML),
-and `apply_overrides` makes the new config, raising `ConfigError` naming a key that is unknown or a value
-of the wrong type."""
+docstring, and every trainer's command line starts the same way (`settings_parser`: GAME, ``--preset``,
+``--config FILE``, ``--set KEY=VALUE``, the settings listed by ``--help``). `preset_name` picks the preset,
+`command_line_overrides` reads ``--config FILE`` (JSON or TOML, `read_override_file`) and then ``--set``
+(`parse_settings`, nested settings by dots, `nested_settings`), and `apply_overrides` makes the new config,
+raising `ConfigError` naming a key that is unknown or a value of the wrong type."""
 
 from __future__ import annotations
 
+import argparse
 import ast
 import dataclasses
 import inspect
@@ -18,7 +20,42 @@ import tomllib
 
 
 class ConfigError(ValueError):
-    """A preset, override file or value that does not make a valid `TrainConfig`."""
+    """A preset, override file or value that does not make a valid config."""
+
+
+def settings_parser(prog: str, description: str, config_class: type, presets: Mapping[str, Any], *, example: str,
+                    default_preset: str = "the game's, else smoke") -> argparse.ArgumentParser:
+    """A trainer's command line, the part every trainer shares: the game, ``--preset``, ``--config FILE`` and
+    ``--set KEY=VALUE`` (``example`` shows one), with the settings of ``config_class`` listed after the
+    options."""
+    from rlgames.registry import list_games
+
+    parser = argparse.ArgumentParser(prog=prog, description=description, epilog=settings_help(config_class),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game", help=f"the game: {', '.join(list_games())}")
+    parser.add_argument("--preset", help=f"settings to start from: {', '.join(presets)} (default: {default_preset})")
+    parser.add_argument("--config", metavar="FILE", help="a JSON or TOML file of settings (nested ones as tables), "
+                                                         "applied before --set")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help=f"override one setting (nested ones by dots), e.g. --set {example} (a JSON value, "
+                             "strings quoted; repeatable)")
+    return parser
+
+
+def preset_name(args: argparse.Namespace, presets: Mapping[str, Any], default: str = "smoke") -> str:
+    """``--preset``, else the game's preset when there is one, else ``default``; raises `ConfigError` for
+    a name that is not a preset."""
+    name = args.preset or (args.game if args.game in presets else default)
+    if name not in presets:
+        raise ConfigError(f"unknown preset {name!r}; known: {', '.join(presets)}")
+    return name
+
+
+def command_line_overrides(args: argparse.Namespace, **given: Any) -> dict[str, Any]:
+    """The settings of ``--config FILE``, then of ``--set`` (nested ones by dots), then ``given`` (the
+    trainer's own options, such as ``seed``; None values are left out), as nested overrides."""
+    overrides = nested_settings(parse_settings(args.set), read_override_file(args.config) if args.config else None)
+    return overrides | {key: value for key, value in given.items() if value is not None}
 
 
 def read_override_file(path: str | Path) -> dict[str, Any]:

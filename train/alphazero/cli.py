@@ -13,28 +13,14 @@ import torch
 from rlgames.models import CheckpointError
 from rlgames.train.alphazero.config import PRESETS, TrainConfig, load_config
 from rlgames.train.alphazero.trainer import Trainer, TrainError
-from rlgames.train.settings import (
-    ConfigError,
-    nested_settings,
-    parse_settings,
-    read_override_file,
-    settings_help,
-)
+from rlgames.train.settings import ConfigError, command_line_overrides, preset_name, settings_parser
 
 import rlgames
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m rlgames.train", description=__doc__.split("\n\n")[1],
-                                     epilog=settings_help(TrainConfig),
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("game", help=f"the game: {', '.join(rlgames.list_games())}")
-    parser.add_argument("--preset", help=f"settings to start from: {', '.join(PRESETS)} (default: the game's "
-                                         "preset when there is one, else smoke)")
-    parser.add_argument("--config", help="a JSON or TOML file of overrides, nested like the config")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="override one setting, nested ones by dots, e.g. --set selfplay.simulations=100 "
-                             "(a JSON value; repeatable; applied after --config)")
+    parser = settings_parser("python -m rlgames.train", __doc__.split("\n\n")[1], TrainConfig, PRESETS,
+                             example="selfplay.simulations=100")
     parser.add_argument("--run-dir", help="where checkpoints and logs go (default: runs/GAME-PRESET-sSEED)")
     parser.add_argument("--seed", type=int, help="the seed of everything random (default: the config's, 0)")
     parser.add_argument("--iterations", type=int, help="train up to this many iterations (extends a resumed run)")
@@ -59,11 +45,10 @@ def main(argv: list[str] | None = None) -> int:
     if device == "cuda" and not torch.cuda.is_available():
         print("error: --device cuda, but CUDA is not available", file=sys.stderr)
         return 2
-    preset = args.preset or (args.game if args.game in PRESETS else "smoke")
     try:
+        preset = preset_name(args, PRESETS)
         game = rlgames.load_game(args.game)
-        overrides = nested_settings(parse_settings(args.set), read_override_file(args.config) if args.config else None)
-        config = load_config(preset, overrides, seed=args.seed, iterations=args.iterations)
+        config = load_config(preset, command_line_overrides(args, seed=args.seed, iterations=args.iterations))
         run_dir = args.run_dir or f"runs/{args.game}-{preset}-s{config.seed}"
         print(f"training {args.game} (preset {preset}, seed {config.seed}) on {device} into {run_dir}")
         Trainer(game, config, run_dir, resume=args.resume, device=device).run()

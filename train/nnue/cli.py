@@ -40,27 +40,19 @@ from rlgames.train.nnue.config import PRESETS, NNUEConfig
 from rlgames.train.nnue.data import Positions, load_window
 from rlgames.train.nnue.learning import new_network, relearn
 from rlgames.train.nnue.run import Run
-from rlgames.train.settings import (
-    apply_overrides,
-    parse_settings,
-    read_override_file,
-    settings_help,
-)
+from rlgames.train.settings import apply_overrides, command_line_overrides, preset_name, settings_parser
 
 import rlgames
 from rlgames.game import Game
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m rlgames.train.nnue", description=__doc__.split("\n\n")[1],
-                                     epilog=settings_help(NNUEConfig),
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("game", help=f"the game: {', '.join(rlgames.list_games())}")
-    parser.add_argument("--preset", help=f"settings: {', '.join(PRESETS)} (default: the game's, else smoke)")
+    parser = settings_parser("python -m rlgames.train.nnue", __doc__.split("\n\n")[1], NNUEConfig, PRESETS,
+                             example="depth=10")
     parser.add_argument("--generations", type=int, help="train up to this many generations")
     parser.add_argument("--seed", type=int, default=0, help="the seed of everything random (default 0)")
     parser.add_argument("--run-dir", help="checkpoints and logs (default: runs/nnue-GAME-PRESET-sSEED)")
-    parser.add_argument("--resume", action="store_true", help="continue the run in --run-dir")
+    parser.add_argument("--resume", action="store_true", help="continue the run in --run-dir (with the same settings)")
     parser.add_argument("--workers", type=int, default=1,
                         help="play each generation's games in this many processes (the same games; default 1)")
     parser.add_argument("--out", help="also write the final network here (e.g. checkpoints/GAME.nnue.pt)")
@@ -71,36 +63,22 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--init", metavar="CHECKPOINT",
                         help="with --relearn: learn further from this network (of the settings' size, or one "
                              "reading fewer threat inputs: it grows) instead of a fresh one")
-    parser.add_argument("--config", metavar="FILE", help="a JSON or TOML file of settings, applied before --set")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="override one NNUEConfig setting, e.g. --set depth=10 (repeatable; "
-                             "--resume needs the same ones)")
     return parser.parse_args(argv)
 
 
-def preset_name(args: argparse.Namespace) -> str:
-    """``--preset``, else the game's preset when there is one, else smoke."""
-    return args.preset or (args.game if args.game in PRESETS else "smoke")
-
-
 def make_config(args: argparse.Namespace) -> NNUEConfig:
-    """The preset (`preset_name`) with the ``--set``, ``--seed`` and ``--generations`` overrides; raises
-    `ValueError` on an unknown preset or setting, or a value of the wrong type."""
-    preset = preset_name(args)
-    if preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
-    overrides = read_override_file(args.config) if args.config else {}
-    overrides |= parse_settings(args.set) | {"seed": args.seed}
-    if args.generations is not None:
-        overrides["generations"] = args.generations
+    """The preset (`preset_name`) with the ``--config``, ``--set``, ``--seed`` and ``--generations`` overrides;
+    raises `ValueError` on an unknown preset or setting, or a value of the wrong type."""
+    preset = preset_name(args, PRESETS)
+    overrides = command_line_overrides(args, seed=args.seed, generations=args.generations)
     return apply_overrides(PRESETS[preset], overrides, where=f"preset {preset}")
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     torch.set_num_threads(1)
-    preset = preset_name(args)
     try:
+        preset = preset_name(args, PRESETS)
         config = make_config(args)
         game = rlgames.load_game(args.game)
         if args.workers < 1:

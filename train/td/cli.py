@@ -33,16 +33,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 from rlgames.models import CheckpointError
-from rlgames.train.settings import (
-    ConfigError,
-    apply_overrides,
-    parse_settings,
-    read_override_file,
-    settings_help,
-)
+from rlgames.train.settings import apply_overrides, command_line_overrides, preset_name, settings_parser
 from rlgames.train.td.config import PRESETS, TDConfig
 from rlgames.train.td.run import Run
 
@@ -50,31 +43,21 @@ import rlgames
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m rlgames.train.td", description=__doc__.split("\n\n")[1],
-                                     epilog=settings_help(TDConfig),
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("game", help=f"the game: {', '.join(rlgames.list_games())}")
-    parser.add_argument("--preset", help=f"settings: {', '.join(PRESETS)} (default: the game's, else smoke)")
+    parser = settings_parser("python -m rlgames.train.td", __doc__.split("\n\n")[1], TDConfig, PRESETS,
+                             example="alpha=0.05")
     parser.add_argument("--games", type=int, help="train up to this many games in all (extends a resumed run)")
     parser.add_argument("--seed", type=int, help="the seed of everything random (default: the preset's, 0)")
     parser.add_argument("--out", help="checkpoint and logs (default: runs/td-GAME)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out")
     parser.add_argument("--workers", type=int, default=1,
                         help="play each evaluation's games in this many processes (the same games; default 1)")
-    parser.add_argument("--config", help="a JSON or TOML file of TDConfig overrides")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="override one TDConfig setting, e.g. --set alpha=0.05 (repeatable)")
     return parser.parse_args(argv)
 
 
 def make_config(args: argparse.Namespace) -> TDConfig:
     """The preset with the ``--config`` file's, the ``--set`` and the ``--games``/``--seed`` overrides."""
-    preset = args.preset or (args.game if args.game in PRESETS else "smoke")
-    if preset not in PRESETS:
-        raise ConfigError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
-    overrides: dict[str, Any] = read_override_file(args.config) if args.config else {}
-    overrides |= parse_settings(args.set)
-    overrides |= {key: value for key, value in (("games", args.games), ("seed", args.seed)) if value is not None}
+    preset = preset_name(args, PRESETS)
+    overrides = command_line_overrides(args, games=args.games, seed=args.seed)
     return apply_overrides(PRESETS[preset], overrides, where=f"preset {preset}")
 
 
