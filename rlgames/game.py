@@ -324,6 +324,11 @@ class Game(abc.ABC):
     feature_sets: ClassVar[dict[str, FeatureSet]] = {}
     """The game's NNUE input families by name, from its ``features.py``; the first is what an NNUE reads
     unless told otherwise (`FeatureSet`). Empty: an NNUE reads the observation."""
+    search_defaults: ClassVar[dict[str, dict[str, Any]]] = {}
+    """The settings each agent takes in this game unless its spec gives them, by agent name (chess:
+    ``{"alphabeta": {"quiescence": 8}}``, a search that stops at quiet positions): `rlgames.load_agent` adds
+    them, so ``arena``, ``compare``, ``play`` and ``uci`` play the game's usual search; a spec overrides
+    one by naming it (``quiescence=0``)."""
     small_params: ClassVar[dict[str, Any]] = {}
     """Parameters that keep a random game short, for the contract tests that play every game (pig:
     ``winscore=20``); empty: the defaults are short enough."""

@@ -161,3 +161,18 @@ def test_every_agent_follows_the_protocol_seed_included():
         agent.seed(3)
         state = game.new_initial_state()
         assert agent.act(state) in state.legal_actions()
+
+
+def test_a_games_search_defaults_apply_unless_the_spec_names_them():
+    """Chess declares quiescence for alpha-beta (`Game.search_defaults`): every spec gets it unless it names
+    the setting; other games and other agents are left as they are."""
+    chess, connect_four = rlgames.load_game("chess"), rlgames.load_game("connect_four")
+
+    def quiescence(spec: str, game: rlgames.Game) -> int:
+        return rlgames.load_agent(spec, game).search_algorithm.config.quiescence_depth
+
+    assert chess.search_defaults == {"alphabeta": {"quiescence": 8}}
+    assert quiescence("alphabeta(depth=2)", chess) == 8
+    assert quiescence("alphabeta(depth=2, quiescence=0)", chess) == 0
+    assert quiescence("alphabeta(time=0.1, quiescence=3)", chess) == 3
+    assert quiescence("alphabeta(depth=2)", connect_four) == 0

@@ -239,9 +239,19 @@ def load_agent(spec: str, game: Game) -> Any:
     Raises `AgentSpecError` (one line) for a spec that `check_spec` refuses or values the agent refuses;
     errors of a more specific kind keep their type (``rlgames.models.CheckpointError`` for an unusable checkpoint)."""
     checked = check_spec(spec)
+    params = {**_game_defaults(checked, game), **checked.params}
     try:
-        return _factory(checked.name)(game, **checked.params)
+        return _factory(checked.name)(game, **params)
     except ValueError as error:
         if type(error) is not ValueError:  # a subclass names its own problem (a checkpoint's, a game's)
             raise
         raise AgentSpecError(f"agent spec {spec!r}: {' '.join(str(error).split())}") from None
+
+
+def _game_defaults(checked: AgentSpec, game: Game) -> dict[str, Any]:
+    """``game.search_defaults`` of the agent ``checked`` names, less those the spec sets itself or excludes
+    by setting another of their group (a ``plies=`` spec takes no default ``depth``)."""
+    given = set(checked.params)
+    groups = _AGENTS[checked.name].exclusive
+    return {key: value for key, value in game.search_defaults.get(checked.name, {}).items()
+            if not any(key in group and given & set(group) for group in groups) and key not in given}

@@ -5,8 +5,9 @@ search, another network through torch) against alpha-beta with the game's hand-c
 per budget: each depth of ``depths`` (both sides search that deep) and ``seconds`` per move (both sides
 get the same time). In a game with chance nodes (backgammon) both sides search by expectiminimax
 instead, a depth counting plies, one player's roll and move (``expectiminimax(plies=N)``), and the
-timed match deepens up to one ply past the deepest equal depth. ``search`` adds parameters to both
-sides' specs (``quiescence=8`` in chess, ``filter=8`` in backgammon). Each budget is an arena match (`rlgames.arena.tournament`): ``games`` games from
+timed match deepens up to one ply past the deepest equal depth. Both sides search with the game's usual
+settings (`rlgames.Game.search_defaults`: chess's quiescence), and ``search`` adds parameters to both
+sides' specs (``filter=8`` in backgammon, ``quiescence=0`` in chess). Each budget is an arena match (`rlgames.arena.tournament`): ``games`` games from
 ``games / 2`` distinct random openings, each played with both colourings, the same openings for every
 budget. A budget's row holds the learned side's score with its 95% interval, its Elo relative to the
 hand-crafted side, and both sides' time per move, so that the report shows that the budgets held.

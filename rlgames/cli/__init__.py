@@ -15,7 +15,7 @@
                                            an agent's move, value and search statistics per position
     rlgames accuracy connect_four --agent "alphabeta(depth=4)" --positions FILE
                                            optimal-move and value-sign accuracy against the exact truth
-    rlgames uci chess --agent "alphabeta(eval=heuristic, quiescence=8)"
+    rlgames uci chess --agent "alphabeta(eval=heuristic)"
                                            a UCI engine on stdin/stdout, for chess GUIs and python-chess
     rlgames train tic_tac_toe --seed 0     train a network by self-play (hands over to python -m rlgames.train)
     rlgames bench mcts                     a benchmark against OpenSpiel (games, alphabeta, mcts, solver)

@@ -67,8 +67,8 @@ def add_compare_verb(verbs: argparse._SubParsersAction) -> None:
     compare.add_argument("--depths", type=depth_list, metavar="D1,D2,...",
                          help="the equal depths (default 2,4,6, or plies 1,2 in a game with chance; '' for none)")
     compare.add_argument("--search", action="append", default=[], type=search_param, metavar="KEY=VALUE",
-                         help="a parameter of both sides' searches, e.g. quiescence=8 (chess) or filter=8 "
-                              "(backgammon); repeatable")
+                         help="a parameter of both sides' searches, e.g. filter=8 (backgammon), over the "
+                              "game's usual settings (chess: quiescence=8); repeatable")
     compare.add_argument("--time", type=positive_float, default=0.1, metavar="SECONDS",
                          help="the equal time per move (default 0.1)")
     compare.add_argument("--no-time", action="store_true", help="play no match at equal time")

@@ -196,6 +196,7 @@ class Chess(Game):
 
     record_format = "pgn"
     protocols = {"uci": ".uci:UciEngine"}
+    search_defaults = {"alphabeta": {"quiescence": 8}}
 
     def export_record(self, actions, *, players: tuple[str, str], outcome: Outcome, event: str = "rlgames",
                       round: int | None = None) -> str:
