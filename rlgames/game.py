@@ -425,6 +425,14 @@ class Game(abc.ABC):
         """The positions of the game's published benchmark sets named ``sets`` (none by default)."""
         return []
 
+    # --- what an exact solver can finish ----------------------------------------------------------
+    def too_big_to_solve(self, state: State) -> str | None:
+        """Why the generic exhaustive solver cannot finish ``state`` (one sentence naming the measure and
+        its bound), or None to let it try; `rlgames.solvers.solve` refuses at once a position with a
+        reason. A game that grows past the solver's memory within its length says where (othello: more
+        than 12 empty squares); the default tries every position."""
+        return None
+
     # --- symmetries ---------------------------------------------------------------------------
     def symmetries(self) -> tuple[Symmetry, ...]:
         """The board's symmetries, identity first; just the identity for games without any."""

@@ -43,7 +43,7 @@ CASES = [
      ["give one of eval= or model=, not both"]),
     (["show", "connect_four", "-p", "rows=5"], ["connect_four has no parameter 'rows'"]),
     (["show", "connect_four", "--moves", "4444444"], ["move 7 ('4')", "full column"]),
-    (["solve", "othello", "--time", "1"], ["othello: not solved within 1 s"]),
+    (["solve", "othello", "--time", "1"], ["othello: 60 empty squares", "at most 12", "nearer the end"]),
     (["arena", "connect_four", "alphabeta(depth=2)", "mcts(model=no/such/file.pt)", "--games", "2"],
      ["no/such/file.pt: no such checkpoint file"]),
     (["arena", "no_such_game", "random", "random"], ["unknown game 'no_such_game'", "connect_four, halving, nim"]),

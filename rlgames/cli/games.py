@@ -77,6 +77,6 @@ def add_game_verbs(verbs: argparse._SubParsersAction) -> None:
     solve.add_argument("--moves", default="", help="moves in the game's notation, separated by spaces "
                        "(connect four also reads a Pons string such as 4453)")
     solve.add_argument("--time", type=positive_float, default=SOLVE_TIME, metavar="SECONDS",
-                       help=f"give up after this long (default {SOLVE_TIME:g}); positions far from the end of "
-                            "a big game (othello) cannot be solved exactly")
+                       help=f"give up after this long (default {SOLVE_TIME:g}); a position too far from the end "
+                            "of a big game (othello: more than 12 empty squares) is refused at once")
     solve.set_defaults(run=cmd_solve)

@@ -19,7 +19,8 @@ __all__ = ["ExhaustiveSolver", "SolveBudgetError", "SolveResult", "exhaustive_so
 
 def solve(state: State, *, time_limit: float | None = None) -> SolveResult:
     """Solves ``state`` exactly. Raises `ValueError` for a terminal state, a chance node, a game with
-    chance nodes or one whose rules depend on history, and `SolveBudgetError` when the solver runs out of ``time_limit`` seconds (None: no
+    chance nodes or one whose rules depend on history, a position the game says is too big for the
+    exhaustive solver (`Game.too_big_to_solve`), and `SolveBudgetError` when the solver runs out of ``time_limit`` seconds (None: no
     limit) or, for the exhaustive solver, of its memo's memory.
 
     The first solve of a game also compiles its search. Solvers are kept for the process:
@@ -35,6 +36,9 @@ def solve(state: State, *, time_limit: float | None = None) -> SolveResult:
                          f"remember positions, not paths (search it with minimax or alpha-beta)")
     target = state.game.solver
     if target is None:
+        reason = state.game.too_big_to_solve(state)
+        if reason is not None:
+            raise ValueError(f"{reason}: solve a position nearer the end")
         return exhaustive_solver(state.game).solve(state, time_limit=time_limit)
     return state.game.locate(target)(state, time_limit=time_limit)
 

@@ -92,6 +92,10 @@ class OthelloState(State):
         return "\n".join(rows)
 
 
+SOLVABLE_EMPTIES = 12
+"""The most empty squares of a position the exhaustive solver finishes (`Othello.too_big_to_solve`)."""
+
+
 class Othello(Game):
     """Othello: outflanked discs turn over; when neither side can move, the most discs wins."""
 
@@ -126,3 +130,13 @@ class Othello(Game):
 
     def symmetries(self) -> tuple[Symmetry, ...]:
         return dihedral_symmetries(SIZE, extra_actions=1)
+
+    def too_big_to_solve(self, state: OthelloState) -> str | None:
+        """Positions with more than `SOLVABLE_EMPTIES` empty squares: measured, 12 empties took the
+        exhaustive solver 7.7 million positions and 6 s, and 13 outgrew its 2 GB memo after 36 s."""
+        _, _, black, white, _ = state.compact
+        empties = NUM_CELLS - popcount(black) - popcount(white)
+        if empties <= SOLVABLE_EMPTIES:
+            return None
+        return (f"othello: {empties} empty squares; the exhaustive solver finishes positions with at most "
+                f"{SOLVABLE_EMPTIES} (each more empty square multiplies its positions several times)")

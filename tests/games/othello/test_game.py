@@ -358,3 +358,23 @@ def test_random_playout_through_the_api_is_faster_than_openspiel() -> None:
 
     ours(random.Random(1))  # compile
     assert plies_per_second(ours) >= plies_per_second(theirs)
+
+
+def test_the_solver_refuses_at_once_what_it_cannot_finish() -> None:
+    """Up to 12 empty squares the exhaustive solver finishes (exact values, checked against the disc count
+    at the end); more, and `solve` refuses at once, saying why (`Othello.too_big_to_solve`)."""
+    from rlgames.solvers import solve
+
+    def empties(state: OthelloState) -> int:
+        return 64 - sum((int(board) & (2**64 - 1)).bit_count() for board in state.compact[2:4])
+
+    rng, state = random.Random(3), GAME.new_initial_state()
+    while empties(state) > 13 or state.is_terminal():
+        state = GAME.new_initial_state() if state.is_terminal() else state.apply(rng.choice(state.legal_actions()))
+    assert GAME.too_big_to_solve(state).startswith("othello: 13 empty squares")
+    with pytest.raises(ValueError, match="13 empty squares.*nearer the end"):
+        solve(state)
+    while empties(state) > 8 and not state.is_terminal():
+        state = state.apply(rng.choice(state.legal_actions()))
+    if not state.is_terminal():
+        assert GAME.too_big_to_solve(state) is None and solve(state).nodes > 0
