@@ -216,20 +216,23 @@ def test_gumbel_self_play_games_differ() -> None:
     assert len({obs.tobytes() for obs in positions.observations[one_stone]}) > 2
 
 
-def test_self_play_splits_among_workers_through_the_parallel_seam() -> None:
+def test_self_play_splits_among_workers_through_the_parallel_seam(request: pytest.FixtureRequest) -> None:
     """With ``workers``, each process plays its share of the games by `play_games`, seeded by `share_seed`:
     the positions are those of the shares played here, in order, and the stats add up."""
-    evaluator = NetworkEvaluator(build_network(TTT, "mlp", hidden=16, layers=1, seed=0), TTT)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # as the workers run (and the trainer, by default): other counts sum otherwise
+    request.addfinalizer(lambda: torch.set_num_threads(threads))
+    network = build_network(TTT, "mlp", hidden=16, layers=1, seed=0)
     config = SelfPlayConfig(games_per_iteration=5, parallel_games=4, search="gumbel", simulations=8, workers=2)
-    positions, stats = play_iteration(TTT, evaluator, config, seed=3)
-    shares = [play_games(TTT, evaluator, dataclasses.replace(config, games_per_iteration=games, parallel_games=games,
-                                                             workers=1), share_seed(3, k))
+    positions, stats = play_iteration(TTT, NetworkEvaluator(network, TTT), config, seed=3)
+    shares = [play_games(TTT, NetworkEvaluator(network, TTT), dataclasses.replace(
+        config, games_per_iteration=games, parallel_games=games, workers=1), share_seed(3, k))
               for k, games in enumerate((3, 2))]
     for name in FIELDS:
-        assert np.array_equal(getattr(positions, name), np.concatenate([getattr(p, name) for p, _ in shares]))
+        assert np.array_equal(getattr(positions, name), np.concatenate([getattr(p, name) for p, _ in shares])), name
     assert stats.games == 5 and stats.positions == sum(s.positions for _, s in shares) == len(positions)
     assert stats.evaluations == sum(s.evaluations for _, s in shares) > 0
-    assert play_iteration(TTT, evaluator, dataclasses.replace(config, workers=1), seed=3)[1].games == 5
+    assert play_iteration(TTT, NetworkEvaluator(network, TTT), dataclasses.replace(config, workers=1), seed=3)[1].games == 5
 
 
 def test_self_play_of_a_game_that_opens_with_a_roll() -> None:

@@ -201,6 +201,7 @@ def _play_share(context: tuple[Game, NetworkEvaluator, SelfPlayConfig], item: tu
                 ) -> tuple[Positions, SelfPlayStats]:
     game, evaluator, config = context
     seed, games = item
+    evaluator.clear_cache()  # a worker may play several shares: each starts as it would in any worker
     share = dataclasses.replace(config, games_per_iteration=games, parallel_games=min(config.parallel_games, games),
                                 workers=1)
     return play_games(game, evaluator, share, seed)
