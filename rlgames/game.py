@@ -33,6 +33,7 @@ Compact-state slots fixed for every game, so that the facade and the search read
 from __future__ import annotations
 
 import abc
+import functools
 import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -80,7 +81,10 @@ class GameInfo:
     * ``has_chance`` -- whether the game has chance nodes;
     * ``utility`` -- ``(min, max)`` of a player's return (zero-sum: player 1's is minus player 0's);
     * ``history_dependent`` -- whether the rules look at earlier positions (repetition draws, superko),
-      so that a position alone does not decide its legal moves or outcome.
+      so that a position alone does not decide its legal moves or outcome;
+    * ``repetition_illegal`` -- whether a move into an earlier position can be illegal, so that a history
+      state's legal moves are each judged (a move made and the repetition kernel run); else a repetition
+      only ever ends the game (chess's draws), and the legal moves are the rules' alone.
     """
 
     name: str
@@ -90,6 +94,7 @@ class GameInfo:
     has_chance: bool = False
     utility: tuple[int, int] = (-1, 1)
     history_dependent: bool = False
+    repetition_illegal: bool = False
 
     def __post_init__(self) -> None:
         low, high = self.utility
@@ -358,8 +363,19 @@ class Game(abc.ABC):
         # from specializing the attribute load, a cost paid in every `State.apply`.
         if self.kernels.max_return != info.utility[1]:  # stated once, in the GameInfo
             self.kernels = self.kernels._replace(max_return=info.utility[1])
-        self._initial_compact = self.initial_compact_state()
+        self.fast_apply = self._first_apply  # the compiled entry point once the first move is made
+
+    @functools.cached_property
+    def _initial_compact(self) -> CompactState:
+        """The start's compact state, made on first use: a game whose start the rules compute (chess's
+        from its FEN) compiles them then, not when the game is loaded."""
+        return self.initial_compact_state()
+
+    def _first_apply(self, compact: CompactState, action: int) -> CompactState:
+        """`fast_apply` until a first move: compiles the rules' ``apply`` (or loads it from numba's cache)
+        then, not when the game is loaded, and puts its entry point in its place."""
         self.fast_apply = compiled_entry(self.kernels.apply, self._initial_compact, 0)
+        return self.fast_apply(compact, action)
 
     @classmethod
     def locate(cls, pointer: str) -> Any:
@@ -678,7 +694,7 @@ class HistoryState(State):
 
     def legal_actions(self) -> list[int]:
         actions = super().legal_actions()
-        if not actions or self.is_chance_node():
+        if not actions or self.is_chance_node() or not self.game.info.repetition_illegal:
             return actions
         apply = self.game.fast_apply
         return [a for a in actions if self._judge(apply(self.compact, a)) != REPETITION_ILLEGAL]
@@ -688,7 +704,7 @@ class HistoryState(State):
 
     def is_legal(self, action: int) -> bool:
         return super().is_legal(action) and (
-            self.is_chance_node() or self._judge(self.game.fast_apply(self.compact, action)) != REPETITION_ILLEGAL)
+            self.is_chance_node() or not self.game.info.repetition_illegal or self._judge(self.game.fast_apply(self.compact, action)) != REPETITION_ILLEGAL)
 
     def termination(self) -> str:
         return "repetition" if getattr(self, "_repeated", False) else super().termination()

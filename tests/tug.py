@@ -135,7 +135,8 @@ class Tug(Game):
             raise ValueError(f"tug: rule must be one of {RULES}, got {rule!r}")
         positions = 2 * (2 * size + 1)
         return GameInfo(cls.name, num_actions=3, observation_shape=(1, 2 * size + 1),
-                        max_game_length=3 * positions + 1, utility=(-2, 2), history_dependent=True)
+                        max_game_length=3 * positions + 1, utility=(-2, 2), history_dependent=True,
+                        repetition_illegal=rule == RULES[2])
 
     def initial_compact_state(self) -> tuple:
         return (0, 0, 0, self.size, RULES.index(self.rule))

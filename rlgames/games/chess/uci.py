@@ -22,6 +22,7 @@ from typing import IO, Any
 
 from rlgames.agents import load_agent
 from rlgames.agents.base import EngineAgent, Limits
+from rlgames.agents.warmup import Warmup
 from rlgames.game import Game, State
 from rlgames.games.chess.evaluator import cp_from_value
 
@@ -99,7 +100,8 @@ class UciEngine:
                  centipawns: Callable[[float], int] = cp_from_value) -> None:
         self.game, self.spec, self.out, self.name, self.centipawns = game, spec, out, name, centipawns
         self.agent = load_agent(spec, game)
-        self.state: State = game.new_initial_state()
+        self.warmup = Warmup(self.agent, game)  # compiles in the background: the engine answers at once
+        self._state: State | None = None  # None: the start, made when first needed (its rules compile)
         self.hash_mb: float | None = None
         self.overhead_ms = MOVE_OVERHEAD_MS
         self._lock = threading.Lock()
@@ -146,9 +148,20 @@ class UciEngine:
         self.send(f"option name Move Overhead type spin default {MOVE_OVERHEAD_MS} min 0 max 5000")
         self.send("uciok")
 
+    @property
+    def state(self) -> State:
+        """The position of the last ``position`` command, or the start."""
+        if self._state is None:
+            self._state = self.game.new_initial_state()
+        return self._state
+
+    @state.setter
+    def state(self, state: State) -> None:
+        self._state = state
+
     def _new_game(self, _: list[str]) -> None:
         self._stop()
-        self.state = self.game.new_initial_state()
+        self._state = None
 
     def _position(self, tokens: list[str]) -> None:
         self._stop()
@@ -191,11 +204,19 @@ class UciEngine:
         self._searcher, self._release = searcher, threading.Event()
         if not go.infinite:
             self._release.set()
-        self._thread = threading.Thread(target=self._search, args=(searcher, self.state), daemon=True)
+        self._thread = threading.Thread(target=self._search, args=(searcher, self.state, limits.seconds), daemon=True)
         self._thread.start()
 
-    def _search(self, searcher: Any, state: State) -> None:
-        """The search thread: info lines, then (once an infinite search is stopped) the bestmove."""
+    def _search(self, searcher: Any, state: State, seconds: float | None) -> None:
+        """The search thread: info lines, then (once an infinite search is stopped) the bestmove. Until the
+        search is compiled (`Warmup`), a timed move waits for it half its time and then plays the warm-up's
+        one-ply fallback."""
+        if not self.warmup.ready.wait(None if seconds is None else seconds / 2):
+            self.send("info string the search is being compiled (a first run after installing): a quick fallback move")
+            result = self.warmup.fallback(state)
+            self._release.wait()
+            self.send(f"bestmove {state.action_to_string(result.action)}")
+            return
         reported = []
 
         def on_iteration(it: Any) -> None:

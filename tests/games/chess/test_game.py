@@ -54,6 +54,14 @@ def perft_cases(slow: bool) -> list:
     return cases
 
 
+def test_the_written_start_is_the_fens(game):
+    """`START_COMPACT` spares loading chess a compile: it must stay the start position's compact state."""
+    from rlgames.games.chess.game import START_COMPACT
+    from rlgames.games.chess.notation import START, parse_fen
+
+    assert START_COMPACT == parse_fen(START) == game.new_initial_state().compact
+
+
 @pytest.mark.parametrize("fen, depth, nodes", perft_cases(slow=False))
 def test_perft(game, fen, depth, nodes):
     assert game.state_from_fen(fen).perft(depth) == nodes

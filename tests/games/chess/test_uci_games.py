@@ -113,3 +113,34 @@ def test_in_process_positions_with_moves_and_bad_input():
         after.push_uci(move)
     assert chess.Move.from_uci(bestmoves[0]) in after.legal_moves
     assert chess.Move.from_uci(bestmoves[1]) in after.legal_moves  # the bad positions left it unchanged
+
+
+def cold_engine_plays(tmp_path, plies: int) -> tuple[chess.Board, float]:
+    """python-chess, with its default timeouts (10 s to answer, plus the move's time), drives `rlgames uci`
+    from an empty numba cache (``NUMBA_CACHE_DIR``: nothing compiled, as on a fresh install) through
+    ``plies`` plies at 0.1 s a move; the board and the slowest move's seconds."""
+    import os
+    import time
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+    board, slowest = chess.Board(), 0.0
+    with chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "rlgames", "uci", "chess"], env=env) as engine:
+        while not board.is_game_over(claim_draw=True) and board.ply() < plies:
+            started = time.perf_counter()
+            board.push(engine.play(board, chess.engine.Limit(time=0.1)).move)
+            slowest = max(slowest, time.perf_counter() - started)
+    return board, slowest
+
+
+def test_a_fresh_install_answers_python_chess_in_time(tmp_path):
+    """The first moves, while the search compiles in the background (`rlgames.agents.warmup`), come from
+    its fallback within python-chess's timeouts (measured here: the slowest about 7 s, the second move's,
+    which waits for the rules' ``apply`` to compile)."""
+    board, slowest = cold_engine_plays(tmp_path, plies=6)
+    assert board.ply() == 6 and slowest < 10
+
+
+@pytest.mark.slow  # the search compiles from nothing as the game goes on (about 25 s)
+def test_a_fresh_install_plays_a_whole_game_with_python_chess(tmp_path):
+    board, slowest = cold_engine_plays(tmp_path, plies=1000)
+    assert board.is_game_over(claim_draw=True) and slowest < 10
