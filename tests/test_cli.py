@@ -90,6 +90,35 @@ assert not compiled, compiled
     assert "pig(winscore=100, diceoutcomes=6, horizon=1000): 2 actions" in completed.stdout
 
 
+def test_loading_every_game_and_its_start_compiles_nothing():
+    """A game loads and makes its start without compiling (its rules compile on its first move), so that a
+    protocol engine answers at once on a fresh install."""
+    import subprocess
+    import sys
+
+    code = """
+from numba.core import event
+compiled = []
+class Listener(event.Listener):
+    def on_start(self, ev): compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+    def on_end(self, ev): pass
+event.register("numba:compile", Listener())
+import rlgames
+for name in rlgames.list_games():
+    rlgames.load_game(name).new_initial_state()
+assert not compiled, compiled
+"""
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr
+
+
+def test_warmup_compiles_the_games_agents_and_refuses_a_bad_spec(capsys):
+    assert main(["warmup", "tic_tac_toe", "--agent", "alphabeta(depth=2)", "--agent", "mcts(simulations=8)"]) == 0
+    assert "tic_tac_toe: alphabeta(depth=2), mcts(simulations=8) compiled in" in capsys.readouterr().out
+    assert main(["warmup", "tic_tac_toe", "--agent", "alphabeta(depth=x)"]) == 2
+    assert "depth" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("name, params", [("tic_tac_toe", {}), ("connect_four", {}), ("othello", {}),
                                           ("nim", {"heaps": (2, 3), "misere": True}), ("halving", {"n": 9}),
                                           ("pig", {"winscore": 20, "diceoutcomes": 4, "horizon": 30})])

@@ -255,3 +255,9 @@ def _game_defaults(checked: AgentSpec, game: Game) -> dict[str, Any]:
     groups = _AGENTS[checked.name].exclusive
     return {key: value for key, value in game.search_defaults.get(checked.name, {}).items()
             if not any(key in group and given & set(group) for group in groups) and key not in given}
+
+
+def default_spec(game: Game) -> str:
+    """The agent a game is played against unless told otherwise: `Game.default_agent`, else
+    ``alphabeta(depth=6)``, or ``expectiminimax(depth=4)`` in a game with chance nodes."""
+    return game.default_agent or ("expectiminimax(depth=4)" if game.has_chance else "alphabeta(depth=6)")

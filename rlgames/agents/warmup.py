@@ -42,11 +42,9 @@ class Warmup:
 
     def _warm(self) -> None:
         try:
-            start = self.game.new_initial_state()
-            warm_rules(start)
-            self._heuristic = _compiled_heuristic(self.game, start)
-            if isinstance(self.agent, EngineAgent):
-                self.agent.with_limits(Limits(depth=1)).search(start)
+            warm_rules(first_decision(self.game))
+            self._heuristic = compiled_heuristic(self.game)
+            warm_search(self.agent, self.game)
         except Exception as error:  # noqa: BLE001 -- reported by the engine's first search, not lost here
             self.error = error
         finally:
@@ -83,16 +81,32 @@ def warm_rules(state: State) -> None:
             return
 
 
-def _compiled_heuristic(game: Game, state: State) -> Any:
-    """The kernel of the game's hand-crafted evaluator, compiled on ``state``; None where there is none."""
+def compiled_heuristic(game: Game) -> Any:
+    """The kernel of the game's hand-crafted evaluator, compiled (on the first decision of a game); None
+    where there is none, or it has no kernel."""
     if game.heuristic is None:
         return None
     from rlgames.evaluators import load_evaluator
 
     kernel = load_evaluator("heuristic", game).kernel
     if kernel is not None:
-        kernel(state.compact)
+        kernel(first_decision(game).compact)
     return kernel
+
+
+def warm_search(agent: Any, game: Game) -> None:
+    """Compiles ``agent``'s search by a one-iteration search of the first decision of a game (an
+    `EngineAgent`: alpha-beta, expectiminimax, MCTS; another agent compiles on its first move)."""
+    if isinstance(agent, EngineAgent):
+        agent.with_limits(Limits(depth=1, nodes=64)).search(first_decision(game))
+
+
+def first_decision(game: Game) -> State:
+    """The start, past the chance outcomes a game may open with (backgammon's first roll: the first)."""
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state = state.apply(state.legal_actions()[0])
+    return state
 
 
 def _value_for_mover(state: State, child: State, kernel: Any) -> float:

@@ -39,6 +39,7 @@ from rlgames.cli.games import SOLVE_TIME, add_game_verbs
 from rlgames.cli.handover import HANDOVERS, add_handover_verbs
 from rlgames.cli.play import add_play_verb
 from rlgames.cli.uci import add_uci_verb
+from rlgames.cli.warmup import add_warmup_verb
 
 __all__ = ["SOLVE_TIME", "build_parser", "main", "parse_game_param"]
 
@@ -53,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_arena_verb(verbs)
     add_compare_verb(verbs)
     add_uci_verb(verbs)
+    add_warmup_verb(verbs)
     add_position_verbs(verbs)
     return parser
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from rlgames.agents.spec import default_spec
 from rlgames.cli.common import game_from_args, seeded_agent, verb_with_agents
 
 
@@ -13,7 +14,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from rlgames.play import PlaySession
 
     game = game_from_args(args)
-    spec = args.agent or game.default_agent or ("expectiminimax(depth=4)" if game.has_chance else "alphabeta(depth=6)")
+    spec = args.agent or default_spec(game)
     agent = seeded_agent(spec, game, args.seed)
     rng = np.random.default_rng(args.seed)
     seat = int(rng.integers(2)) if args.seat == "random" else int(args.seat)
