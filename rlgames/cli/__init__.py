@@ -17,6 +17,7 @@
                                            optimal-move and value-sign accuracy against the exact truth
     rlgames uci chess --agent "alphabeta(eval=heuristic)"
                                            a UCI engine on stdin/stdout, for chess GUIs and python-chess
+    rlgames warmup chess                   compile a game's rules and searches ahead, into numba's cache
     rlgames train tic_tac_toe --seed 0     train a network by self-play (hands over to python -m rlgames.train)
     rlgames bench mcts                     a benchmark against OpenSpiel (games, alphabeta, mcts, solver)
 
