@@ -12,4 +12,4 @@ packages = find_packages(include=["rlgames", "rlgames.*"])
 for name, folder in OUTSIDE.items():
     packages += [name] + [f"{name}.{sub}" for sub in find_packages(folder)]
 
-setup(packages=packages, package_dir=OUTSIDE)
+setup(packages=packages, package_dir=OUTSIDE, package_data={"rlgames": ["py.typed"]})  # PEP 561: typed
