@@ -20,7 +20,6 @@ from rlgames.games.chess.actions import (
 )
 from rlgames.games.chess.features import FEATURE_SETS
 from rlgames.games.chess.notation import (
-    START,
     board_letters,
     parse_fen,
     parse_square,
