@@ -119,7 +119,10 @@ def test_quiescence_sees_past_the_horizon() -> None:
     in, losing one point instead of standing there: the position is worth 0.5 to player 1, as the
     whole game tree says. Depth 1 misses it; depth 1 with one ply of quiescence sees it."""
     state = Tug().state_from_actions([LEFT])
-    search = lambda q: AlphaBeta(EVALUATOR, AlphaBetaConfig(depth=1, quiescence_depth=q)).search(state)
+
+    def search(q: int):
+        return AlphaBeta(EVALUATOR, AlphaBetaConfig(depth=1, quiescence_depth=q)).search(state)
+
     assert search(0).value == pytest.approx(2 / 3)
     horizon = search(1)
     assert horizon.value == 0.5 == minimax(state).value

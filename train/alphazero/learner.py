@@ -79,4 +79,5 @@ class Learner:
 def mean_losses(history: list[Losses]) -> Losses:
     """The mean of each part over ``history`` (not empty)."""
     n = len(history)
-    return Losses(*(sum(getattr(l, name) for l in history) / n for name in ("policy", "value", "entropy", "total")))
+    parts = ("policy", "value", "entropy", "total")
+    return Losses(*(sum(getattr(losses, name) for losses in history) / n for name in parts))

@@ -17,7 +17,7 @@ from rlgames.game import (
     GameKernels,
 )
 
-X, O = 2, 3  # compact-state slots of the two boards
+X, O = 2, 3  # noqa: E741 -- the compact-state slots of the two boards, named by their marks
 FULL = 0b111_111_111
 LINES = np.array(
     [0b000_000_111, 0b000_111_000, 0b111_000_000,  # rows
