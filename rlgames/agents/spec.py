@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import math
 import re
 import types
 import typing
@@ -165,7 +166,10 @@ def parse_spec(spec: str) -> AgentSpec:
         raise AgentSpecError(f"cannot read agent spec {spec!r}; {_FORM}")
     params: dict[str, Any] = {}
     args = (match.group("args") or "").strip()
-    for item in (part.strip() for part in args.split(",") if part.strip()):
+    items = [part.strip() for part in args.split(",")] if args else []
+    if "" in items:
+        raise AgentSpecError(f"agent spec {spec!r}: an empty parameter (a stray comma); {_FORM}")
+    for item in items:
         key, sep, value = (part.strip() for part in item.partition("="))
         if not sep or not _KEY.match(key) or not value:
             raise AgentSpecError(f"agent spec {spec!r}: expected key=value, got {item!r}")
@@ -213,7 +217,11 @@ def _convert(where: str, parameter: Parameter, value: Any) -> Any:
     if kind is str and isinstance(value, (str, int, float)) and not isinstance(value, bool):
         return str(value)
     if kind is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+        if not math.isfinite(value):
+            raise AgentSpecError(f"{where}: {parameter.name} must be a finite number, got {_shown(value)}")
         return float(value)
+    if kind is int and isinstance(value, int) and not isinstance(value, bool) and not -2**63 <= value < 2**63:
+        raise AgentSpecError(f"{where}: {parameter.name}={value} does not fit in 64 bits")
     if isinstance(value, kind) and (kind is bool or not isinstance(value, bool)):
         return value
     accepted = _TYPE_NAMES[kind] + (" or none" if parameter.optional else "")

@@ -14,7 +14,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from rlgames.play import PlaySession
 
     game = game_from_args(args)
-    spec = args.agent or default_spec(game)
+    spec = default_spec(game) if args.agent is None else args.agent
     agent = seeded_agent(spec, game, args.seed)
     rng = np.random.default_rng(args.seed)
     seat = int(rng.integers(2)) if args.seat == "random" else int(args.seat)
