@@ -122,6 +122,5 @@ class GameAEC(AECEnv):
     def _past_chance(self, state: State) -> State:
         """Samples chance outcomes with ``np_random`` until a player is to move (or the game is over)."""
         while state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state = state.apply(outcomes[int(self.np_random.choice(len(outcomes), p=np.asarray(probs) / sum(probs)))])
+            state = state.apply(state.sample_chance_outcome(self.np_random))
         return state
