@@ -4,6 +4,7 @@ repository's root, each in a namespace of its own."""
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
 import os
@@ -36,10 +37,14 @@ def test_the_pages_mark_their_self_contained_blocks():
 
 @pytest.mark.parametrize("file, number, code", BLOCKS, ids=[f"{file}#{number}" for file, number, _ in BLOCKS])
 def test_a_marked_block_runs(file, number, code):
+    namespace = {"__name__": f"docs_block_{number}"}
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
         with contextlib.redirect_stdout(io.StringIO()):
-            exec(compile(code, f"{file}#{number}", "exec"), {"__name__": f"docs_block_{number}"})
+            exec(compile(code, f"{file}#{number}", "exec"), namespace)
     finally:
         os.chdir(cwd)
+    assigned = {target.id for node in ast.parse(code).body if isinstance(node, ast.Assign)
+                for target in ast.walk(node) if isinstance(target, ast.Name) and isinstance(target.ctx, ast.Store)}
+    assert assigned and assigned <= set(namespace), f"{file}#{number} did not bind {assigned - set(namespace)}"
