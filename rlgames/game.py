@@ -33,7 +33,6 @@ Compact-state slots fixed for every game, so that the facade and the search read
 from __future__ import annotations
 
 import abc
-import functools
 import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -364,17 +363,14 @@ class Game(abc.ABC):
         if self.kernels.max_return != info.utility[1]:  # stated once, in the GameInfo
             self.kernels = self.kernels._replace(max_return=info.utility[1])
         self.fast_apply = self._first_apply  # the compiled entry point once the first move is made
-
-    @functools.cached_property
-    def _initial_compact(self) -> CompactState:
-        """The start's compact state, made on first use: a game whose start the rules compute (chess's
-        from its FEN) compiles them then, not when the game is loaded."""
-        return self.initial_compact_state()
+        # The start, made on first use (`new_initial_state`): a game whose start the rules compute
+        # compiles them then, not when it is loaded. A plain attribute, as fast_apply, for the same reason.
+        self._initial_compact: CompactState | None = None
 
     def _first_apply(self, compact: CompactState, action: int) -> CompactState:
         """`fast_apply` until a first move: compiles the rules' ``apply`` (or loads it from numba's cache)
         then, not when the game is loaded, and puts its entry point in its place."""
-        self.fast_apply = compiled_entry(self.kernels.apply, self._initial_compact, 0)
+        self.fast_apply = compiled_entry(self.kernels.apply, self.new_initial_state().compact, 0)
         return self.fast_apply(compact, action)
 
     @classmethod
@@ -406,6 +402,8 @@ class Game(abc.ABC):
     def new_initial_state(self) -> State:
         state = _new_object(self.state_class)  # as in `State.apply`: this starts every playout
         state.game = self
+        if self._initial_compact is None:
+            self._initial_compact = self.initial_compact_state()
         state.compact = self._initial_compact
         return state
 
@@ -704,7 +702,8 @@ class HistoryState(State):
 
     def is_legal(self, action: int) -> bool:
         return super().is_legal(action) and (
-            self.is_chance_node() or not self.game.info.repetition_illegal or self._judge(self.game.fast_apply(self.compact, action)) != REPETITION_ILLEGAL)
+            self.is_chance_node() or not self.game.info.repetition_illegal
+            or self._judge(self.game.fast_apply(self.compact, action)) != REPETITION_ILLEGAL)
 
     def termination(self) -> str:
         return "repetition" if getattr(self, "_repeated", False) else super().termination()
