@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import subprocess
 import sys
 import zipfile
@@ -16,6 +15,7 @@ from rlgames.models.evaluator import NNUEvaluator
 
 import rlgames
 from rlgames.arena import ArenaConfig, run_arena
+from rlgames.records import load_manifest
 from rlgames.games.connect_four.data import load_pons_set
 from rlgames.search import AlphaBeta, AlphaBetaConfig
 from rlgames.solvers import solve
@@ -23,9 +23,9 @@ from rlgames.solvers import solve
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "checkpoints"
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from eval_win_in_one import positions_where_the_mover_wins_next  # noqa: E402  (the manifest's figure)
+from eval_win_in_one import positions_where_the_mover_wins_next  # noqa: E402  (the record's benchmark)
 
-MANIFEST = json.loads((FOLDER / "manifest.json").read_text())
+MANIFEST = {checkpoint.file: checkpoint for checkpoint in load_manifest(FOLDER / "manifest.json").checkpoints}
 
 
 def test_every_shipped_file_is_listed_and_small():
@@ -33,14 +33,14 @@ def test_every_shipped_file_is_listed_and_small():
     assert shipped == set(MANIFEST)
     for name in shipped:
         assert (FOLDER / name).stat().st_size < 5 * 2**20
-        assert {"game", "sha256", "command", "time_s", "hardware", "strength"} <= set(MANIFEST[name])
+        assert MANIFEST[name].measurements and MANIFEST[name].training.command
 
 
 @pytest.mark.parametrize("name", sorted(MANIFEST))
 def test_the_manifest_holds_each_files_sha256(name):
     path = FOLDER / name
-    assert load_checkpoint(path).sha256 == MANIFEST[name]["sha256"]
-    assert hashlib.sha256(path.read_bytes()[:-81]).hexdigest() == MANIFEST[name]["sha256"]  # head -c -81 | sha256sum
+    assert load_checkpoint(path).sha256 == MANIFEST[name].sha256
+    assert hashlib.sha256(path.read_bytes()[:-81]).hexdigest() == MANIFEST[name].sha256  # head -c -81 | sha256sum
 
 
 @pytest.mark.slow  # a CLI process (in-process refusals are tested in test_models)
@@ -65,7 +65,7 @@ def test_the_cli_refuses_a_checkpoint_with_a_flipped_weight_in_one_line(tmp_path
 
 @pytest.mark.parametrize("name", sorted(MANIFEST))
 def test_a_shipped_checkpoint_loads_and_plays(name):
-    game = rlgames.load_game(MANIFEST[name]["game"])
+    game = rlgames.load_game(MANIFEST[name].game)
     network, info = load_network(FOLDER / name, game)
     assert info.game_name == game.name
     # an NNUE plays inside alpha-beta, as it is used (and as the tests of its values compile it)
@@ -101,7 +101,7 @@ def test_the_raw_policy_plays_from_the_checkpoint():
 
 
 def test_the_othello_model_beats_the_hand_crafted_evaluation_inside_alpha_beta():
-    # The manifest's 400-game match scores 85.4% at depth 2; 20 games of it stay well above even.
+    # The record othello.pt depth-2 (docs/records.md) is a 400-game match; 20 games of it stay well above even.
     model = FOLDER / "othello.pt"
     config = ArenaConfig("othello", (f"alphabeta(depth=2, model={model})", "alphabeta(depth=2, eval=heuristic)"),
                          games=20, seed=0)
@@ -110,7 +110,7 @@ def test_the_othello_model_beats_the_hand_crafted_evaluation_inside_alpha_beta()
 
 
 def test_the_othello_nnue_beats_the_hand_crafted_evaluation_at_equal_depth():
-    """The manifest's 400-game match at depth 6 scores 84.2%; 40 games of it (20 openings of 4 plies,
+    """The record othello.nnue.pt depth-6 is a 400-game match; 40 games of it (20 openings of 4 plies,
     colours swapped) stay well above even, the pattern network running compiled inside the search."""
     model = FOLDER / "othello.nnue.pt"
     config = ArenaConfig("othello", (f"alphabeta(depth=6, model={model})", "alphabeta(depth=6, eval=heuristic)"),
@@ -120,7 +120,7 @@ def test_the_othello_nnue_beats_the_hand_crafted_evaluation_at_equal_depth():
 
 
 def test_the_chess_nnue_beats_the_hand_crafted_evaluation_at_equal_depth():
-    """The manifest's 100-game match at depth 2 and 8 quiescence plies scores 72.0%; 40 games of it (20
+    """The record chess.nnue.pt depth-2 is a 100-game match with 8 quiescence plies; 40 games of it (20
     openings of 4 plies, colours swapped: 76% here) stay well above even, the network's accumulators
     updated move by move and its threat and positional inputs computed at each evaluation, inside the
     compiled search."""
@@ -133,8 +133,8 @@ def test_the_chess_nnue_beats_the_hand_crafted_evaluation_at_equal_depth():
 
 def test_the_connect_four_nnue_runs_compiled_and_beats_the_hand_crafted_evaluation_at_equal_depth():
     """An NNUE checkpoint in an agent spec makes alpha-beta run its compiled kernel (no leaf goes
-    through torch) and search as `AlphaBeta` over the evaluator does. The manifest's 400-game match at
-    depth 4 scores 69.5%; 100 games of it (50 openings, colours swapped) stay well above even."""
+    through torch) and search as `AlphaBeta` over the evaluator does. The record connect_four.nnue.pt
+    depth-4 is a 400-game match; 100 games of it (50 openings, colours swapped) stay well above even."""
     model = FOLDER / "connect_four.nnue.pt"
     game = rlgames.load_game("connect_four")
     evaluator = NetworkEvaluator.from_checkpoint(model, game)
@@ -153,8 +153,8 @@ def test_the_connect_four_nnue_runs_compiled_and_beats_the_hand_crafted_evaluati
 def test_the_connect_four_model_knows_a_win_on_the_next_move_and_plays_good_moves():
     """The tactics that siblings taught it (rlgames.train.alphazero.selfplay.Siblings): the value head sees a win on the
     next move (the network shipped before, trained without siblings, valued 19% of these below 0.5),
-    and the raw policy keeps the game's value on most of Pons' middle-game positions (the manifest:
-    92.2% of all 1000)."""
+    and the raw policy keeps the game's value on most of Pons' middle-game positions (the record
+    connect_four.pt policy-l2 counts all 1000)."""
     game = rlgames.load_game("connect_four")
     evaluator = NetworkEvaluator.from_checkpoint(FOLDER / "connect_four.pt", game)
     values, _ = evaluator.evaluate_batch(positions_where_the_mover_wins_next(game, 200, np.random.default_rng(0)))
@@ -167,7 +167,7 @@ def test_the_connect_four_model_knows_a_win_on_the_next_move_and_plays_good_move
 
 
 def test_the_backgammon_td_network_beats_pubeval_at_one_ply():
-    """The manifest's 10,000-game match of 1-ply players, cut to 400 games: the TD network's afterstate
+    """The record backgammon.pt pubeval, a 10,000-game match of 1-ply players, cut to 400 games: the TD network's afterstate
     values choose better moves than Tesauro's pubeval (and the compiled path plays them)."""
     model = FOLDER / "backgammon.pt"
     config = ArenaConfig("backgammon", (f"expectiminimax(plies=1, model={model})", "expectiminimax(plies=1, eval=pubeval)"),

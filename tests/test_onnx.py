@@ -3,7 +3,6 @@ computes under torch, at any batch size; a bad checkpoint is one line and exit s
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -13,9 +12,10 @@ pytest.importorskip("onnx")
 
 from rlgames.models import load_network  # noqa: E402
 from rlgames.models.onnx import check_onnx, export_onnx, main  # noqa: E402
+from rlgames.records import load_manifest  # noqa: E402
 
 CHECKPOINTS = Path(__file__).resolve().parents[1] / "checkpoints"
-SHIPPED = sorted(json.loads((CHECKPOINTS / "manifest.json").read_text()))
+SHIPPED = sorted(load_manifest(CHECKPOINTS / "manifest.json").files)
 
 
 @pytest.mark.parametrize("name", SHIPPED)

@@ -104,9 +104,9 @@ class Siblings:
     search that will use it) limited to the values the search knows exactly. Games with chance nodes
     (where alpha-beta does not apply) record none.
 
-    On connect four (checkpoints/manifest.json) the network trained without them valued a position where
-    the side to move wins on the next move at 0.72 on average and scored 54.6% inside depth-4 alpha-beta
-    against the hand-crafted evaluation; the ``connect_four_small`` preset with them, 0.99 and 72.2%.
+    On connect four the network trained without them valued a position where the side to move wins on
+    the next move far lower, and lost to the hand-crafted evaluation inside alpha-beta where the
+    ``connect_four_small`` preset with them beats it (docs/research/alphazero.md, "Connect four").
     """
 
     def __init__(self, game: Game, fraction: float, proof_depth: int, per_position: int = 1) -> None:

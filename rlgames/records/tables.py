@@ -1,0 +1,271 @@
+"""The manifest's figures as the documents show them, and the generated regions that hold them.
+
+A document holds a generated region between two HTML comments, invisible once rendered:
+
+    <!-- generated: answer-table -->
+    ...
+    <!-- end generated -->
+
+`sync` renders every region of every file in `DOCUMENTS` from the manifest and rewrites it (or, with
+``check``, reports the files whose regions drifted from the manifest). A region's name says what it
+holds: ``answer-table`` (the README's answer for every game), ``checkpoint-table`` (every shipped
+network), ``compare-table FILE`` (one network's matches against the hand-crafted evaluator), ``matches FILE ID...``
+(some of its matches),
+``figure FILE ID`` (one measurement, inline in a sentence). ``docs/records.md``, the page each figure
+links to, is generated whole.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from rlgames.arena.elo import fit_elo
+from rlgames.arena.scores import PairResult
+from rlgames.arena.tournament import ArenaConfig
+from rlgames.records.manifest import Accuracy, Checkpoint, Manifest, Match, Measurement
+
+RECORDS_PAGE = "docs/records.md"
+"""The page of every record, relative to the checkout."""
+DOCUMENTS = ("README.md", "checkpoints/README.md", "docs/guide/the-answer.md", "docs/guide/backgammon.md",
+             "docs/guide/arena-and-compare.md")
+"""The files that hold generated regions, relative to the checkout."""
+REGION = re.compile(r"(<!-- generated: (?P<name>[^>]*?) -->)(?P<body>.*?)(<!-- end generated -->)", re.S)
+
+
+@dataclass(frozen=True)
+class MatchFigures:
+    """A match's score and Elo with their 95% intervals, as the arena computes them from the counts."""
+
+    score: float
+    interval: tuple[float, float]
+    elo: float
+    elo_interval: tuple[float, float]
+
+
+def match_figures(match: Match) -> MatchFigures:
+    """The figures of a match, by the arena's statistics (`rlgames.arena.scores`, `rlgames.arena.elo`)."""
+    pair = PairResult((0, 1), match.wins, match.draws, match.losses)
+    points = np.array([[0.0, pair.wins + 0.5 * pair.draws], [pair.losses + 0.5 * pair.draws, 0.0]])
+    games = np.array([[0.0, pair.games], [pair.games, 0.0]])
+    elo = fit_elo(points, games, anchor=1, prior_draws=ArenaConfig.prior_draws)
+    return MatchFigures(pair.score, pair.interval(), elo.ratings[0], (elo.lower[0], elo.upper[0]))
+
+
+def anchor(checkpoint: Checkpoint, measurement: Measurement) -> str:
+    """The id of a measurement's record on the records page."""
+    return re.sub(r"[^a-z0-9]+", "-", checkpoint.file.removesuffix(".pt").lower()) + "-" + measurement.id
+
+
+def percent(value: float) -> str:
+    return f"{value:.1%}"
+
+
+def score_text(match: Match) -> str:
+    """``"61.5% [57.0%, 66.0%]"``."""
+    figures = match_figures(match)
+    low, high = figures.interval
+    return f"{percent(figures.score)} [{percent(low)}, {percent(high)}]"
+
+
+def elo_text(match: Match) -> str:
+    """``"+81 [+46, +116]"``."""
+    figures = match_figures(match)
+    return f"{figures.elo:+.0f} [{figures.elo_interval[0]:+.0f}, {figures.elo_interval[1]:+.0f}]"
+
+
+def figure_text(measurement: Measurement) -> str:
+    """A measurement in a few words, as a sentence or a table cell quotes it."""
+    if isinstance(measurement, Match):
+        return score_text(measurement)
+    if isinstance(measurement, Accuracy):
+        return percent(measurement.share)
+    if measurement.reference is not None:
+        return f"{number(measurement.value)} against {number(measurement.reference)}"
+    return number(measurement.value)
+
+
+def number(value: float) -> str:
+    """A measured value as the docs write it: ``2.78M``, ``915k``, ``0.0144``."""
+    if abs(value) >= 1e6:
+        return f"{value / 1e6:.3g}M"
+    if abs(value) >= 1e4:
+        return f"{value / 1e3:.3g}k"
+    return f"{value:.3g}"
+
+
+def describe(measurement: Measurement) -> str:
+    """A measurement in a sentence: what was measured and what it gave."""
+    if isinstance(measurement, Match):
+        m = measurement
+        return (f"`{m.player}` against `{m.opponent}`, {m.games:,} games: {m.wins} W, {m.draws} D, {m.losses} L, "
+                f"{score_text(m)}, Elo {elo_text(m)}")
+    if isinstance(measurement, Accuracy):
+        a = measurement
+        return f"`{a.agent}` keeps the exact value on {a.correct:,} of {a.positions:,} positions ({percent(a.share)}), {a.on}"
+    m = measurement
+    text = f"{m.what}: {number(m.value)}"
+    if m.reference is not None:
+        text += f" against {number(m.reference)} for {m.reference_name} ({m.value / m.reference:.2f} of it"
+        text += ")" if m.higher_is_better else "; lower is better)"
+    return text
+
+
+def link(document: str, checkpoint: Checkpoint, measurement: Measurement, text: str) -> str:
+    """``[text](records page#anchor)``, the page's path relative to ``document``."""
+    page = os.path.relpath(RECORDS_PAGE, os.path.dirname(document) or ".")
+    return f"[{text}]({page}#{anchor(checkpoint, measurement)})"
+
+
+def depth_cell(document: str, checkpoint: Checkpoint) -> str:
+    """The equal-depth matches: ``"67% / 70% / 70% at depths 2 / 4 / 6"``, each score a link; one match
+    alone is shown with its interval."""
+    matches = checkpoint.matches("equal depth")
+    if len(matches) == 1:
+        return f"{link(document, checkpoint, matches[0], score_text(matches[0]))} at {matches[0].budget}"
+    scores = " / ".join(link(document, checkpoint, m, percent(match_figures(m).score)) for m in matches)
+    return f"{scores} at depths {' / '.join(str(m.depth) for m in matches)}"
+
+
+def answer_table(manifest: Manifest, document: str) -> str:
+    """The README's table: for each game, the learned side's score at equal time and at equal depth."""
+    rows = ["| game | learned evaluator | at equal time | at equal depth |", "|---|---|---|---|"]
+    for checkpoint in manifest.checkpoints:
+        if not checkpoint.answers:
+            continue
+        timed = checkpoint.matches("equal time")
+        time_cell = " ".join(f"{link(document, checkpoint, m, score_text(m))} at {m.budget}" for m in timed) or "not measured"
+        rows.append(f"| {checkpoint.game.replace('_', ' ')} | `{checkpoint.file}`: {checkpoint.inputs} | {time_cell} "
+                    f"| {depth_cell(document, checkpoint)} |")
+    return "\n".join(rows)
+
+
+def duration(seconds: int) -> str:
+    return f"{seconds} s" if seconds < 120 else f"{round(seconds / 60)} min"
+
+
+def checkpoint_table(manifest: Manifest, document: str) -> str:
+    """Every shipped network: what it is, how it was trained, and what was measured of it."""
+    rows = ["| file | game | network | trained | measured |", "|---|---|---|---|---|"]
+    for c in manifest.checkpoints:
+        measured = "; ".join(link(document, c, m, f"{short_label(m)} {cell_text(m)}") for m in c.measurements)
+        rows.append(f"| `{c.file}` | `{c.game}` | {c.network} | `{c.training.command}`: {c.training.summary}; "
+                    f"{duration(c.training.seconds)} on {c.training.hardware} | {measured} |")
+    return "\n".join(rows)
+
+
+def cell_text(measurement: Measurement) -> str:
+    """`figure_text`, with the wins, draws and losses of a match against an outside opponent."""
+    if isinstance(measurement, Match) and measurement.question == "other":
+        m = measurement
+        return f"{m.wins} W, {m.draws} D, {m.losses} L, {score_text(m)}"
+    return figure_text(measurement)
+
+
+def short_label(measurement: Measurement) -> str:
+    """A few words naming a measurement in a list."""
+    if isinstance(measurement, Match):
+        if measurement.question == "other":
+            return f"against `{measurement.opponent}`:"
+        return f"{measurement.budget}:"
+    if isinstance(measurement, Accuracy):
+        return f"`{measurement.agent}` on {measurement.on}:"
+    return f"{measurement.what}:"
+
+
+def compare_table(checkpoint: Checkpoint, document: str) -> str:
+    """One network's matches against the hand-crafted evaluator, as `rlgames compare` reports them."""
+    rows = ["| budget | games | W-D-L | score (95%) | Elo vs hand-crafted (95%) |", "|---|---|---|---|---|"]
+    for m in checkpoint.matches("equal depth") + checkpoint.matches("equal time"):
+        rows.append(f"| {link(document, checkpoint, m, m.budget)} | {m.games:,} | {m.wins}-{m.draws}-{m.losses} "
+                    f"| {score_text(m)} | {elo_text(m)} |")
+    return "\n".join(rows)
+
+
+def match_table(checkpoint: Checkpoint, ids: list[str], document: str) -> str:
+    """Some of a network's matches, each side's spec in full, as the arena's pair table reports them."""
+    rows = ["| pair | games | W-D-L | score (95%) | Elo of the first (95%) |", "|---|---|---|---|---|"]
+    for id in ids:
+        m = checkpoint.measurement(id)
+        if not isinstance(m, Match):
+            raise ValueError(f"{document}: {checkpoint.file} {id} is not a match")
+        pair = link(document, checkpoint, m, f"`{m.player}` vs `{m.opponent}`")
+        rows.append(f"| {pair} | {m.games:,} | {m.wins}-{m.draws}-{m.losses} | {score_text(m)} | {elo_text(m)} |")
+    return "\n".join(rows)
+
+
+def records_page(manifest: Manifest) -> str:
+    """`docs/records.md`: every record, each under its anchor."""
+    lines = ["# Records", "",
+             "Every figure the documentation shows about a shipped network, written once in "
+             "`checkpoints/manifest.json` and rendered here and in the tables by `python -m rlgames.records` "
+             "(a test fails when a table drifts from the manifest). Scores, intervals and Elo are computed from "
+             "the counts by the arena's statistics.", ""]
+    for c in manifest.checkpoints:
+        t = c.training
+        lines += [f"## {c.file}", "", f"{c.network}. Plays `{c.game}`; reads {c.inputs}. SHA-256 `{c.sha256}`.", "",
+                  f"Trained at commit `{t.commit}` in {duration(t.seconds)} on {t.hardware}: {t.summary}.", "",
+                  "```bash", t.command, "```", ""]
+        if t.research:
+            lines += [f"How it was chosen: [{t.research}]({os.path.relpath(t.research, 'docs')}).", ""]
+        for m in c.measurements:
+            lines += record_lines(c, m)
+    return "\n".join(lines)
+
+
+def record_lines(checkpoint: Checkpoint, m: Measurement) -> list[str]:
+    """One measurement's record: its anchor, what it gave, and where it came from."""
+    p = m.provenance
+    lines = [f'<a id="{anchor(checkpoint, m)}"></a>', "", f"### {short_label(m).rstrip(':')}", "", describe(m) + ".", ""]
+    if isinstance(m, Match) and m.openings:
+        lines += [f"{m.openings:,} distinct openings, each played with colours swapped.", ""]
+    if p.note:
+        lines += [p.note[0].upper() + p.note[1:] + ".", ""]
+    lines += [f"Recorded at commit `{p.commit}` on {p.date}, by:", "", "```bash", p.command, "```", ""]
+    if p.research:
+        lines += [f"Around it: [{p.research}]({os.path.relpath(p.research, 'docs')}).", ""]
+    return lines
+
+
+def render(name: str, manifest: Manifest, document: str) -> str:
+    """The body of the region called ``name`` in ``document``."""
+    kind, *args = name.split()
+    if kind == "answer-table" and not args:
+        return "\n" + answer_table(manifest, document) + "\n"
+    if kind == "checkpoint-table" and not args:
+        return "\n" + checkpoint_table(manifest, document) + "\n"
+    if kind == "compare-table" and len(args) == 1:
+        return "\n" + compare_table(manifest[args[0]], document) + "\n"
+    if kind == "matches" and len(args) >= 2:
+        return "\n" + match_table(manifest[args[0]], args[1:], document) + "\n"
+    if kind == "figure" and len(args) == 2:
+        checkpoint = manifest[args[0]]
+        return figure_text(checkpoint.measurement(args[1]))
+    raise ValueError(f"{document}: unknown generated region {name!r}")
+
+
+def regenerate(text: str, manifest: Manifest, document: str) -> str:
+    """``text`` with every generated region rendered afresh."""
+    return REGION.sub(lambda match: match[1] + render(match["name"], manifest, document) + match[4], text)
+
+
+def sync(root: str | Path, manifest: Manifest, *, check: bool = False) -> list[str]:
+    """Renders the records page and every region of `DOCUMENTS` under ``root``; returns the files whose
+    text differed from the manifest's, rewritten unless ``check``."""
+    root = Path(root)
+    drifted = []
+    expected = {RECORDS_PAGE: records_page(manifest) + "\n"}
+    for document in DOCUMENTS:
+        expected[document] = regenerate((root / document).read_text(), manifest, document)
+    for document, text in expected.items():
+        path = root / document
+        if not path.exists() or path.read_text() != text:
+            drifted.append(document)
+            if not check:
+                path.write_text(text)
+    return drifted
+
