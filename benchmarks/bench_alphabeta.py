@@ -94,7 +94,7 @@ def connect_four_centre(s) -> float:
 
 def openspiel_connect_four_centre(state: Any, player: int) -> float:
     history = state.history()
-    mine, theirs = history[player::2].count(3), history[1 - player::2].count(3)
+    mine, theirs = history[player::2].count(3), history[1 - player :: 2].count(3)
     return 0.1 * (mine - theirs)
 
 
@@ -140,8 +140,9 @@ def openspiel_search(game: Any, line: list[int], depth: int, evaluate: Callable[
     for action in line:
         state.apply_action(action)
     player = state.current_player()
-    value, _ = minimax.alpha_beta_search(game, state, value_function=lambda s: evaluate(s, player),
-                                         maximum_depth=depth, maximizing_player_id=player)
+    value, _ = minimax.alpha_beta_search(
+        game, state, value_function=lambda s: evaluate(s, player), maximum_depth=depth, maximizing_player_id=player
+    )
     return value
 
 
@@ -169,8 +170,7 @@ def timed(run: Callable[[], Any]) -> tuple[float, float, Any]:
 
 
 def plain_config(depth: int) -> AlphaBetaConfig:
-    return AlphaBetaConfig(depth=depth, iterative_deepening=False, tt_size_mb=0, use_killers=False,
-                           use_history=False)
+    return AlphaBetaConfig(depth=depth, iterative_deepening=False, tt_size_mb=0, use_killers=False, use_history=False)
 
 
 def bench_game(name: str, depth: int, positions: int, seed: int, repeats: int) -> dict[str, Any]:
@@ -179,8 +179,10 @@ def bench_game(name: str, depth: int, positions: int, seed: int, repeats: int) -
     evaluator = KernelEvaluator(kernel)
     lines = random_positions(game, positions, seed, min_plies=6, max_plies=game.max_game_length // 3)
     states = [game.state_from_actions(line) for line in lines]
-    searches = {"plain": AlphaBeta(evaluator, plain_config(depth)),
-                "default": AlphaBeta(evaluator, AlphaBetaConfig(depth=depth))}
+    searches = {
+        "plain": AlphaBeta(evaluator, plain_config(depth)),
+        "default": AlphaBeta(evaluator, AlphaBetaConfig(depth=depth)),
+    }
     for search in searches.values():
         search.search(states[0])  # compiles (once per game, evaluator and configuration shape)
 
@@ -188,7 +190,8 @@ def bench_game(name: str, depth: int, positions: int, seed: int, repeats: int) -
     values: dict[str, list[float]] = {label: [] for label in totals}
     for line, state in zip(lines, states):
         runs: dict[str, Callable[[], Any]] = {
-            label: (lambda search=search, state=state: search.search(state)) for label, search in searches.items()}
+            label: (lambda search=search, state=state: search.search(state)) for label, search in searches.items()
+        }
         runs["openspiel"] = lambda line=line: openspiel_search(os_game, line, depth, os_evaluate)
         times: dict[str, list[float]] = {label: [] for label in runs}
         cpu_times: dict[str, list[float]] = {label: [] for label in runs}
@@ -214,9 +217,16 @@ def bench_game(name: str, depth: int, positions: int, seed: int, repeats: int) -
         return all(abs(a - b) <= 1e-9 for a, b in zip(values[label], values["openspiel"]))
 
     return {
-        "game": name, "depth": depth, "positions": len(lines), "lines": lines, "repeats": repeats,
-        "values_agree": agree("plain"), "default_values_agree": agree("default"),
-        "openspiel": totals["openspiel"], "ours_plain": totals["plain"], "ours_default": totals["default"],
+        "game": name,
+        "depth": depth,
+        "positions": len(lines),
+        "lines": lines,
+        "repeats": repeats,
+        "values_agree": agree("plain"),
+        "default_values_agree": agree("default"),
+        "openspiel": totals["openspiel"],
+        "ours_plain": totals["plain"],
+        "ours_default": totals["default"],
         "speedup_time_plain": os_seconds / totals["plain"]["seconds"],
         "speedup_time_default": os_seconds / totals["default"]["seconds"],
         "speedup_cpu_plain": totals["openspiel"]["cpu_seconds"] / totals["plain"]["cpu_seconds"],
@@ -234,20 +244,35 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
         "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
-        entries = [("OpenSpiel Python alpha-beta", r["openspiel"], None, None, None),
-                   ("ours, plain (no TT, no ordering)", r["ours_plain"], r["speedup_time_plain"],
-                    r["speedup_cpu_plain"], r["ratio_nodes_per_s_plain"]),
-                   ("ours, default (ID, TT, killers, history)", r["ours_default"], r["speedup_time_default"],
-                    r["speedup_cpu_default"], r["ratio_nodes_per_s_default"])]
+        entries = [
+            ("OpenSpiel Python alpha-beta", r["openspiel"], None, None, None),
+            (
+                "ours, plain (no TT, no ordering)",
+                r["ours_plain"],
+                r["speedup_time_plain"],
+                r["speedup_cpu_plain"],
+                r["ratio_nodes_per_s_plain"],
+            ),
+            (
+                "ours, default (ID, TT, killers, history)",
+                r["ours_default"],
+                r["speedup_time_default"],
+                r["speedup_cpu_default"],
+                r["ratio_nodes_per_s_default"],
+            ),
+        ]
         for label, m, time_ratio, cpu_ratio, rate_ratio in entries:
             lines.append(
                 f"| {r['game']} | {r['depth']} | {r['positions']} | {label} | {m['seconds']:.4f} | "
                 f"{'1x' if time_ratio is None else f'{time_ratio:.1f}x'} | "
                 f"{'1x' if cpu_ratio is None else f'{cpu_ratio:.1f}x'} | {m['nodes']:,} | "
-                f"{m['nodes_per_s'] / 1e6:.2f} | {'1x' if rate_ratio is None else f'{rate_ratio:.0f}x'} |")
-    notes = [f"{r['game']}: root values of the plain search {'agree' if r['values_agree'] else 'DISAGREE'} "
-             f"with OpenSpiel's, of the default search {'agree' if r['default_values_agree'] else 'DISAGREE'}"
-             for r in rows]
+                f"{m['nodes_per_s'] / 1e6:.2f} | {'1x' if rate_ratio is None else f'{rate_ratio:.0f}x'} |"
+            )
+    notes = [
+        f"{r['game']}: root values of the plain search {'agree' if r['values_agree'] else 'DISAGREE'} "
+        f"with OpenSpiel's, of the default search {'agree' if r['default_values_agree'] else 'DISAGREE'}"
+        for r in rows
+    ]
     return "\n".join(lines + [""] + notes)
 
 
@@ -271,22 +296,35 @@ def summary(runs: list[list[dict[str, Any]]]) -> str:
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", nargs="+", default=list(EVALUATIONS), choices=list(EVALUATIONS),
-                        metavar="GAME", help="games to run (default: connect_four othello)")
-    parser.add_argument("--depth", type=int, default=None,
-                        help=f"search depth for every game (default: {DEFAULT_DEPTHS})")
+    parser.add_argument(
+        "--games",
+        nargs="+",
+        default=list(EVALUATIONS),
+        choices=list(EVALUATIONS),
+        metavar="GAME",
+        help="games to run (default: connect_four othello)",
+    )
+    parser.add_argument(
+        "--depth", type=int, default=None, help=f"search depth for every game (default: {DEFAULT_DEPTHS})"
+    )
     parser.add_argument("--positions", type=int, default=8, help="the start and N-1 random positions (default 8)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random positions (default 0)")
-    parser.add_argument("--repeats", type=int, default=5,
-                        help="timed runs of each side's search per position, interleaved; median (default 5)")
-    parser.add_argument("--runs", type=int, default=1,
-                        help="repeat the whole measurement; prints the median and range (default 1)")
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=5,
+        help="timed runs of each side's search per position, interleaved; median (default 5)",
+    )
+    parser.add_argument(
+        "--runs", type=int, default=1, help="repeat the whole measurement; prints the median and range (default 1)"
+    )
     parser.add_argument("--json", metavar="PATH", help="also write the results to this JSON file")
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
+
     def measure(name: str) -> dict[str, Any]:
         return bench_game(name, args.depth or DEFAULT_DEPTHS[name], args.positions, args.seed, args.repeats)
 

@@ -108,9 +108,16 @@ def time_loops(loops: dict[str, Callable[[], tuple[int, int]]], seconds: float) 
                 total[1] += games
             total[2] += time.thread_time() - cpu
             total[3] += time.perf_counter() - wall
-    return {name: {"games_per_s": games / cpu, "plies_per_s": plies / cpu, "wall_games_per_s": games / wall,
-                   "games": games, "mean_length": plies / games}
-            for name, (plies, games, cpu, wall) in totals.items()}
+    return {
+        name: {
+            "games_per_s": games / cpu,
+            "plies_per_s": plies / cpu,
+            "wall_games_per_s": games / wall,
+            "games": games,
+            "mean_length": plies / games,
+        }
+        for name, (plies, games, cpu, wall) in totals.items()
+    }
 
 
 def measure(seconds: float, seed: int, scoring_type: str) -> dict[str, Any]:
@@ -119,28 +126,36 @@ def measure(seconds: float, seed: int, scoring_type: str) -> dict[str, Any]:
     spiel, uniform = pyspiel.load_game("backgammon", {"scoring_type": scoring_type}), Uniforms(seed)
     for _ in range(WARMUP_GAMES):
         openspiel_game(spiel, uniform)
-    loops = {"openspiel_python": lambda: (openspiel_game(spiel, uniform), 1),
-             "rlgames_compiled": compiled_batches(game, seconds, seed)}
+    loops = {
+        "openspiel_python": lambda: (openspiel_game(spiel, uniform), 1),
+        "rlgames_compiled": compiled_batches(game, seconds, seed),
+    }
     row: dict[str, Any] = time_loops(loops, seconds)
     row["ratio"] = row["rlgames_compiled"]["games_per_s"] / row["openspiel_python"]["games_per_s"]
     return row
 
 
 def table(row: dict[str, Any]) -> str:
-    lines = ["| loop | games/s (CPU) | actions/s (CPU) | games/s (wall) | games | mean actions/game |",
-             "|---|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| loop | games/s (CPU) | actions/s (CPU) | games/s (wall) | games | mean actions/game |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
     for name, label in (("openspiel_python", "OpenSpiel Python loop"), ("rlgames_compiled", "rlgames compiled")):
         r = row[name]
-        lines.append(f"| {label} | {r['games_per_s']:,.0f} | {r['plies_per_s']:,.0f} | {r['wall_games_per_s']:,.0f} "
-                     f"| {r['games']:,} | {r['mean_length']:.1f} |")
+        lines.append(
+            f"| {label} | {r['games_per_s']:,.0f} | {r['plies_per_s']:,.0f} | {r['wall_games_per_s']:,.0f} "
+            f"| {r['games']:,} | {r['mean_length']:.1f} |"
+        )
     lines.append(f"\ncompiled / OpenSpiel: {row['ratio']:.1f}x games per second (target 100x)")
     return "\n".join(lines)
 
 
 def summary(runs: list[dict[str, Any]]) -> str:
     lines = [f"over {len(runs)} runs:"]
-    for name, label in (("openspiel_python", "OpenSpiel Python loop games/s:"),
-                        ("rlgames_compiled", "rlgames compiled games/s:")):
+    for name, label in (
+        ("openspiel_python", "OpenSpiel Python loop games/s:"),
+        ("rlgames_compiled", "rlgames compiled games/s:"),
+    ):
         lines.append(f"  {label:32} {spread([r[name]['games_per_s'] for r in runs], ',.0f')}")
     lines.append(f"  {'compiled / OpenSpiel:':32} {spread([r['ratio'] for r in runs], '.1f')}")
     return "\n".join(lines)
@@ -151,8 +166,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=4.0, help="CPU seconds per loop and run (default 4)")
     parser.add_argument("--runs", type=int, default=1, help="repeat; prints the median and range (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of both random streams (default 0)")
-    parser.add_argument("--scoring-type", default="winloss_scoring",
-                        choices=("winloss_scoring", "enable_gammons", "full_scoring"))
+    parser.add_argument(
+        "--scoring-type", default="winloss_scoring", choices=("winloss_scoring", "enable_gammons", "full_scoring")
+    )
     parser.add_argument("--json", metavar="PATH", help="also write the results to this JSON file")
     return parser.parse_args(argv)
 
@@ -160,8 +176,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
     machine = announce(argv)
-    runs = repeat_runs(args.runs, lambda index: measure(args.seconds, args.seed + index, args.scoring_type),
-                       table, summary)
+    runs = repeat_runs(
+        args.runs, lambda index: measure(args.seconds, args.seed + index, args.scoring_type), table, summary
+    )
     save_json(args.json, {"args": vars(args), "machine": machine, "runs": runs})
 
 

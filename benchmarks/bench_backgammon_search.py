@@ -5,7 +5,8 @@ A ply is one player's roll and move (``expectiminimax(plies=N)``, `Expectiminima
 opponent's 21 rolls and every reply, 3 plies the player's next roll and move. Each evaluator (the
 hand-crafted one, pubeval, and an NNUE: ``--model``, or a fresh one of the TD preset's size) searches the
 same decision positions, taken from random games (chance drawn by its probabilities) after 4 to 40 turns,
-at each depth with the agents' 16 MB transposition table and Star1 pruning (rlgames' default), without pruning (up to ``--full-plies``), and with
+at each depth with the agents' 16 MB transposition table and Star1 pruning (rlgames' default), without pruning
+(up to ``--full-plies``), and with
 Star1 and gnubg's move filter (``--filter K``: only the K root moves best at 1 ply searched deeper;
 faster, not exact); times are the thread's CPU time of the search call (`time.thread_time`: other work
 on the machine does not count). Nodes count decision and chance nodes; evaluations count leaves scored
@@ -72,11 +73,13 @@ def evaluators(game: Game, model: str | None) -> dict[str, Evaluator]:
     return found
 
 
-def measure(evaluator: Evaluator, positions: list[State], plies: int, pruning: str,
-            root_filter: int | None) -> dict[str, Any]:
+def measure(
+    evaluator: Evaluator, positions: list[State], plies: int, pruning: str, root_filter: int | None
+) -> dict[str, Any]:
     """Totals of one evaluator at one depth, pruning and filter over every position."""
-    config = ExpectiminimaxConfig(depth=plies, depth_unit="turn", pruning=pruning, root_filter=root_filter,
-                                  tt_size_mb=TT_MB)
+    config = ExpectiminimaxConfig(
+        depth=plies, depth_unit="turn", pruning=pruning, root_filter=root_filter, tt_size_mb=TT_MB
+    )
     search = Expectiminimax(evaluator, config)
     search.search(positions[0])  # compiles
     nodes = evaluations = 0
@@ -89,22 +92,33 @@ def measure(evaluator: Evaluator, positions: list[State], plies: int, pruning: s
         evaluations += result.stats.extra["evaluations"]
     moves = len(positions)
     name = pruning if root_filter is None else f"{pruning}, filter {root_filter}"
-    return {"plies": plies, "search": name, "nodes_per_move": nodes / moves,
-            "evaluations_per_move": evaluations / moves, "seconds_per_move": seconds / moves,
-            "nodes_per_s": nodes / seconds, "evaluations_per_s": evaluations / seconds}
+    return {
+        "plies": plies,
+        "search": name,
+        "nodes_per_move": nodes / moves,
+        "evaluations_per_move": evaluations / moves,
+        "seconds_per_move": seconds / moves,
+        "nodes_per_s": nodes / seconds,
+        "evaluations_per_s": evaluations / seconds,
+    }
 
 
 def table(name: str, rows: list[dict[str, Any]]) -> str:
-    lines = [f"\n{name}:", "| plies | search | nodes/move | evaluations/move | s/move | nodes/s | evaluations/s | "
-             "nodes x previous ply |", "|---:|---|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        f"\n{name}:",
+        "| plies | search | nodes/move | evaluations/move | s/move | nodes/s | evaluations/s | nodes x previous ply |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|",
+    ]
     previous: dict[str, float] = {}
     for row in rows:
         growth = row["nodes_per_move"] / previous[row["search"]] if row["search"] in previous else None
         previous[row["search"]] = row["nodes_per_move"]
-        lines.append(f"| {row['plies']} | {row['search']} | {row['nodes_per_move']:,.0f} | "
-                     f"{row['evaluations_per_move']:,.0f} | {row['seconds_per_move']:.4f} | "
-                     f"{row['nodes_per_s'] / 1e6:.2f}M | {row['evaluations_per_s'] / 1e6:.2f}M | "
-                     f"{'' if growth is None else f'{growth:,.0f}x'} |")
+        lines.append(
+            f"| {row['plies']} | {row['search']} | {row['nodes_per_move']:,.0f} | "
+            f"{row['evaluations_per_move']:,.0f} | {row['seconds_per_move']:.4f} | "
+            f"{row['nodes_per_s'] / 1e6:.2f}M | {row['evaluations_per_s'] / 1e6:.2f}M | "
+            f"{'' if growth is None else f'{growth:,.0f}x'} |"
+        )
     return "\n".join(lines)
 
 
@@ -112,9 +126,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=8, help="decision positions searched (default 8)")
     parser.add_argument("--max-plies", type=int, default=3, help="deepest search, in plies (default 3)")
-    parser.add_argument("--full-plies", type=int, default=2,
-                        help="deepest search also run without pruning and without filter (default 2; "
-                             "3 takes minutes a move)")
+    parser.add_argument(
+        "--full-plies",
+        type=int,
+        default=2,
+        help="deepest search also run without pruning and without filter (default 2; 3 takes minutes a move)",
+    )
     parser.add_argument("--filter", type=int, default=8, help="the move filter's width (default 8, gnubg's)")
     parser.add_argument("--model", help="an NNUE checkpoint (default: a fresh one of train.td's backgammon size)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random games (default 0)")

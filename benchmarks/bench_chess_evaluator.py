@@ -59,10 +59,17 @@ def main(argv: list[str] | None = None) -> None:
     game = rlgames.load_game("chess")
     states = [game.state_from_actions(line) for line in random_positions(game, args.positions, args.seed, 6, 40)]
     runs = repeat_runs(
-        args.runs, lambda _: measure(states, args.depth, args.seconds),
-        lambda r: f"{r['evals_per_s']:,.0f} evals/s; depth {args.depth}: {r['nodes']:,} nodes, {r['nodes_per_s']:,.0f} nodes/s",
-        lambda rs: (f"evals/s: {spread([r['evals_per_s'] for r in rs], ',.0f')}\n"
-                    f"nodes/s: {spread([r['nodes_per_s'] for r in rs], ',.0f')}"))
+        args.runs,
+        lambda _: measure(states, args.depth, args.seconds),
+        lambda r: (
+            f"{r['evals_per_s']:,.0f} evals/s; depth {args.depth}: "
+            f"{r['nodes']:,} nodes, {r['nodes_per_s']:,.0f} nodes/s"
+        ),
+        lambda rs: (
+            f"evals/s: {spread([r['evals_per_s'] for r in rs], ',.0f')}\n"
+            f"nodes/s: {spread([r['nodes_per_s'] for r in rs], ',.0f')}"
+        ),
+    )
     save_json(args.json, {"machine": machine, "args": vars(args), "runs": runs})
 
 

@@ -54,8 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("games_csv", help="a match's games.csv (rlgames compare or arena)")
     parser.add_argument("--learned", required=True, help="the learned evaluator's checkpoint")
     parser.add_argument("--time", type=float, default=0.1, help="seconds a search (default 0.1)")
-    parser.add_argument("--search", action="append", default=[], metavar="KEY=VALUE",
-                        help="quiescence=N (both searches); repeatable")
+    parser.add_argument(
+        "--search", action="append", default=[], metavar="KEY=VALUE", help="quiescence=N (both searches); repeatable"
+    )
     parser.add_argument("--games", type=int, default=20, help="games read (default 20)")
     parser.add_argument("--every", type=int, default=12, help="a position every this many plies (default 12)")
     args = parser.parse_args(argv)
@@ -67,8 +68,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     game = rlgames.load_game(args.game)
     config = AlphaBetaConfig(time_limit=args.time, quiescence_depth=int(settings.get("quiescence", 0)))
-    searches = {"learned": AlphaBeta(NetworkEvaluator.from_checkpoint(args.learned, game), config),
-                "hand-crafted": AlphaBeta(load_evaluator("heuristic", game), config)}
+    searches = {
+        "learned": AlphaBeta(NetworkEvaluator.from_checkpoint(args.learned, game), config),
+        "hand-crafted": AlphaBeta(load_evaluator("heuristic", game), config),
+    }
     positions = match_positions(game, args.games_csv, args.games, args.every)
     for search in searches.values():
         search.search(positions[0])  # compiles
@@ -85,11 +88,15 @@ def main(argv: list[str] | None = None) -> int:
     learned, hand = np.array(depths["learned"]), np.array(depths["hand-crafted"])
     difference = Counter(np.sign(learned - hand).tolist())
     print(f"{len(positions)} positions of {args.games_csv}, {args.time} s a search, {machine_info()['processor']}")
-    print(f"learned completed as deep in {difference[0]}, less deep in {difference[-1]}, deeper in {difference[1]}; "
-          f"mean depth {learned.mean():.2f} against {hand.mean():.2f}; mean nodes {np.mean(nodes['learned']):,.0f} "
-          f"against {np.mean(nodes['hand-crafted']):,.0f}")
-    print(f"the interrupted iteration changed the move in {changed['learned']} (learned) and "
-          f"{changed['hand-crafted']} (hand-crafted) of the {len(positions)}")
+    print(
+        f"learned completed as deep in {difference[0]}, less deep in {difference[-1]}, deeper in {difference[1]}; "
+        f"mean depth {learned.mean():.2f} against {hand.mean():.2f}; mean nodes {np.mean(nodes['learned']):,.0f} "
+        f"against {np.mean(nodes['hand-crafted']):,.0f}"
+    )
+    print(
+        f"the interrupted iteration changed the move in {changed['learned']} (learned) and "
+        f"{changed['hand-crafted']} (hand-crafted) of the {len(positions)}"
+    )
     return 0
 
 

@@ -152,6 +152,7 @@ def bench_game(name: str, seconds: float, seed: int) -> dict[str, Any]:
 
 def markdown_table(rows: list[dict[str, Any]]) -> str:
     """The results as a Markdown table; mean game lengths show that both sides play the same rules."""
+
     def rate(throughput: dict[str, Any] | None) -> str:
         return "n/a" if throughput is None else f"{throughput['plies_per_s']:,.0f}"
 
@@ -183,13 +184,17 @@ def summary(runs: list[list[dict[str, Any]]]) -> str:
     for index, first in enumerate(runs[0]):
         rows = [run[index] for run in runs]
         lines.append(f"  {first['game']}:")
-        for key, label in (("openspiel_python", "OpenSpiel Python loop plies/s"),
-                           ("rlgames_python", "rlgames Python API plies/s"),
-                           ("rlgames_compiled", "rlgames compiled playouts plies/s")):
+        for key, label in (
+            ("openspiel_python", "OpenSpiel Python loop plies/s"),
+            ("rlgames_python", "rlgames Python API plies/s"),
+            ("rlgames_compiled", "rlgames compiled playouts plies/s"),
+        ):
             if key in first:
                 lines.append(f"    {label + ':':36} {spread([r[key]['plies_per_s'] for r in rows], ',.0f')}")
-        for key, label in (("python_ratio", "Python API / OpenSpiel loop"),
-                           ("compiled_ratio", "compiled / OpenSpiel loop")):
+        for key, label in (
+            ("python_ratio", "Python API / OpenSpiel loop"),
+            ("compiled_ratio", "compiled / OpenSpiel loop"),
+        ):
             if key in first:
                 lines.append(f"    {label + ':':36} {spread([r[key] for r in rows], '.2f')}")
     return "\n".join(lines)
@@ -198,17 +203,25 @@ def summary(runs: list[list[dict[str, Any]]]) -> str:
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="timed seconds per measurement (default 2)")
-    parser.add_argument("--games", nargs="+", default=rlgames.list_games(), choices=rlgames.list_games(),
-                        metavar="GAME", help="games to run (default: all)")
+    parser.add_argument(
+        "--games",
+        nargs="+",
+        default=rlgames.list_games(),
+        choices=rlgames.list_games(),
+        metavar="GAME",
+        help="games to run (default: all)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of every random stream (default 0)")
-    parser.add_argument("--runs", type=int, default=1,
-                        help="repeat the whole measurement; prints the median and range (default 1)")
+    parser.add_argument(
+        "--runs", type=int, default=1, help="repeat the whole measurement; prints the median and range (default 1)"
+    )
     parser.add_argument("--json", metavar="PATH", help="also write the results to this JSON file")
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
+
     def measure(name: str) -> dict[str, Any]:
         return bench_game(name, args.seconds, args.seed)
 

@@ -61,8 +61,9 @@ def random_line(game: rlgames.Game, plies: int, rng: random.Random) -> list[int]
             return line
 
 
-def bench_position(game: rlgames.Game, line: list[int], simulations: int, uct_c: float, solve: bool,
-                   repeats: int, seed: int) -> dict[str, float]:
+def bench_position(
+    game: rlgames.Game, line: list[int], simulations: int, uct_c: float, solve: bool, repeats: int, seed: int
+) -> dict[str, float]:
     """Both searches of the position after ``line``, ``repeats`` times each, taking turns: the seconds
     (thread CPU time) and simulations of each side."""
     state = game.state_from_actions(line)
@@ -72,8 +73,9 @@ def bench_position(game: rlgames.Game, line: list[int], simulations: int, uct_c:
     spiel_state = spiel_game.new_initial_state()
     for action in line:
         spiel_state.apply_action(action)
-    bot = pyspiel.MCTSBot(spiel_game, pyspiel.RandomRolloutEvaluator(1, seed), uct_c, simulations, MEMORY_MB,
-                          solve, seed, False)
+    bot = pyspiel.MCTSBot(
+        spiel_game, pyspiel.RandomRolloutEvaluator(1, seed), uct_c, simulations, MEMORY_MB, solve, seed, False
+    )
     bot.step(spiel_state)  # warm-up
     ours = {"seconds": 0.0, "simulations": 0}
     theirs = {"seconds": 0.0, "simulations": 0}
@@ -86,8 +88,12 @@ def bench_position(game: rlgames.Game, line: list[int], simulations: int, uct_c:
         bot.step(spiel_state)
         theirs["seconds"] += time.thread_time() - start
         theirs["simulations"] += simulations
-    return {"rlgames_seconds": ours["seconds"], "rlgames_simulations": ours["simulations"],
-            "openspiel_seconds": theirs["seconds"], "openspiel_simulations": theirs["simulations"]}
+    return {
+        "rlgames_seconds": ours["seconds"],
+        "rlgames_simulations": ours["simulations"],
+        "openspiel_seconds": theirs["seconds"],
+        "openspiel_simulations": theirs["simulations"],
+    }
 
 
 def bench(name: str, simulations: int, uct_c: float, solve: bool, repeats: int, seed: int) -> list[dict[str, Any]]:
@@ -115,9 +121,18 @@ def per_game(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per game, every position together: total simulations over total time, each side."""
     totals: dict[str, dict[str, Any]] = {}
     for row in rows:
-        total = totals.setdefault(row["game"], {"game": row["game"], "plies": None, "simulations": row["simulations"],
-                                                "rlgames_seconds": 0.0, "rlgames_simulations": 0,
-                                                "openspiel_seconds": 0.0, "openspiel_simulations": 0})
+        total = totals.setdefault(
+            row["game"],
+            {
+                "game": row["game"],
+                "plies": None,
+                "simulations": row["simulations"],
+                "rlgames_seconds": 0.0,
+                "rlgames_simulations": 0,
+                "openspiel_seconds": 0.0,
+                "openspiel_simulations": 0,
+            },
+        )
         for key in ("rlgames_seconds", "rlgames_simulations", "openspiel_seconds", "openspiel_simulations"):
             total[key] += row[key]
     return [with_rates(total) for total in totals.values()]
@@ -129,10 +144,17 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
         "|---|---|---:|---:|---:|---:|",
     ]
     for row in rows + per_game(rows):
-        position = ("all positions" if row["plies"] is None else
-                    "start" if row["plies"] == 0 else f"after {row['plies']} random plies")
-        lines.append(f"| {row['game']} | {position} | {row['simulations']:,} | {row['openspiel_sims_per_s']:,.0f} "
-                     f"| {row['rlgames_sims_per_s']:,.0f} | {row['ratio']:.2f}x |")
+        position = (
+            "all positions"
+            if row["plies"] is None
+            else "start"
+            if row["plies"] == 0
+            else f"after {row['plies']} random plies"
+        )
+        lines.append(
+            f"| {row['game']} | {position} | {row['simulations']:,} | {row['openspiel_sims_per_s']:,.0f} "
+            f"| {row['rlgames_sims_per_s']:,.0f} | {row['ratio']:.2f}x |"
+        )
     return "\n".join(lines)
 
 
@@ -143,34 +165,47 @@ def summary(runs: list[list[dict[str, Any]]]) -> str:
     for index, first in enumerate(totals[0]):
         games = [run[index] for run in totals]
         positions = [r["ratio"] for rows in runs for r in rows if r["game"] == first["game"]]
-        lines += [f"  {first['game']} ({first['simulations']:,} simulations per move):",
-                  f"    rlgames sims/s:   {spread([g['rlgames_sims_per_s'] for g in games], ',.0f')}",
-                  f"    OpenSpiel sims/s: {spread([g['openspiel_sims_per_s'] for g in games], ',.0f')}",
-                  f"    ratio:            {spread([g['ratio'] for g in games], '.2f')}",
-                  f"    per-position ratios: {min(positions):.2f} to {max(positions):.2f}"]
+        lines += [
+            f"  {first['game']} ({first['simulations']:,} simulations per move):",
+            f"    rlgames sims/s:   {spread([g['rlgames_sims_per_s'] for g in games], ',.0f')}",
+            f"    OpenSpiel sims/s: {spread([g['openspiel_sims_per_s'] for g in games], ',.0f')}",
+            f"    ratio:            {spread([g['ratio'] for g in games], '.2f')}",
+            f"    per-position ratios: {min(positions):.2f} to {max(positions):.2f}",
+        ]
     return "\n".join(lines)
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES, metavar="GAME",
-                        help=f"games to run (default: {' '.join(GAMES)})")
+    parser.add_argument(
+        "--games",
+        nargs="+",
+        default=list(GAMES),
+        choices=GAMES,
+        metavar="GAME",
+        help=f"games to run (default: {' '.join(GAMES)})",
+    )
     parser.add_argument("--simulations", type=int, default=10_000, help="simulations per move (default 10000)")
     parser.add_argument("--repeats", type=int, default=3, help="timed searches per position (default 3)")
     parser.add_argument("--uct-c", type=float, default=2.0, help="UCT exploration constant (default 2)")
     parser.add_argument("--solve", action="store_true", help="turn the MCTS-solver on, on both sides")
     parser.add_argument("--seed", type=int, default=0, help="seed of the positions and the searches (default 0)")
-    parser.add_argument("--runs", type=int, default=1,
-                        help="repeat the whole measurement; prints the median and range (default 1)")
+    parser.add_argument(
+        "--runs", type=int, default=1, help="repeat the whole measurement; prints the median and range (default 1)"
+    )
     parser.add_argument("--json", metavar="PATH", help="also write the results to this JSON file")
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
+
     def measure(index: int) -> list[dict[str, Any]]:
-        return [row for name in args.games
-                for row in bench(name, args.simulations, args.uct_c, args.solve, args.repeats, args.seed)]
+        return [
+            row
+            for name in args.games
+            for row in bench(name, args.simulations, args.uct_c, args.solve, args.repeats, args.seed)
+        ]
 
     runs = repeat_runs(args.runs, measure, markdown_table, summary)
     if args.json:

@@ -63,15 +63,21 @@ def timed(search: AlphaBeta, state: State) -> tuple[int, float]:
     return result.stats.nodes, time.thread_time() - started
 
 
-def measure(name: str, depth: int | None, count: int, repeats: int, seed: int, checkpoint: str | None) -> dict[str, Any]:
+def measure(
+    name: str, depth: int | None, count: int, repeats: int, seed: int, checkpoint: str | None
+) -> dict[str, Any]:
     game = rlgames.load_game(name)
     depth = depth or DEPTHS.get(name, 4)
     nnue, source = nnue_evaluator(game, checkpoint)
     config = AlphaBetaConfig(depth=depth, quiescence_depth=QUIESCENCE.get(name, 0))
     full = NNUEvaluator(nnue.network, game, incremental=False)
     updated = NNUEvaluator(nnue.network, game, incremental=True)
-    searches = {"hand-crafted": AlphaBeta(load_evaluator("heuristic", game), config), "nnue": AlphaBeta(nnue, config),
-                "nnue-full": AlphaBeta(full, config), "nnue-incremental": AlphaBeta(updated, config)}
+    searches = {
+        "hand-crafted": AlphaBeta(load_evaluator("heuristic", game), config),
+        "nnue": AlphaBeta(nnue, config),
+        "nnue-full": AlphaBeta(full, config),
+        "nnue-incremental": AlphaBeta(updated, config),
+    }
     states = [game.state_from_actions(line) for line in random_positions(game, count, seed, 4, 16)]
     for search in searches.values():
         search.search(states[0])  # compiles
@@ -85,23 +91,33 @@ def measure(name: str, depth: int | None, count: int, repeats: int, seed: int, c
             totals[key][0] += samples[0][0]
             totals[key][1] += float(np.median([seconds for _, seconds in samples]))
     rate = {key: nodes / seconds for key, (nodes, seconds) in totals.items()}
-    return {"game": name, "depth": depth, "positions": len(states), "network": source,
-            "nodes": {key: nodes for key, (nodes, _) in totals.items()},
-            "seconds": {key: seconds for key, (_, seconds) in totals.items()},
-            "nodes_per_s": rate, "ratio": rate["nnue"] / rate["hand-crafted"],
-            "incremental_over_full": rate["nnue-incremental"] / rate["nnue-full"]}
+    return {
+        "game": name,
+        "depth": depth,
+        "positions": len(states),
+        "network": source,
+        "nodes": {key: nodes for key, (nodes, _) in totals.items()},
+        "seconds": {key: seconds for key, (_, seconds) in totals.items()},
+        "nodes_per_s": rate,
+        "ratio": rate["nnue"] / rate["hand-crafted"],
+        "incremental_over_full": rate["nnue-incremental"] / rate["nnue-full"],
+    }
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    lines = ["| game | depth | positions | hand-crafted nodes/s | NNUE nodes/s | NNUE / hand-crafted | time to depth, "
-             "NNUE / hand-crafted | NNUE summed at each leaf / updated move by move, nodes/s | updated / summed | network |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| game | depth | positions | hand-crafted nodes/s | NNUE nodes/s | NNUE / hand-crafted | time to depth, "
+        "NNUE / hand-crafted | NNUE summed at each leaf / updated move by move, nodes/s | updated / summed | network |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for row in rows:
         rate, seconds = row["nodes_per_s"], row["seconds"]
-        lines.append(f"| {row['game']} | {row['depth']} | {row['positions']} | {rate['hand-crafted']:,.0f} | "
-                     f"{rate['nnue']:,.0f} | {row['ratio']:.2f} | {seconds['nnue'] / seconds['hand-crafted']:.2f} | "
-                     f"{rate['nnue-full']:,.0f} / {rate['nnue-incremental']:,.0f} | {row['incremental_over_full']:.2f} | "
-                     f"{row['network']} |")
+        lines.append(
+            f"| {row['game']} | {row['depth']} | {row['positions']} | {rate['hand-crafted']:,.0f} | "
+            f"{rate['nnue']:,.0f} | {row['ratio']:.2f} | {seconds['nnue'] / seconds['hand-crafted']:.2f} | "
+            f"{rate['nnue-full']:,.0f} / {rate['nnue-incremental']:,.0f} | {row['incremental_over_full']:.2f} | "
+            f"{row['network']} |"
+        )
     return "\n".join(lines)
 
 
@@ -112,8 +128,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=8, help="the start and N-1 random positions (default 8)")
     parser.add_argument("--repeats", type=int, default=3, help="timed searches per position (default 3)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--checkpoint", action="append", default=[], metavar="GAME=PATH",
-                        help="the NNUE of a game (default checkpoints/GAME.nnue.pt, else a fresh one)")
+    parser.add_argument(
+        "--checkpoint",
+        action="append",
+        default=[],
+        metavar="GAME=PATH",
+        help="the NNUE of a game (default checkpoints/GAME.nnue.pt, else a fresh one)",
+    )
     parser.add_argument("--json", metavar="PATH", help="also write the results to this JSON file")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)

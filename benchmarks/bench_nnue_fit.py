@@ -42,8 +42,9 @@ def held_out_positions(game: Game, config: NNUEConfig, games: int, seed: int) ->
     """The positions `rlgames.train.nnue` would keep from ``games`` hand-crafted self-play games seeded from
     ``(seed, i)``, and their search values (float64[N], from the side to move)."""
     hand_crafted = load_evaluator("heuristic", game)
-    search = AlphaBeta(hand_crafted, AlphaBetaConfig(depth=config.depth, tt_size_mb=4,
-                                                     quiescence_depth=config.quiescence))
+    search = AlphaBeta(
+        hand_crafted, AlphaBetaConfig(depth=config.depth, tt_size_mb=4, quiescence_depth=config.quiescence)
+    )
     states, values = [], []
     for i in range(games):
         line, _ = play_game(game, search, config, np.random.default_rng([seed, i]))
@@ -56,9 +57,11 @@ def held_out_positions(game: Game, config: NNUEConfig, games: int, seed: int) ->
 
 def fit(predicted: np.ndarray, searched: np.ndarray, hand_crafted: np.ndarray) -> dict[str, float]:
     undecided = np.abs(searched) < UNDECIDED
-    return {"mse_search": float(np.mean((predicted - searched) ** 2)),
-            "mse_search_undecided": float(np.mean((predicted[undecided] - searched[undecided]) ** 2)),
-            "mse_hand_crafted": float(np.mean((predicted - hand_crafted) ** 2))}
+    return {
+        "mse_search": float(np.mean((predicted - searched) ** 2)),
+        "mse_search_undecided": float(np.mean((predicted[undecided] - searched[undecided]) ** 2)),
+        "mse_hand_crafted": float(np.mean((predicted - hand_crafted) ** 2)),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,16 +84,32 @@ def main(argv: list[str] | None = None) -> int:
     states, searched = held_out_positions(game, config, args.games, args.seed)
     hand_crafted = evaluator_values(load_evaluator("heuristic", game), states)
     rows = {"hand-crafted": fit(hand_crafted, searched, hand_crafted)}
-    rows |= {path: fit(evaluator_values(evaluator, states), searched, hand_crafted) for path, evaluator in evaluators.items()}
+    rows |= {
+        path: fit(evaluator_values(evaluator, states), searched, hand_crafted) for path, evaluator in evaluators.items()
+    }
     undecided = int((np.abs(searched) < UNDECIDED).sum())
-    print(f"\n{args.game}: {len(states)} positions of {args.games} games ({undecided} undecided), search values of "
-          f"depth {config.depth}" + (f" + {config.quiescence} quiescence plies" if config.quiescence else ""))
+    print(
+        f"\n{args.game}: {len(states)} positions of {args.games} games ({undecided} undecided), search values of "
+        f"depth {config.depth}" + (f" + {config.quiescence} quiescence plies" if config.quiescence else "")
+    )
     print("| evaluation | MSE against the search | undecided positions | MSE against hand-crafted |")
     print("|---|---|---|---|")
     for name, row in rows.items():
-        print(f"| {name} | {row['mse_search']:.4f} | {row['mse_search_undecided']:.4f} | {row['mse_hand_crafted']:.4f} |")
-    save_json(args.json, {"machine": machine, "game": args.game, "games": args.games, "seed": args.seed,
-                          "positions": len(states), "undecided": undecided, "rows": rows})
+        print(
+            f"| {name} | {row['mse_search']:.4f} | {row['mse_search_undecided']:.4f} | {row['mse_hand_crafted']:.4f} |"
+        )
+    save_json(
+        args.json,
+        {
+            "machine": machine,
+            "game": args.game,
+            "games": args.games,
+            "seed": args.seed,
+            "positions": len(states),
+            "undecided": undecided,
+            "rows": rows,
+        },
+    )
     return 0
 
 

@@ -113,7 +113,9 @@ class ReferenceMCTS:
         """The leaf's network call at batch 1; stores its masked prior; returns its value for ``player``."""
         observation = torch.from_numpy(state.observation(player)[None])  # [1, *observation_shape]
         with torch.inference_mode():
-            logits, value = self.network(observation)  # [1, A], [1] (inference mode: a little faster than alpha-zero-general's no_grad)
+            logits, value = self.network(
+                observation
+            )  # [1, A], [1] (inference mode: a little faster than alpha-zero-general's no_grad)
         self.evaluations += 1
         valid = state.legal_action_mask()
         prior = torch.softmax(logits[0], 0).numpy() * valid
@@ -122,8 +124,9 @@ class ReferenceMCTS:
         return float(value[0])
 
 
-def reference_selfplay(game: Game, network: PolicyValueNet, simulations: int, games: int,
-                       rng: np.random.Generator) -> dict[str, float]:
+def reference_selfplay(
+    game: Game, network: PolicyValueNet, simulations: int, games: int, rng: np.random.Generator
+) -> dict[str, float]:
     """alpha-zero-general's executeEpisode, ``games`` times: a fresh tree per game, moves drawn from the
     visit distribution."""
     positions = evaluations = 0
@@ -180,8 +183,9 @@ def counting_simulations() -> Iterator[list[int]]:
         rlgames.train.alphazero.selfplay.make_search = original
 
 
-def raw_inference(game: Game, network: PolicyValueNet, batch: int, seconds: float, rng: np.random.Generator
-                  ) -> dict[str, float]:
+def raw_inference(
+    game: Game, network: PolicyValueNet, batch: int, seconds: float, rng: np.random.Generator
+) -> dict[str, float]:
     """Positions per second of the bare forward pass on batches of ``batch`` random positions."""
     observations = torch.from_numpy(np.stack([random_state(game, rng).observation() for _ in range(batch)]))
     with torch.inference_mode():
@@ -207,12 +211,24 @@ def random_state(game: Game, rng: np.random.Generator) -> State:
 
 
 def rates(positions: int, simulations: int, evaluations: int, seconds: float) -> dict[str, float]:
-    return {"positions": positions, "seconds": seconds, "positions_per_s": positions / seconds,
-            "simulations_per_s": simulations / seconds, "evaluations_per_s": evaluations / seconds}
+    return {
+        "positions": positions,
+        "seconds": seconds,
+        "positions_per_s": positions / seconds,
+        "simulations_per_s": simulations / seconds,
+        "evaluations_per_s": evaluations / seconds,
+    }
 
 
-def run(checkpoint: str, preset: str, simulations: int, reference_games: int, seconds: float, seed: int,
-        siblings: bool = True) -> dict[str, Any]:
+def run(
+    checkpoint: str,
+    preset: str,
+    simulations: int,
+    reference_games: int,
+    seconds: float,
+    seed: int,
+    siblings: bool = True,
+) -> dict[str, Any]:
     torch.set_num_threads(1)
     network, info = load_network(checkpoint)
     game = info.load_game()
@@ -222,18 +238,28 @@ def run(checkpoint: str, preset: str, simulations: int, reference_games: int, se
         config = dataclasses.replace(config, sibling_fraction=0.0)
     rng = np.random.default_rng(seed)
     self_play_batch = config.parallel_games * config.leaves_per_game
-    report: dict[str, Any] = {"checkpoint": checkpoint, "network": info.network.describe(), "preset": preset,
-                              "selfplay": dataclasses.asdict(config)}
-    raw = [raw_inference(game, network, 1, seconds, rng),
-           raw_inference(game, network, self_play_batch, seconds / 2, rng)]
+    report: dict[str, Any] = {
+        "checkpoint": checkpoint,
+        "network": info.network.describe(),
+        "preset": preset,
+        "selfplay": dataclasses.asdict(config),
+    }
+    raw = [
+        raw_inference(game, network, 1, seconds, rng),
+        raw_inference(game, network, self_play_batch, seconds / 2, rng),
+    ]
     parts = [reference_selfplay(game, network, config.simulations, (reference_games + 1) // 2, rng)]
     report["rlgames"] = rlgames_selfplay(game, network, config, seed)
     if reference_games // 2:
         parts.append(reference_selfplay(game, network, config.simulations, reference_games // 2, rng))
     after = raw_inference(game, network, self_play_batch, seconds / 2, rng)
     positions, elapsed = raw[1]["positions"] + after["positions"], raw[1]["seconds"] + after["seconds"]
-    raw[1] = {"batch": self_play_batch, "positions": positions, "seconds": elapsed,
-              "positions_per_s": positions / elapsed}
+    raw[1] = {
+        "batch": self_play_batch,
+        "positions": positions,
+        "seconds": elapsed,
+        "positions_per_s": positions / elapsed,
+    }
     report["raw"] = raw
     report["reference"] = combine(*parts)
     report["search_overhead"] = report["rlgames"]["evaluations_per_s"] / report["raw"][1]["positions_per_s"]
@@ -244,8 +270,12 @@ def run(checkpoint: str, preset: str, simulations: int, reference_games: int, se
 def combine(*parts: dict[str, float]) -> dict[str, float]:
     """The rates of several timed parts taken together."""
     seconds = sum(p["seconds"] for p in parts)
-    return rates(sum(p["positions"] for p in parts), round(sum(p["simulations_per_s"] * p["seconds"] for p in parts)),
-                 round(sum(p["evaluations_per_s"] * p["seconds"] for p in parts)), seconds)
+    return rates(
+        sum(p["positions"] for p in parts),
+        round(sum(p["simulations_per_s"] * p["seconds"] for p in parts)),
+        round(sum(p["evaluations_per_s"] * p["seconds"] for p in parts)),
+        seconds,
+    )
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -276,42 +306,67 @@ def markdown(report: dict[str, Any]) -> str:
 
 def summary(reports: list[dict[str, Any]]) -> str:
     """Median and range over runs of the headline figures."""
-    return "\n".join([
-        f"over {len(reports)} runs:",
-        f"  rlgames self-play simulations/s: {spread([r['rlgames']['simulations_per_s'] for r in reports], ',.0f')}",
-        f"  reference simulations/s:         {spread([r['reference']['simulations_per_s'] for r in reports], ',.0f')}",
-        f"  speed-up:                        {spread([r['speedup'] for r in reports], '.2f')}",
-        f"  self-play network evals/s:       {spread([r['rlgames']['evaluations_per_s'] for r in reports], ',.0f')}",
-        f"  raw inference at batch {reports[0]['raw'][1]['batch']}:      "
-        f"{spread([r['raw'][1]['positions_per_s'] for r in reports], ',.0f')}",
-        f"  search overhead:                 {spread([r['search_overhead'] for r in reports], '.3f')}",
-    ])
+    return "\n".join(
+        [
+            f"over {len(reports)} runs:",
+            f"  rlgames self-play simulations/s: "
+            f"{spread([r['rlgames']['simulations_per_s'] for r in reports], ',.0f')}",
+            f"  reference simulations/s:         "
+            f"{spread([r['reference']['simulations_per_s'] for r in reports], ',.0f')}",
+            f"  speed-up:                        {spread([r['speedup'] for r in reports], '.2f')}",
+            f"  self-play network evals/s:       "
+            f"{spread([r['rlgames']['evaluations_per_s'] for r in reports], ',.0f')}",
+            f"  raw inference at batch {reports[0]['raw'][1]['batch']}:      "
+            f"{spread([r['raw'][1]['positions_per_s'] for r in reports], ',.0f')}",
+            f"  search overhead:                 {spread([r['search_overhead'] for r in reports], '.3f')}",
+        ]
+    )
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--checkpoint", default="checkpoints/connect_four.pt")
-    parser.add_argument("--preset", default="connect_four_small", help="the training preset whose self-play "
-                                                                      "settings to use (default connect_four_small)")
-    parser.add_argument("--simulations", type=int, default=50, help="simulations per move of both searches "
-                                                                      "(default 50)")
-    parser.add_argument("--reference-games", type=int, default=4, help="games of the reference loop, half before "
-                                                                       "and half after rlgames' iteration (default 4)")
+    parser.add_argument(
+        "--preset",
+        default="connect_four_small",
+        help="the training preset whose self-play settings to use (default connect_four_small)",
+    )
+    parser.add_argument(
+        "--simulations", type=int, default=50, help="simulations per move of both searches (default 50)"
+    )
+    parser.add_argument(
+        "--reference-games",
+        type=int,
+        default=4,
+        help="games of the reference loop, half before and half after rlgames' iteration (default 4)",
+    )
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per raw inference measurement")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--no-siblings", action="store_true",
-                        help="turn the preset's siblings off (their proofs are work besides the search)")
-    parser.add_argument("--runs", type=int, default=1, help="repeat the whole measurement; prints the median "
-                                                            "and range (default 1)")
+    parser.add_argument(
+        "--no-siblings",
+        action="store_true",
+        help="turn the preset's siblings off (their proofs are work besides the search)",
+    )
+    parser.add_argument(
+        "--runs", type=int, default=1, help="repeat the whole measurement; prints the median and range (default 1)"
+    )
     parser.add_argument("--json", metavar="PATH", help="also write the results to this JSON file")
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
+
     def measure(index: int) -> dict[str, Any]:
-        return run(args.checkpoint, args.preset, args.simulations, args.reference_games, args.seconds, args.seed,
-                   siblings=not args.no_siblings)
+        return run(
+            args.checkpoint,
+            args.preset,
+            args.simulations,
+            args.reference_games,
+            args.seconds,
+            args.seed,
+            siblings=not args.no_siblings,
+        )
 
     reports = repeat_runs(args.runs, measure, markdown, summary)
     if args.json:

@@ -44,8 +44,10 @@ from common import each, machine_info, repeat_runs, spread  # noqa: E402
 
 REFERENCE_FILE = "pons_solver_reference.json"
 
-def solve_ours(solver: ConnectFourSolver, game: rlgames.Game, moves: str, keep_table: bool
-               ) -> tuple[int, int, float, float]:
+
+def solve_ours(
+    solver: ConnectFourSolver, game: rlgames.Game, moves: str, keep_table: bool
+) -> tuple[int, int, float, float]:
     """rlgames' solve of a position: ``(score, nodes, cpu_s, wall_s)`` of the compiled search call."""
     if not keep_table:
         solver.reset()
@@ -58,8 +60,9 @@ def solve_ours(solver: ConnectFourSolver, game: rlgames.Game, moves: str, keep_t
     return int(score), int(ws.nodes[0]), cpu * 1e-9, wall * 1e-9
 
 
-def bench_file(solver: ConnectFourSolver, path: Path, limit: int | None, keep_table: bool,
-               reference: dict[str, Any]) -> dict[str, Any]:
+def bench_file(
+    solver: ConnectFourSolver, path: Path, limit: int | None, keep_table: bool, reference: dict[str, Any]
+) -> dict[str, Any]:
     game = rlgames.load_game("connect_four")
     positions = read_pons_file(path)[:limit]
     measured, wrong = [], []  # (nodes, cpu_s, wall_s) per position
@@ -69,17 +72,32 @@ def bench_file(solver: ConnectFourSolver, path: Path, limit: int | None, keep_ta
         if score != position.score:
             wrong.append(f"{position.moves}: {score}, expected {position.score}")
     nodes, cpu, wall = zip(*measured)
-    row: dict[str, Any] = {"file": path.name, "positions": len(positions), "wrong": wrong, "rlgames": {
-        "mean_s": statistics.mean(cpu), "median_s": statistics.median(cpu), "max_s": max(cpu),
-        "mean_wall_s": statistics.mean(wall), "mean_nodes": statistics.mean(nodes),
-        "nodes_per_cpu_s": sum(nodes) / sum(cpu)}}
+    row: dict[str, Any] = {
+        "file": path.name,
+        "positions": len(positions),
+        "wrong": wrong,
+        "rlgames": {
+            "mean_s": statistics.mean(cpu),
+            "median_s": statistics.median(cpu),
+            "max_s": max(cpu),
+            "mean_wall_s": statistics.mean(wall),
+            "mean_nodes": statistics.mean(nodes),
+            "nodes_per_cpu_s": sum(nodes) / sum(cpu),
+        },
+    }
     strong = reference["strong"].get(path.name)
     if strong is not None:
         ours = row["rlgames"]["mean_s"]
-        row["published"] = {"mean_s": strong["published_mean_time_s"], "positions": 1000,
-                            "mean_nodes": strong["published_mean_nodes"]}
-        row["remeasured"] = {"mean_s": strong["mean_cpu_us"] * 1e-6, "positions": strong["positions"],
-                             "mean_nodes": strong["mean_nodes"]}
+        row["published"] = {
+            "mean_s": strong["published_mean_time_s"],
+            "positions": 1000,
+            "mean_nodes": strong["published_mean_nodes"],
+        }
+        row["remeasured"] = {
+            "mean_s": strong["mean_cpu_us"] * 1e-6,
+            "positions": strong["positions"],
+            "mean_nodes": strong["mean_nodes"],
+        }
         for key in ("published", "remeasured"):
             row[key]["ratio"] = ours / row[key]["mean_s"]
             row[key]["same_positions"] = row[key]["positions"] == len(positions)
@@ -101,18 +119,30 @@ def ratio(entry: dict[str, Any] | None) -> str:
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
-    header = ("| file | positions | wrong | rlgames mean | Pons re-measured (positions) | ratio | Pons published "
-              "(1000) | ratio | rlgames mean nodes | Pons mean nodes (re-measured) |")
+    header = (
+        "| file | positions | wrong | rlgames mean | Pons re-measured (positions) | ratio | Pons published "
+        "(1000) | ratio | rlgames mean nodes | Pons mean nodes (re-measured) |"
+    )
     lines = [header, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         published, remeasured = r.get("published"), r.get("remeasured")
-        cells = [r["file"], str(r["positions"]), str(len(r["wrong"])), duration(r["rlgames"]["mean_s"]),
-                 f"{duration(remeasured['mean_s'])} ({remeasured['positions']})" if remeasured else "n/a",
-                 ratio(remeasured), duration(published["mean_s"]) if published else "n/a", ratio(published)]
+        cells = [
+            r["file"],
+            str(r["positions"]),
+            str(len(r["wrong"])),
+            duration(r["rlgames"]["mean_s"]),
+            f"{duration(remeasured['mean_s'])} ({remeasured['positions']})" if remeasured else "n/a",
+            ratio(remeasured),
+            duration(published["mean_s"]) if published else "n/a",
+            ratio(published),
+        ]
         cells += [f"{r['rlgames']['mean_nodes']:,.0f}", f"{remeasured['mean_nodes']:,.0f}" if remeasured else "n/a"]
         lines.append("| " + " | ".join(cells) + " |")
-    lines += ["", "times: mean CPU time of the search per position; ratio: rlgames' mean over Pons' "
-                  "(~: over different positions)"]
+    lines += [
+        "",
+        "times: mean CPU time of the search per position; ratio: rlgames' mean over Pons' "
+        "(~: over different positions)",
+    ]
     return "\n".join(lines)
 
 
@@ -125,8 +155,9 @@ def summary(runs: list[list[dict[str, Any]]]) -> str:
         for key, label in (("remeasured", "ratio to re-measured"), ("published", "ratio to published")):
             if key in first:
                 mark = "" if first[key].get("same_positions", True) else "~"
-                lines.append(f"    {label + ':':23} "
-                             f"{spread([r[key]['ratio'] for r in rows], lambda x: f'{mark}{x:.2f}x')}")
+                lines.append(
+                    f"    {label + ':':23} {spread([r[key]['ratio'] for r in rows], lambda x: f'{mark}{x:.2f}x')}"
+                )
     return "\n".join(lines)
 
 
@@ -144,13 +175,22 @@ def parse_limits(values: list[str], files: list[str]) -> dict[str, int | None]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--files", nargs="+", default=list(PONS_SETS), metavar="FILE",
-                        help="Pons' files to solve (default: all six)")
-    parser.add_argument("--limit", action="append", default=[], metavar="[FILE=]N",
-                        help="solve only the first N positions of every file, or of FILE (repeatable)")
+    parser.add_argument(
+        "--files", nargs="+", default=list(PONS_SETS), metavar="FILE", help="Pons' files to solve (default: all six)"
+    )
+    parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="[FILE=]N",
+        help="solve only the first N positions of every file, or of FILE (repeatable)",
+    )
     parser.add_argument("--data", type=Path, default=None, help="the folder holding the files")
-    parser.add_argument("--keep-table", action="store_true",
-                        help="keep rlgames' transposition table between positions (the reference empties it)")
+    parser.add_argument(
+        "--keep-table",
+        action="store_true",
+        help="keep rlgames' transposition table between positions (the reference empties it)",
+    )
     parser.add_argument("--runs", type=int, default=1, help="repeat the whole measurement (default 1)")
     parser.add_argument("--json", type=Path, default=None, help="also write the results to this JSON file")
     args = parser.parse_args(argv)
@@ -159,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     reference = json.loads((folder / REFERENCE_FILE).read_text())
     solver = ConnectFourSolver()
     solver.solve(rlgames.load_game("connect_four").state_from_moves("4455"))  # compiles (or loads the cache)
+
     def measure(name: str) -> dict[str, Any]:
         return bench_file(solver, folder / name, limits[name], args.keep_table, reference)
 

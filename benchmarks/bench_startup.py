@@ -48,8 +48,7 @@ print(json.dumps({"first_move_s": done - started, "search_s": done - searched, "
 def first_move(game: str, cache: str) -> dict[str, Any]:
     """The first move of ``game`` in a new process whose numba cache is ``cache``."""
     env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-    done = subprocess.run([sys.executable, "-c", FIRST_MOVE, game], env=env, capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run([sys.executable, "-c", FIRST_MOVE, game], env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.splitlines()[-1])
 
 
@@ -58,8 +57,13 @@ def uci_times(cache: str) -> dict[str, float]:
     ``bestmove`` (``go movetime 100`` sent right after ``uciok``)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": cache}
     started = time.perf_counter()
-    engine = subprocess.Popen([sys.executable, "-m", "rlgames", "uci", "chess"], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True, env=env)
+    engine = subprocess.Popen(
+        [sys.executable, "-m", "rlgames", "uci", "chess"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     assert engine.stdin is not None and engine.stdout is not None
 
     def until(prefix: str) -> float:
@@ -82,8 +86,14 @@ def uci_times(cache: str) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", nargs="+", default=rlgames.list_games(), choices=rlgames.list_games(),
-                        metavar="GAME", help="the games (default: all)")
+    parser.add_argument(
+        "--games",
+        nargs="+",
+        default=rlgames.list_games(),
+        choices=rlgames.list_games(),
+        metavar="GAME",
+        help="the games (default: all)",
+    )
     parser.add_argument("--json", metavar="PATH", help="also write the results to this JSON file")
     args = parser.parse_args(argv)
     machine = announce(argv)
@@ -92,13 +102,18 @@ def main(argv: list[str] | None = None) -> None:
         with tempfile.TemporaryDirectory() as cache:
             cold, warm = first_move(game, cache), first_move(game, cache)
         rows.append({"game": game, "spec": cold["spec"], "cold": cold, "warm": warm})
-        print(f"{game:12s} {cold['spec']:26s} first move cold {cold['first_move_s']:6.1f} s "
-              f"(search {cold['search_s']:5.1f} s), warm {warm['first_move_s']:5.1f} s "
-              f"(search {warm['search_s']:.2f} s)", flush=True)
+        print(
+            f"{game:12s} {cold['spec']:26s} first move cold {cold['first_move_s']:6.1f} s "
+            f"(search {cold['search_s']:5.1f} s), warm {warm['first_move_s']:5.1f} s "
+            f"(search {warm['search_s']:.2f} s)",
+            flush=True,
+        )
     with tempfile.TemporaryDirectory() as cache:
         uci = {"cold": uci_times(cache), "warm": uci_times(cache)}
-    print(f"rlgames uci chess: uciok cold {uci['cold']['uciok_s']:.1f} s, warm {uci['warm']['uciok_s']:.1f} s; "
-          f"first bestmove cold {uci['cold']['bestmove_s']:.1f} s, warm {uci['warm']['bestmove_s']:.1f} s")
+    print(
+        f"rlgames uci chess: uciok cold {uci['cold']['uciok_s']:.1f} s, warm {uci['warm']['uciok_s']:.1f} s; "
+        f"first bestmove cold {uci['cold']['bestmove_s']:.1f} s, warm {uci['warm']['bestmove_s']:.1f} s"
+    )
     save_json(args.json, {"machine": machine, "games": rows, "uci_chess": uci})
 
 

@@ -7,7 +7,8 @@ python-chess over UCI at ``--movetime`` seconds per move. Each level plays ``--g
 ``--games / 2`` distinct random 4-ply openings, each with both colours; a game that reaches
 ``--max-plies`` is adjudicated a draw, and with ``--resign-cp`` a game Stockfish's own score has
 decided is adjudicated (cutechess-cli's resign rule). ``--workers`` plays games at once, one engine
-pair each; ``--record`` appends every game to a JSONL file and a rerun resumes from it. Prints each level's score with its 95% interval (normal
+pair each; ``--record`` appends every game to a JSONL file and a rerun resumes from it. Prints each level's
+score with its 95% interval (normal
 approximation, draws as half) and the highest level scored at 50% or more::
 
     python benchmarks/calibrate_stockfish.py --elo 1350 1500 1700 --games 100 --movetime 0.1 --json sf.json
@@ -50,19 +51,27 @@ class Adjudication:
     resign_moves: int = 4
 
 
-def play(white: chess.engine.SimpleEngine, black: chess.engine.SimpleEngine, board: chess.Board, movetime: float,
-         stockfish_white: bool, rules: Adjudication) -> tuple[float, bool]:
+def play(
+    white: chess.engine.SimpleEngine,
+    black: chess.engine.SimpleEngine,
+    board: chess.Board,
+    movetime: float,
+    stockfish_white: bool,
+    rules: Adjudication,
+) -> tuple[float, bool]:
     """White's score (1, 0.5, 0) of the game from ``board``, and whether it was adjudicated."""
     engines, streak = (white, black), 0
     while not board.is_game_over(claim_draw=True) and board.ply() < rules.max_plies:
         stockfish_moves = (board.turn == chess.WHITE) == stockfish_white
         result = engines[0 if board.turn == chess.WHITE else 1].play(
-            board, chess.engine.Limit(time=movetime), info=chess.engine.INFO_SCORE if stockfish_moves else 0)
+            board, chess.engine.Limit(time=movetime), info=chess.engine.INFO_SCORE if stockfish_moves else 0
+        )
         board.push(result.move)
         if stockfish_moves and rules.resign_cp and "score" in result.info:
             cp = result.info["score"].relative.score(mate_score=100_000)
-            streak = (max(streak, 0) + 1 if cp >= rules.resign_cp else
-                      min(streak, 0) - 1 if cp <= -rules.resign_cp else 0)
+            streak = (
+                max(streak, 0) + 1 if cp >= rules.resign_cp else min(streak, 0) - 1 if cp <= -rules.resign_cp else 0
+            )
             if abs(streak) >= rules.resign_moves:
                 stockfish_wins = streak > 0
                 return (1.0 if stockfish_wins == stockfish_white else 0.0), True
@@ -106,8 +115,9 @@ def engines(command: list[str], stockfish: str) -> tuple[chess.engine.SimpleEngi
     return ours, sf
 
 
-def play_games(todo: list[tuple[int, int, bool]], openings: list[str], args: argparse.Namespace, record: Record,
-               command: list[str]) -> None:
+def play_games(
+    todo: list[tuple[int, int, bool]], openings: list[str], args: argparse.Namespace, record: Record, command: list[str]
+) -> None:
     """Plays ``todo`` (level, opening, whether ours is white) on one pair of engines."""
     ours, stockfish = engines(command, args.stockfish)
     rules = Adjudication(args.max_plies, args.resign_cp, args.resign_moves)
@@ -120,8 +130,16 @@ def play_games(todo: list[tuple[int, int, bool]], openings: list[str], args: arg
             white, black = (ours, stockfish) if ours_white else (stockfish, ours)
             white_score, adjudicated = play(white, black, board, args.movetime, not ours_white, rules)
             score = white_score if ours_white else 1.0 - white_score
-            record.add({"elo": elo, "opening": opening, "ours_white": ours_white, "score": score,
-                        "plies": board.ply(), "adjudicated": adjudicated})
+            record.add(
+                {
+                    "elo": elo,
+                    "opening": opening,
+                    "ours_white": ours_white,
+                    "score": score,
+                    "plies": board.ply(),
+                    "adjudicated": adjudicated,
+                }
+            )
             done = [r["score"] for (e, _, _), r in record.games.items() if e == elo]
             print(f"  elo {elo}: {len(done)} games, score {np.mean(done):.3f}", flush=True)
     finally:
@@ -131,8 +149,15 @@ def play_games(todo: list[tuple[int, int, bool]], openings: list[str], args: arg
 
 def summary(elo: int, scores: list[float]) -> dict[str, Any]:
     mean, low, high = interval(scores)
-    return {"elo": elo, "games": len(scores), "score": mean, "interval": [low, high],
-            "wins": scores.count(1.0), "draws": scores.count(0.5), "losses": scores.count(0.0)}
+    return {
+        "elo": elo,
+        "games": len(scores),
+        "score": mean,
+        "interval": [low, high],
+        "wins": scores.count(1.0),
+        "draws": scores.count(0.5),
+        "losses": scores.count(0.0),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -142,8 +167,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100, help="games per level, even (default 100)")
     parser.add_argument("--movetime", type=float, default=0.1, help="seconds per move, both engines (default 0.1)")
     parser.add_argument("--max-plies", type=int, default=300, help="adjudicate a draw at this length (default 300)")
-    parser.add_argument("--resign-cp", type=int, default=0,
-                        help="adjudicate a game once Stockfish's score stays beyond +-CP (default 0: never)")
+    parser.add_argument(
+        "--resign-cp",
+        type=int,
+        default=0,
+        help="adjudicate a game once Stockfish's score stays beyond +-CP (default 0: never)",
+    )
     parser.add_argument("--resign-moves", type=int, default=4, help="... for this many of its moves (default 4)")
     parser.add_argument("--workers", type=int, default=1, help="games played at once, one engine pair each")
     parser.add_argument("--record", metavar="PATH", help="append every game to this JSONL file and resume from it")
@@ -165,24 +194,36 @@ def main(argv: list[str] | None = None) -> int:
         openings.append(" ".join(moves))
     command = [sys.executable, "-m", "rlgames", "uci", "chess", "--agent", args.agent]
     record = Record(args.record, args.agent, args.movetime)
-    todo = [(elo, i, white) for elo in args.elo for i in range(len(openings)) for white in (True, False)
-            if (elo, i, white) not in record.games]
+    todo = [
+        (elo, i, white)
+        for elo in args.elo
+        for i in range(len(openings))
+        for white in (True, False)
+        if (elo, i, white) not in record.games
+    ]
     print(f"{len(todo)} games to play ({len(record.games)} recorded)", flush=True)
     with ThreadPoolExecutor(args.workers) as pool:
-        for done in [pool.submit(play_games, todo[w::args.workers], openings, args, record, command)
-                     for w in range(args.workers)]:
+        for done in [
+            pool.submit(play_games, todo[w :: args.workers], openings, args, record, command)
+            for w in range(args.workers)
+        ]:
             done.result()
-    rows = [summary(elo, [r["score"] for (e, i, _), r in record.games.items() if e == elo and i < len(openings)])
-            for elo in args.elo]
+    rows = [
+        summary(elo, [r["score"] for (e, i, _), r in record.games.items() if e == elo and i < len(openings)])
+        for elo in args.elo
+    ]
     print(f"\n{args.agent} against Stockfish (UCI_LimitStrength), {args.movetime:g} s/move:")
     for row in rows:
-        print(f"  UCI_Elo {row['elo']}: {row['wins']}W {row['draws']}D {row['losses']}L, score {row['score']:.1%} "
-              f"[{row['interval'][0]:.1%}, {row['interval'][1]:.1%}]")
+        print(
+            f"  UCI_Elo {row['elo']}: {row['wins']}W {row['draws']}D {row['losses']}L, score {row['score']:.1%} "
+            f"[{row['interval'][0]:.1%}, {row['interval'][1]:.1%}]"
+        )
     held = [row["elo"] for row in rows if row["score"] >= 0.5]
     print(f"highest level scored at >= 50%: {max(held) if held else 'none'}")
     if args.json:
-        Path(args.json).write_text(json.dumps({"args": vars(args), "machine": machine_info(), "levels": rows},
-                                              indent=2) + "\n")
+        Path(args.json).write_text(
+            json.dumps({"args": vars(args), "machine": machine_info(), "levels": rows}, indent=2) + "\n"
+        )
     return 0
 
 

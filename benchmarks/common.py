@@ -70,8 +70,9 @@ def spread(values: list[float], fmt: str | Callable[[float], str]) -> str:
     return f"median {show(statistics.median(values))}, range [{show(min(values))}, {show(max(values))}]"
 
 
-def repeat_runs(runs: int, measure: Callable[[int], T], table: Callable[[T], str],
-                summary: Callable[[list[T]], str]) -> list[T]:
+def repeat_runs(
+    runs: int, measure: Callable[[int], T], table: Callable[[T], str], summary: Callable[[list[T]], str]
+) -> list[T]:
     """``measure(index)`` run ``runs`` times, each run's ``table`` printed after it and, with several
     runs, the ``summary`` of them all at the end; returns the runs."""
     results = []

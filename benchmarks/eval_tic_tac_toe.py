@@ -50,8 +50,12 @@ def move_accuracy(game: rlgames.Game, checkpoint: str, simulations: int) -> dict
         mcts_ok += move in keep
         if move not in keep:
             misses.append(f"{' '.join(map(str, state.compact))} -> {state.action_to_string(move)}")
-    return {"positions": len(positions), "mcts_value_preserving": mcts_ok / len(positions),
-            "policy_value_preserving": policy_ok / len(positions), "mcts_misses": misses[:10]}
+    return {
+        "positions": len(positions),
+        "mcts_value_preserving": mcts_ok / len(positions),
+        "policy_value_preserving": policy_ok / len(positions),
+        "mcts_misses": misses[:10],
+    }
 
 
 def games_against_solver(game: rlgames.Game, checkpoint: str, simulations: int, plies: int) -> dict[str, int]:
@@ -86,9 +90,12 @@ def main() -> None:
     torch.set_num_threads(1)
     game = rlgames.load_game("tic_tac_toe")
     start = time.perf_counter()
-    report = {"checkpoint": args.checkpoint, "simulations": args.simulations,
-              **move_accuracy(game, args.checkpoint, args.simulations),
-              "against_solver": games_against_solver(game, args.checkpoint, args.simulations, args.opening_plies)}
+    report = {
+        "checkpoint": args.checkpoint,
+        "simulations": args.simulations,
+        **move_accuracy(game, args.checkpoint, args.simulations),
+        "against_solver": games_against_solver(game, args.checkpoint, args.simulations, args.opening_plies),
+    }
     report["seconds"] = round(time.perf_counter() - start, 1)
     print(json.dumps(report, indent=2))
     if args.json:

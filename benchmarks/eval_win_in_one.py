@@ -20,8 +20,9 @@ import rlgames
 from rlgames.models import NetworkEvaluator
 
 
-def positions_where_the_mover_wins_next(game: rlgames.Game, count: int, rng: np.random.Generator
-                                        ) -> list[rlgames.State]:
+def positions_where_the_mover_wins_next(
+    game: rlgames.Game, count: int, rng: np.random.Generator
+) -> list[rlgames.State]:
     """``count`` positions after random play where the side to move has a winning move."""
     found = []
     while len(found) < count:
@@ -31,8 +32,10 @@ def positions_where_the_mover_wins_next(game: rlgames.Game, count: int, rng: np.
             if child.is_terminal():
                 break
             state = child
-        if any(state.apply(a).is_terminal() and state.apply(a).returns()[state.current_player()] == 1
-               for a in state.legal_actions()):
+        if any(
+            state.apply(a).is_terminal() and state.apply(a).returns()[state.current_player()] == 1
+            for a in state.legal_actions()
+        ):
             found.append(state)
     return found
 
@@ -48,9 +51,18 @@ def main() -> None:
     states = positions_where_the_mover_wins_next(game, args.positions, np.random.default_rng(args.seed))
     values, _ = NetworkEvaluator.from_checkpoint(args.checkpoint, game).evaluate_batch(states)
     values = np.asarray(values)
-    print(json.dumps({"checkpoint": args.checkpoint, "positions": len(states), "seed": args.seed,
-                      "mean_value": round(float(values.mean()), 3),
-                      "above_half": round(float((values > 0.5).mean()), 4)}, indent=2))
+    print(
+        json.dumps(
+            {
+                "checkpoint": args.checkpoint,
+                "positions": len(states),
+                "seed": args.seed,
+                "mean_value": round(float(values.mean()), 3),
+                "above_half": round(float((values > 0.5).mean()), 4),
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

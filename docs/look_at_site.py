@@ -26,14 +26,27 @@ def main(argv: list[str] | None = None) -> int:
         print("no chromium on the PATH: apt-get install chromium", file=sys.stderr)
         return 2
     site, out = Path(tempfile.mkdtemp()), Path(args.out)
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site)],
-                   cwd=ROOT, check=True)
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site)], cwd=ROOT, check=True
+    )
     out.mkdir(parents=True, exist_ok=True)
     for page in args.pages:
         shot = out / f"{page.strip('/').replace('/', '-') or 'index'}.png"
-        subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                        "--window-size=1280,1400", f"--screenshot={shot.resolve()}",
-                        (site / page / "index.html").as_uri()], check=True, capture_output=True, timeout=120)
+        subprocess.run(
+            [
+                browser,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                "--window-size=1280,1400",
+                f"--screenshot={shot.resolve()}",
+                (site / page / "index.html").as_uri(),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
         print(f"{page or '/'}: {shot}")
     return 0
 

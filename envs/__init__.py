@@ -42,8 +42,10 @@ def make_env(game_name: str, self_play: bool = False, **kwargs: Any) -> gymnasiu
 
 def _register_all() -> None:
     for name in rlgames.list_games():
-        for self_play, entry_point in ((False, "rlgames.envs.game_env:GameEnv"),
-                                       (True, "rlgames.envs.self_play_env:SelfPlayEnv")):
+        for self_play, entry_point in (
+            (False, "rlgames.envs.game_env:GameEnv"),
+            (True, "rlgames.envs.self_play_env:SelfPlayEnv"),
+        ):
             identifier = env_id(name, self_play)
             if identifier not in gymnasium.registry:
                 gymnasium.register(id=identifier, entry_point=entry_point, kwargs={"game": name})

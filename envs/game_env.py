@@ -68,8 +68,10 @@ class GameEnv(BoardGameEnv):
             return opponent.act
         if callable(opponent):
             return opponent
-        raise TypeError(f"opponent must be None, an rlgames Agent (search, act, seed), or a callable "
-                        f"(state) -> int; got {opponent!r}")
+        raise TypeError(
+            f"opponent must be None, an rlgames Agent (search, act, seed), or a callable "
+            f"(state) -> int; got {opponent!r}"
+        )
 
     def _random_move(self, state: State) -> int:
         legal = state.legal_actions()

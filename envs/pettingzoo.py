@@ -25,8 +25,9 @@ from rlgames.envs.base import OBSERVATION_BOUNDS, resolve_game
 AGENTS = ("player_0", "player_1")
 
 
-def env(game: str | rlgames.Game, *, game_params: dict[str, Any] | None = None,
-        render_mode: str | None = None) -> GameAEC:
+def env(
+    game: str | rlgames.Game, *, game_params: dict[str, Any] | None = None, render_mode: str | None = None
+) -> GameAEC:
     """The AEC env of ``game`` (a registry name, made with ``game_params``, or a `Game`)."""
     return GameAEC(game, game_params=game_params, render_mode=render_mode)
 
@@ -36,8 +37,9 @@ class GameAEC(AECEnv):
 
     metadata = {"render_modes": ["ansi"], "name": "rlgames_v0", "is_parallelizable": False}
 
-    def __init__(self, game: str | rlgames.Game, *, game_params: dict[str, Any] | None = None,
-                 render_mode: str | None = None) -> None:
+    def __init__(
+        self, game: str | rlgames.Game, *, game_params: dict[str, Any] | None = None, render_mode: str | None = None
+    ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
@@ -46,10 +48,12 @@ class GameAEC(AECEnv):
         self.metadata = {**self.metadata, "name": f"rlgames_{self.game.name}_v0"}
         self.possible_agents = list(AGENTS)
         low, high = OBSERVATION_BOUNDS
-        observation = spaces.Dict({
-            "observation": spaces.Box(low, high, shape=self.game.observation_shape, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, shape=(self.game.num_actions,), dtype=np.int8),
-        })
+        observation = spaces.Dict(
+            {
+                "observation": spaces.Box(low, high, shape=self.game.observation_shape, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(self.game.num_actions,), dtype=np.int8),
+            }
+        )
         self.observation_spaces = {agent: observation for agent in AGENTS}
         self.action_spaces = {agent: spaces.Discrete(self.game.num_actions) for agent in AGENTS}
         self._state: State | None = None

@@ -83,8 +83,11 @@ class RngStreams:
         return cls(torch.Generator().manual_seed(seed), np.random.default_rng(seed), random.Random(seed))
 
     def state(self) -> dict[str, Any]:
-        return {"torch": self.torch.get_state(), "numpy": _plain(self.numpy.bit_generator.state),
-                "python": self.python.getstate()}
+        return {
+            "torch": self.torch.get_state(),
+            "numpy": _plain(self.numpy.bit_generator.state),
+            "python": self.python.getstate(),
+        }
 
     def set_state(self, state: dict[str, Any]) -> None:
         """Restores `state` output; raises `CheckpointError` when it does not fit these generators."""
@@ -139,21 +142,32 @@ class CheckpointInfo:
         return game
 
 
-def save_checkpoint(path: str | os.PathLike, *, network: PolicyValueNet, game: Game,
-                    optimizer: torch.optim.Optimizer | None = None, counters: dict[str, Any] | None = None,
-                    config: dict[str, Any] | None = None, rng: RngStreams | None = None) -> Path:
+def save_checkpoint(
+    path: str | os.PathLike,
+    *,
+    network: PolicyValueNet,
+    game: Game,
+    optimizer: torch.optim.Optimizer | None = None,
+    counters: dict[str, Any] | None = None,
+    config: dict[str, Any] | None = None,
+    rng: RngStreams | None = None,
+) -> Path:
     """Writes a sealed checkpoint atomically (creating missing parent directories) and returns its path."""
     path = Path(path)
     shape = network.config.observation_shape
-    if (input_shape(game, network.config.arch, inputs=feature_inputs(network.config.args)) != shape
-            or game.num_actions != network.config.num_actions):
+    if (
+        input_shape(game, network.config.arch, inputs=feature_inputs(network.config.args)) != shape
+        or game.num_actions != network.config.num_actions
+    ):
         raise ValueError(f"network {network.config.describe()} does not fit {game.name}'s inputs/actions")
     payload = {
-        "format": FORMAT, "format_version": FORMAT_VERSION,
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
         "game": {"name": game.name, "version": game.version, "params": dict(game.params)},
         "network": network.config.to_dict(),
         "model": network.state_dict(),
-        "counters": dict(counters or {}), "config": dict(config or {}),
+        "counters": dict(counters or {}),
+        "config": dict(config or {}),
         "optimizer": None if optimizer is None else optimizer.state_dict(),
         "rng": None if rng is None else rng.state(),
     }
@@ -199,13 +213,20 @@ def _check_seal(path: Path, data: bytes) -> str | None:
     recorded, actual = trailer[-64:], hashlib.sha256(data[:-_TRAILER]).hexdigest()
     if recorded != actual.encode():
         shown = recorded.decode() if re.fullmatch(rb"[0-9a-f]{64}", recorded) else repr(recorded)
-        raise CheckpointError(f"{path} does not match its SHA-256 (sealed with {shown}, its bytes give {actual}): "
-                              f"the file is corrupt or was edited")
+        raise CheckpointError(
+            f"{path} does not match its SHA-256 (sealed with {shown}, its bytes give {actual}): "
+            f"the file is corrupt or was edited"
+        )
     return actual
 
 
-def load_checkpoint(path: str | os.PathLike, *, game: Game | None = None, map_location: str | torch.device = "cpu",
-                    network: NetworkConfig | None = None) -> CheckpointInfo:
+def load_checkpoint(
+    path: str | os.PathLike,
+    *,
+    game: Game | None = None,
+    map_location: str | torch.device = "cpu",
+    network: NetworkConfig | None = None,
+) -> CheckpointInfo:
     """Loads and validates a sealed checkpoint; with ``game`` (and ``network``) given, it must have been saved
     for that game (name, version, params), its observation shape and action count, and that architecture.
     Raises `CheckpointError`."""
@@ -216,16 +237,19 @@ def load_checkpoint(path: str | os.PathLike, *, game: Game | None = None, map_lo
         _check_game(path, info.game_name, info.game_version, info.game_params, game)
         expected = input_shape(game, info.network.arch, inputs=feature_inputs(info.network.args))
         if info.network.observation_shape != expected or info.network.num_actions != game.num_actions:
-            raise CheckpointError(f"{path}: its network takes inputs {info.network.observation_shape} and "
-                                  f"{info.network.num_actions} actions, {game.name} has {expected} "
-                                  f"and {game.num_actions}")
+            raise CheckpointError(
+                f"{path}: its network takes inputs {info.network.observation_shape} and "
+                f"{info.network.num_actions} actions, {game.name} has {expected} "
+                f"and {game.num_actions}"
+            )
     if network is not None and network != info.network:
         raise CheckpointError(f"{path} holds a {info.network.describe()} network, not {network.describe()}")
     return info
 
 
-def load_network(path: str | os.PathLike, game: Game | None = None,
-                 map_location: str | torch.device = "cpu") -> tuple[PolicyValueNet, CheckpointInfo]:
+def load_network(
+    path: str | os.PathLike, game: Game | None = None, map_location: str | torch.device = "cpu"
+) -> tuple[PolicyValueNet, CheckpointInfo]:
     """The network rebuilt from the checkpoint alone (in eval mode), with the checkpoint's info."""
     info = load_checkpoint(path, game=game, map_location=map_location)
     net = network_from_config(info.network)
@@ -239,8 +263,9 @@ def load_weights(net: nn.Module, info: CheckpointInfo) -> None:
         net.load_state_dict(info.model_state)
     except RuntimeError as error:
         first = str(error).strip().splitlines()
-        raise CheckpointError(f"{info.path}: its weights do not fit the architecture "
-                              f"{info.network.describe()}: {' '.join(first[:3])}") from None
+        raise CheckpointError(
+            f"{info.path}: its weights do not fit the architecture {info.network.describe()}: {' '.join(first[:3])}"
+        ) from None
 
 
 def _read(path: Path, map_location: str | torch.device) -> tuple[Any, str | None]:
@@ -273,23 +298,40 @@ def _parse(path: Path, data: Any, sha256: str | None) -> CheckpointInfo:
         raise CheckpointError(f"{path} is not an rlgames checkpoint (no {FORMAT!r} marker)")
     version = data.get("format_version")
     if version == 1:
-        raise CheckpointError(f"{path} has checkpoint format version 1, which carries no SHA-256; this rlgames reads "
-                              f"version {FORMAT_VERSION}: if you trust the file, seal it with "
-                              f"rlgames.models.checkpoint.upgrade_checkpoint(path)")
+        raise CheckpointError(
+            f"{path} has checkpoint format version 1, which carries no SHA-256; this rlgames reads "
+            f"version {FORMAT_VERSION}: if you trust the file, seal it with "
+            f"rlgames.models.checkpoint.upgrade_checkpoint(path)"
+        )
     if version != FORMAT_VERSION:
-        raise CheckpointError(f"{path} has checkpoint format version {version!r}; this rlgames reads version {FORMAT_VERSION}")
+        raise CheckpointError(
+            f"{path} has checkpoint format version {version!r}; this rlgames reads version {FORMAT_VERSION}"
+        )
     if sha256 is None:
-        raise CheckpointError(f"{path} carries no SHA-256 (its seal is missing): it was damaged, or edited and "
-                              f"re-saved outside save_checkpoint")
+        raise CheckpointError(
+            f"{path} carries no SHA-256 (its seal is missing): it was damaged, or edited and "
+            f"re-saved outside save_checkpoint"
+        )
     try:
         network = NetworkConfig.from_dict(_named_inputs(data["network"], data["game"]["name"]))
     except (KeyError, TypeError, ValueError) as error:
         raise CheckpointError(f"{path}: bad network record: {error}") from None
     try:
         game = data["game"]
-        return CheckpointInfo(path, version, sha256, str(game["name"]), int(game["version"]), dict(game["params"]),
-                              network, dict(data["model"]), dict(data["counters"]), dict(data["config"]),
-                              data["optimizer"], data["rng"])
+        return CheckpointInfo(
+            path,
+            version,
+            sha256,
+            str(game["name"]),
+            int(game["version"]),
+            dict(game["params"]),
+            network,
+            dict(data["model"]),
+            dict(data["counters"]),
+            dict(data["config"]),
+            data["optimizer"],
+            data["rng"],
+        )
     except (KeyError, TypeError, ValueError) as error:
         raise CheckpointError(f"{path}: malformed checkpoint, missing or bad entry {error}") from None
 
@@ -304,7 +346,7 @@ def _named_inputs(record: dict[str, Any], game_name: str) -> dict[str, Any]:
     args = dict(args)
     level = args.pop("threats", 0)  # older still: no level, the first set
     sets = tuple(game_class(game_name).feature_sets)
-    args["inputs"] = sets[:1 + level] if sets else ()
+    args["inputs"] = sets[: 1 + level] if sets else ()
     return {**record, "args": args}
 
 

@@ -44,16 +44,25 @@ class NetworkEvaluator(Evaluator):
     The network is moved to ``device``.
     """
 
-    def __init__(self, network: PolicyValueNet, game: Game, *, batch_size: int = 256, cache_size: int = 100_000,
-                 device: str | torch.device = "cpu") -> None:
+    def __init__(
+        self,
+        network: PolicyValueNet,
+        game: Game,
+        *,
+        batch_size: int = 256,
+        cache_size: int = 100_000,
+        device: str | torch.device = "cpu",
+    ) -> None:
         if batch_size < 1 or cache_size < 0:
             raise ValueError(f"batch_size must be >= 1 and cache_size >= 0, got {batch_size} and {cache_size}")
         config = network.config
         expected = input_shape(game, config.arch, inputs=feature_inputs(config.args))
         if config.observation_shape != expected or config.num_actions != game.num_actions:
-            raise ValueError(f"network {config.describe()} takes inputs {config.observation_shape} and "
-                             f"{config.num_actions} actions; {game.name} has {expected} "
-                             f"and {game.num_actions}")
+            raise ValueError(
+                f"network {config.describe()} takes inputs {config.observation_shape} and "
+                f"{config.num_actions} actions; {game.name} has {expected} "
+                f"and {game.num_actions}"
+            )
         self.game = game
         self.device = torch.device(device)
         self.network = network.to(self.device)
@@ -64,8 +73,9 @@ class NetworkEvaluator(Evaluator):
         self._mask = np.zeros((batch_size, game.num_actions), dtype=np.bool_)  # [N, A]
         self._actions = np.empty(game.kernels.max_actions, dtype=np.int64)
         start = game.initial_compact_state()
-        self._observe = compiled_entry(input_kernel(game, config.arch, inputs=feature_inputs(config.args)), start, 0,
-                                       self._obs[0])
+        self._observe = compiled_entry(
+            input_kernel(game, config.arch, inputs=feature_inputs(config.args)), start, 0, self._obs[0]
+        )
         self._legal = compiled_entry(game.kernels.legal_actions, start, self._actions)
         self.evaluations = 0
         self.cache_hits = 0
@@ -118,8 +128,10 @@ class NetworkEvaluator(Evaluator):
             raise ValueError(f"this evaluator is for {self.game!r}, got a state of {state.game!r}")
         compact = state.compact
         if compact[0] < 0:
-            raise ValueError(f"{self.game.name}: a network evaluates states where a player is to move, "
-                             f"not terminal or chance states ({compact})")
+            raise ValueError(
+                f"{self.game.name}: a network evaluates states where a player is to move, "
+                f"not terminal or chance states ({compact})"
+            )
         return compact
 
     def _forward(self, compacts: list[CompactState]) -> tuple[np.ndarray, np.ndarray]:
@@ -211,8 +223,14 @@ def _nnue_kernel(key: Key, weights: tuple) -> Callable[..., float]:
         game, _, names = key
         kernels = game.kernels
         inputs = feature_set(game, names) if names else None
-        _KERNELS[key] = make_nnue_kernel(kernels.observation, tuple(game.observation_shape), weights, kernels.observer,
-                                         features=inputs and inputs.features, max_active=inputs.most if inputs else 0)
+        _KERNELS[key] = make_nnue_kernel(
+            kernels.observation,
+            tuple(game.observation_shape),
+            weights,
+            kernels.observer,
+            features=inputs and inputs.features,
+            max_active=inputs.most if inputs else 0,
+        )
     return _KERNELS[key]
 
 
@@ -222,10 +240,17 @@ def _incremental_nnue(key: Key, weights: tuple) -> Incremental:
         kernels = game.kernels
         updated, later = updated_and_recomputed(game, names) if names else (None, None)
         _INCREMENTAL[key] = make_incremental_nnue(
-            kernels.observation, tuple(game.observation_shape), weights, kernels.observer,
-            features=updated and updated.features, feature_changes=updated and updated.changes,
-            max_active=updated.most if updated else 0, threats=later and later.features,
-            threat_offset=updated.inputs if updated else 0, max_threats=later.most if later else 0)
+            kernels.observation,
+            tuple(game.observation_shape),
+            weights,
+            kernels.observer,
+            features=updated and updated.features,
+            feature_changes=updated and updated.changes,
+            max_active=updated.most if updated else 0,
+            threats=later and later.features,
+            threat_offset=updated.inputs if updated else 0,
+            max_threats=later.most if later else 0,
+        )
     return _INCREMENTAL[key]
 
 
@@ -250,8 +275,9 @@ def network_inputs(game: Game, arch: str, states: Sequence[State], *, inputs: tu
     shape = input_shape(game, arch, inputs=inputs)
     rows = np.zeros((len(states), *shape), dtype=np.float32)
     if states:
-        write = compiled_entry(input_kernel(game, arch, inputs=inputs), states[0].compact, 0,
-                               np.zeros(shape, dtype=np.float32))
+        write = compiled_entry(
+            input_kernel(game, arch, inputs=inputs), states[0].compact, 0, np.zeros(shape, dtype=np.float32)
+        )
         for row, state in zip(rows, states):
             write(state.compact, state.current_player(), row)
     return rows

@@ -98,21 +98,27 @@ class NetworkConfig:
                 continue
             least = min(field.default, 1)  # a part off by default may be 0
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise ValueError(f"{self.arch}: {field.name} must be {'a positive int' if least else 'an int >= 0'}, "
-                                 f"got {value!r}")
+                raise ValueError(
+                    f"{self.arch}: {field.name} must be {'a positive int' if least else 'an int >= 0'}, got {value!r}"
+                )
         if not self.observation_shape or any(d < 1 for d in self.observation_shape) or self.num_actions < 1:
             raise ValueError(f"bad network sizes: observation {self.observation_shape}, {self.num_actions} actions")
 
     def describe(self) -> str:
         """E.g. ``resnet(blocks=4, channels=64, ...)``."""
-        args = ", ".join(f"{k}={'+'.join(v) or 'observation' if isinstance(v, tuple) else v}"
-                         for k, v in asdict(self.args).items())
+        args = ", ".join(
+            f"{k}={'+'.join(v) or 'observation' if isinstance(v, tuple) else v}" for k, v in asdict(self.args).items()
+        )
         return f"{self.arch}({args})"
 
     def to_dict(self) -> dict[str, Any]:
         """A plain dict (str/int/list only) for checkpoints."""
-        return {"arch": self.arch, "args": asdict(self.args), "observation_shape": list(self.observation_shape),
-                "num_actions": self.num_actions}
+        return {
+            "arch": self.arch,
+            "args": asdict(self.args),
+            "observation_shape": list(self.observation_shape),
+            "num_actions": self.num_actions,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> NetworkConfig:
@@ -225,7 +231,9 @@ class PolicyValueNet(nn.Module):
         """obs[B, *observation_shape], legal_mask[B, A] (bool or 0/1) -> (logits[B, A], value[B])."""
         expected = self.config.observation_shape
         if tuple(obs.shape[1:]) != expected:
-            raise ValueError(f"{type(self).__name__} expects observations shaped (B, {expected}), got {tuple(obs.shape)}")
+            raise ValueError(
+                f"{type(self).__name__} expects observations shaped (B, {expected}), got {tuple(obs.shape)}"
+            )
         logits, value = self.heads(obs)  # [B, A], [B]
         if legal_mask is not None:
             logits = logits.masked_fill(legal_mask == 0, MASKED_LOGIT)
@@ -249,8 +257,11 @@ class ResidualBlock(nn.Module):
 
 
 def conv_bn_relu(in_channels: int, out_channels: int, kernel: int) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(in_channels, out_channels, kernel, padding=kernel // 2, bias=False),
-                         nn.BatchNorm2d(out_channels), nn.ReLU())
+    return nn.Sequential(
+        nn.Conv2d(in_channels, out_channels, kernel, padding=kernel // 2, bias=False),
+        nn.BatchNorm2d(out_channels),
+        nn.ReLU(),
+    )
 
 
 class ResNet(PolicyValueNet):
@@ -314,8 +325,9 @@ class NNUE(PolicyValueNet):
     def heads(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return self._after_accumulator(self.accumulator(obs.flatten(1)))
 
-    def forward_active(self, active: torch.Tensor, legal_mask: torch.Tensor | None = None
-                       ) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward_active(
+        self, active: torch.Tensor, legal_mask: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         """`forward` on inputs of ones and zeros given by the indices of the ones, ``active`` int[B, K]
         (-1: none), as the compiled evaluator sums them: a row of the first layer per active input
         (an embedding bag), not a product with the mostly-zero vector."""
@@ -332,27 +344,36 @@ class NNUE(PolicyValueNet):
     def _summed(self, active: torch.Tensor) -> torch.Tensor:
         """The first layer's output [B, accumulator + psqt] for the ``active`` inputs [B, K] (-1: none)."""
         present = active >= 0
-        summed = F.embedding_bag(torch.where(present, active, 0).long(), self.accumulator.weight.t(),
-                                 per_sample_weights=present.float(), mode="sum")  # [B, accumulator + psqt]
+        summed = F.embedding_bag(
+            torch.where(present, active, 0).long(),
+            self.accumulator.weight.t(),
+            per_sample_weights=present.float(),
+            mode="sum",
+        )  # [B, accumulator + psqt]
         return summed + self.accumulator.bias
 
     def _after_accumulator(self, summed: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        return self.policy(torch.clamp(summed[:, :self.width], 0.0, 1.0)), self._value(summed)  # [B, A], [B]
+        return self.policy(torch.clamp(summed[:, : self.width], 0.0, 1.0)), self._value(summed)  # [B, A], [B]
 
     def _value(self, summed: torch.Tensor) -> torch.Tensor:
-        a = torch.clamp(summed[:, :self.width], 0.0, 1.0)  # [B, accumulator]
+        a = torch.clamp(summed[:, : self.width], 0.0, 1.0)  # [B, accumulator]
         h = torch.clamp(self.hidden(a), 0.0, 1.0)  # [B, hidden]
-        linear = summed[:, self.width:].sum(1)  # [B]: the PSQT unit, or zeros
+        linear = summed[:, self.width :].sum(1)  # [B]: the PSQT unit, or zeros
         return torch.tanh(self.value(h).squeeze(1) + linear)  # [B]
 
     def export(self) -> tuple:
         """The value path's weights as float32 numpy arrays, for `rlgames.evaluators.nnue`:
         ``(w1[F, acc + psqt], b1[acc + psqt], w2[acc, hidden], b2[hidden], w3[hidden], b3)`` (with a
         PSQT unit, the first layer's last column)."""
+
         def array(parameter: torch.Tensor):
             return parameter.detach().cpu().float().numpy().copy()
 
-        return (array(self.accumulator.weight).T.copy(), array(self.accumulator.bias),
-                array(self.hidden.weight).T.copy(), array(self.hidden.bias),
-                array(self.value.weight)[0], float(self.value.bias.item()))
-
+        return (
+            array(self.accumulator.weight).T.copy(),
+            array(self.accumulator.bias),
+            array(self.hidden.weight).T.copy(),
+            array(self.hidden.bias),
+            array(self.value.weight)[0],
+            float(self.value.bias.item()),
+        )

@@ -35,9 +35,16 @@ def export_onnx(checkpoint: str | Path, out: str | Path) -> Path:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", (FutureWarning, UserWarning))
-            torch.onnx.export(network, (torch.from_numpy(observation), torch.from_numpy(legal_mask)), str(out),
-                              input_names=["observation", "legal_mask"], output_names=["logits", "value"],
-                              dynamic_shapes=({0: batch}, {0: batch}), dynamo=True, verbose=False)
+            torch.onnx.export(
+                network,
+                (torch.from_numpy(observation), torch.from_numpy(legal_mask)),
+                str(out),
+                input_names=["observation", "legal_mask"],
+                output_names=["logits", "value"],
+                dynamic_shapes=({0: batch}, {0: batch}),
+                dynamo=True,
+                verbose=False,
+            )
     finally:
         quiet.setLevel(level)
     return out
@@ -64,7 +71,9 @@ def check_onnx(network: PolicyValueNet, onnx_path: str | Path, *, batch: int = 1
     session = onnxruntime.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
     onnx_logits, onnx_value = session.run(["logits", "value"], {"observation": observation, "legal_mask": legal_mask})
     legal = legal_mask == 1
-    return float(max(np.abs(onnx_logits[legal] - logits.numpy()[legal]).max(), np.abs(onnx_value - value.numpy()).max()))
+    return float(
+        max(np.abs(onnx_logits[legal] - logits.numpy()[legal]).max(), np.abs(onnx_value - value.numpy()).max())
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

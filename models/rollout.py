@@ -40,8 +40,15 @@ class PolicyRolloutEvaluator(Evaluator):
     * ``seed`` -- of the generator that draws rollout moves and chance outcomes (`seed` restarts it).
     """
 
-    def __init__(self, network: Evaluator, *, rollout: Evaluator | None = None, mix: float = ALPHAGO_MIX,
-                 temperature: float = 1.0, seed: int = 0) -> None:
+    def __init__(
+        self,
+        network: Evaluator,
+        *,
+        rollout: Evaluator | None = None,
+        mix: float = ALPHAGO_MIX,
+        temperature: float = 1.0,
+        seed: int = 0,
+    ) -> None:
         if not 0.0 <= mix <= 1.0:
             raise ValueError(f"mix must be in [0, 1], got {mix}")
         if temperature < 0:

@@ -42,12 +42,23 @@ def position_state(game: Game, position: PositionLine) -> State:
 def analysis_record(game: Game, position: PositionLine, state: State, result: SearchResult) -> dict[str, Any]:
     """One JSON line of `analyse`: the agent's ``result`` on the position's ``state``."""
     stats = result.stats
-    return {"line": position.number, "position": moves_to_text(game, position.actions),
-            "to_move": state.current_player(), "action": result.action, "move": state.action_to_string(result.action),
-            "value": result.value, "principal_variation": _line_text(state, result.principal_variation),
-            "plies_to_end": result.plies_to_end, "nodes": stats.nodes, "depth": stats.depth,
-            "cutoffs": stats.cutoffs, "tt_hits": stats.tt_hits, "time_s": stats.time_s,
-            "nodes_per_second": stats.nodes_per_second, "extra": dict(stats.extra)}
+    return {
+        "line": position.number,
+        "position": moves_to_text(game, position.actions),
+        "to_move": state.current_player(),
+        "action": result.action,
+        "move": state.action_to_string(result.action),
+        "value": result.value,
+        "principal_variation": _line_text(state, result.principal_variation),
+        "plies_to_end": result.plies_to_end,
+        "nodes": stats.nodes,
+        "depth": stats.depth,
+        "cutoffs": stats.cutoffs,
+        "tt_hits": stats.tt_hits,
+        "time_s": stats.time_s,
+        "nodes_per_second": stats.nodes_per_second,
+        "extra": dict(stats.extra),
+    }
 
 
 def _line_text(state: State, actions: Iterable[int]) -> list[str]:
@@ -60,8 +71,9 @@ def _line_text(state: State, actions: Iterable[int]) -> list[str]:
     return moves
 
 
-def analyse(game: Game, agent: Any, positions: Sequence[PositionLine], *, progress: bool = False
-            ) -> Iterator[dict[str, Any]]:
+def analyse(
+    game: Game, agent: Any, positions: Sequence[PositionLine], *, progress: bool = False
+) -> Iterator[dict[str, Any]]:
     """The agent's search on every position, as `analysis_record` dicts; ``progress`` draws a bar on stderr."""
     for position in tqdm(positions, unit="position", disable=not progress):
         state = position_state(game, position)
@@ -91,8 +103,15 @@ def value_sign(value: float, draw_margin: float = 0.0) -> int:
     return 0 if abs(value) <= draw_margin else (1 if value > 0 else -1)
 
 
-def measure_accuracy(game: Game, agent: Any, positions: Sequence[PositionLine], *, truth: str = "auto",
-                     draw_margin: float = 0.0, progress: bool = False) -> Accuracy:
+def measure_accuracy(
+    game: Game,
+    agent: Any,
+    positions: Sequence[PositionLine],
+    *,
+    truth: str = "auto",
+    draw_margin: float = 0.0,
+    progress: bool = False,
+) -> Accuracy:
     """Optimal-move and value-sign accuracy of ``agent`` on ``positions`` (see the module's docstring);
     ``progress`` draws a bar on stderr."""
     truth = _resolve_truth(truth, positions)

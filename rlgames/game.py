@@ -388,8 +388,15 @@ class Game(abc.ABC):
         `ValueError`); its signature is the game's parameter list."""
         return cls.info
 
-    def export_record(self, actions: Sequence[int], *, players: tuple[str, str], outcome: Outcome,
-                      event: str = "rlgames", round: int | None = None) -> str:
+    def export_record(
+        self,
+        actions: Sequence[int],
+        *,
+        players: tuple[str, str],
+        outcome: Outcome,
+        event: str = "rlgames",
+        round: int | None = None,
+    ) -> str:
         """A played game (``actions`` from the start, ``players`` as player 0 and player 1) in the game's
         `record_format`, for the tools of its world (a chess GUI reads PGN)."""
         raise NotImplementedError(f"{self.name} has no record format")
@@ -477,7 +484,6 @@ class State:
     def __init__(self, game: Game, compact: CompactState) -> None:
         self.game = game
         self.compact = compact
-
 
     # --- whose turn, and is it over ------------------------------------------------------------
     def current_player(self) -> int:
@@ -656,7 +662,6 @@ class State:
         return f"<{self.game.name} state {self.compact}>"
 
 
-
 class HistoryState(State):
     """A state of a game whose rules look at earlier positions (``GameInfo.history_dependent``).
 
@@ -683,8 +688,9 @@ class HistoryState(State):
         child._history = (*self.history(), self.hash_key())
         verdict = self._judge(child.compact)
         if verdict == REPETITION_ILLEGAL:
-            raise IllegalActionError(f"{self.game.name}: {self._describe(action)} repeats an earlier "
-                                     f"position, which the rules forbid")
+            raise IllegalActionError(
+                f"{self.game.name}: {self._describe(action)} repeats an earlier position, which the rules forbid"
+            )
         if verdict == REPETITION_DRAW:
             child.compact = (TERMINAL, 0, *child.compact[2:])
             child._repeated = True
@@ -702,8 +708,10 @@ class HistoryState(State):
 
     def is_legal(self, action: int) -> bool:
         return super().is_legal(action) and (
-            self.is_chance_node() or not self.game.info.repetition_illegal
-            or self._judge(self.game.fast_apply(self.compact, action)) != REPETITION_ILLEGAL)
+            self.is_chance_node()
+            or not self.game.info.repetition_illegal
+            or self._judge(self.game.fast_apply(self.compact, action)) != REPETITION_ILLEGAL
+        )
 
     def termination(self) -> str:
         return "repetition" if getattr(self, "_repeated", False) else super().termination()

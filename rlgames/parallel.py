@@ -25,8 +25,15 @@ _context: Any = None
 """A pool worker's context, built once by `_set_up`."""
 
 
-def map_ordered(work: Callable[[Any, Item], Result], items: Sequence[Item], *, workers: int = 1,
-                setup: Callable[..., Any], setup_args: tuple = (), local: Any = None) -> Iterator[Result]:
+def map_ordered(
+    work: Callable[[Any, Item], Result],
+    items: Sequence[Item],
+    *,
+    workers: int = 1,
+    setup: Callable[..., Any],
+    setup_args: tuple = (),
+    local: Any = None,
+) -> Iterator[Result]:
     """``work(context, item)`` for each of ``items``, yielded in their order. With ``workers`` 1 it runs in
     this process, on ``local`` if given (what the caller built already) else on ``setup(*setup_args)``;
     otherwise in a pool of ``workers`` spawned processes, each with its own ``setup(*setup_args)``.
@@ -39,8 +46,9 @@ def map_ordered(work: Callable[[Any, Item], Result], items: Sequence[Item], *, w
         for item in items:
             yield work(context, item)
         return
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_set_up,
-                               initargs=(setup, setup_args))
+    pool = ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context("spawn"), initializer=_set_up, initargs=(setup, setup_args)
+    )
     with pool:
         futures = [pool.submit(_run, work, item) for item in items]
         try:

@@ -63,8 +63,10 @@ class PlaySession:
     def _agent_move(self, state: State) -> State:
         result = self.agent.search(state)
         stats = result.stats
-        self.write(f"agent plays {state.action_to_string(result.action)} "
-                   f"(value {result.value:+.2f}, {stats.nodes} nodes, {stats.time_s:.2f} s)")
+        self.write(
+            f"agent plays {state.action_to_string(result.action)} "
+            f"(value {result.value:+.2f}, {stats.nodes} nodes, {stats.time_s:.2f} s)"
+        )
         return state.apply(result.action)
 
     def _human_move(self, state: State, undo_stack: list[State]) -> State | None:

@@ -20,45 +20,64 @@ def play(game: rlgames.Game, first, second, state: rlgames.State | None = None) 
     return state.returns()
 
 
-@pytest.mark.parametrize("spec, name, params", [
-    ("random", "random", {}),
-    ("  MCTS( simulations = 800 , rollout=random ) ", "mcts", {"simulations": 800, "rollout": "random"}),
-    ("alphabeta(depth=6, eval=heuristic)", "alphabeta", {"depth": 6, "eval": "heuristic"}),
-    ("x(a=1.5, b=true, c=None, d='q', e=checkpoints/connect_four.pt)", "x",
-     {"a": 1.5, "b": True, "c": None, "d": "q", "e": "checkpoints/connect_four.pt"}),
-    ("solver()", "solver", {}),
-])
+@pytest.mark.parametrize(
+    "spec, name, params",
+    [
+        ("random", "random", {}),
+        ("  MCTS( simulations = 800 , rollout=random ) ", "mcts", {"simulations": 800, "rollout": "random"}),
+        ("alphabeta(depth=6, eval=heuristic)", "alphabeta", {"depth": 6, "eval": "heuristic"}),
+        (
+            "x(a=1.5, b=true, c=None, d='q', e=checkpoints/connect_four.pt)",
+            "x",
+            {"a": 1.5, "b": True, "c": None, "d": "q", "e": "checkpoints/connect_four.pt"},
+        ),
+        ("solver()", "solver", {}),
+    ],
+)
 def test_parse_spec(spec, name, params):
     parsed = parse_spec(spec)
     assert (parsed.name, parsed.params) == (name, params)
 
 
-@pytest.mark.parametrize("spec, problem", [
-    ("alphabeta(depth=)", "expected key=value, got 'depth='"),
-    ("alphabeta(depth=3, depth=4)", "'depth' is given twice"),
-    ("alphabeta(depth 3)", "expected key=value"),
-    ("3x", "cannot read agent spec '3x'"),
-    ("alphabeta(depth=3", "unbalanced parenthesis"),
-    ("chess_engine", "unknown agent 'chess_engine' in spec 'chess_engine'; agents: alphabeta, expectiminimax, mcts, policy, random, solver"),
-    ("random(sed=1)", "random has no parameter 'sed'; its parameters: seed: int | None = None"),
-    ("alphabeta(depth=three)", "depth must be an integer or none, got 'three'"),
-    ("alphabeta(depth=2.5)", "depth must be an integer or none, got 2.5"),
-    ("alphabeta(depth=true)", "depth must be an integer or none, got true"),
-    ("mcts(simulations=1.5)", "simulations must be an integer or none, got 1.5"),
-    ("mcts(reuse=3)", "reuse must be true or false, got 3"),
-    ("mcts(time=fast)", "time must be a number or none, got 'fast'"),
-    ("random(seed=abc)", "seed must be an integer or none, got 'abc'"),
-    ("policy", "policy needs model=, e.g. policy(model="),
-    ("policy(model=none)", "policy needs model="),
-    ("alphabeta(depth=4, eval=heuristic, model=checkpoints/connect_four.pt)", "give one of eval= or model=, not both"),
-    ("alphabeta(weights=w.json, model=checkpoints/connect_four.pt)", "give one of weights= or model=, not both"),
-    ("mcts(eval=heuristic, model=x.pt)", "give one of eval= or model=, not both"),
-    ("expectiminimax(depth=2, plies=1)", "give one of depth= or plies=, not both (depth counts decisions, plies counts turns)"),
-    ("expectiminimax(plies=1, eval=rollout)", "does not score"),
-    ("alphabeta(depth=0)", "agent spec 'alphabeta(depth=0)': depth must be in [1, 500], got 0"),
-    ("mcts(simulations=0)", "simulations must be at least 1, got 0"),
-    ("alphabeta(eval=nonsense)", "unknown evaluator 'nonsense'"),
-])
+@pytest.mark.parametrize(
+    "spec, problem",
+    [
+        ("alphabeta(depth=)", "expected key=value, got 'depth='"),
+        ("alphabeta(depth=3, depth=4)", "'depth' is given twice"),
+        ("alphabeta(depth 3)", "expected key=value"),
+        ("3x", "cannot read agent spec '3x'"),
+        ("alphabeta(depth=3", "unbalanced parenthesis"),
+        (
+            "chess_engine",
+            "unknown agent 'chess_engine' in spec 'chess_engine'; "
+            "agents: alphabeta, expectiminimax, mcts, policy, random, solver",
+        ),
+        ("random(sed=1)", "random has no parameter 'sed'; its parameters: seed: int | None = None"),
+        ("alphabeta(depth=three)", "depth must be an integer or none, got 'three'"),
+        ("alphabeta(depth=2.5)", "depth must be an integer or none, got 2.5"),
+        ("alphabeta(depth=true)", "depth must be an integer or none, got true"),
+        ("mcts(simulations=1.5)", "simulations must be an integer or none, got 1.5"),
+        ("mcts(reuse=3)", "reuse must be true or false, got 3"),
+        ("mcts(time=fast)", "time must be a number or none, got 'fast'"),
+        ("random(seed=abc)", "seed must be an integer or none, got 'abc'"),
+        ("policy", "policy needs model=, e.g. policy(model="),
+        ("policy(model=none)", "policy needs model="),
+        (
+            "alphabeta(depth=4, eval=heuristic, model=checkpoints/connect_four.pt)",
+            "give one of eval= or model=, not both",
+        ),
+        ("alphabeta(weights=w.json, model=checkpoints/connect_four.pt)", "give one of weights= or model=, not both"),
+        ("mcts(eval=heuristic, model=x.pt)", "give one of eval= or model=, not both"),
+        (
+            "expectiminimax(depth=2, plies=1)",
+            "give one of depth= or plies=, not both (depth counts decisions, plies counts turns)",
+        ),
+        ("expectiminimax(plies=1, eval=rollout)", "does not score"),
+        ("alphabeta(depth=0)", "agent spec 'alphabeta(depth=0)': depth must be in [1, 500], got 0"),
+        ("mcts(simulations=0)", "simulations must be at least 1, got 0"),
+        ("alphabeta(eval=nonsense)", "unknown evaluator 'nonsense'"),
+    ],
+)
 def test_bad_specs_are_refused_in_one_line_naming_the_problem(spec, problem):
     with pytest.raises(AgentSpecError) as raised:
         rlgames.load_agent(spec, TTT)
@@ -66,12 +85,15 @@ def test_bad_specs_are_refused_in_one_line_naming_the_problem(spec, problem):
     assert problem in message and "\n" not in message
 
 
-@pytest.mark.parametrize("spec, params", [
-    ("alphabeta(time=1)", {"time": 1.0}),
-    ("alphabeta(depth=none, nodes=5)", {"depth": None, "nodes": 5}),
-    ("mcts(simulations=8, reuse=false, c=2)", {"simulations": 8, "reuse": False, "c": 2.0}),
-    ("alphabeta(eval=heuristic)", {"eval": "heuristic"}),
-])
+@pytest.mark.parametrize(
+    "spec, params",
+    [
+        ("alphabeta(time=1)", {"time": 1.0}),
+        ("alphabeta(depth=none, nodes=5)", {"depth": None, "nodes": 5}),
+        ("mcts(simulations=8, reuse=false, c=2)", {"simulations": 8, "reuse": False, "c": 2.0}),
+        ("alphabeta(eval=heuristic)", {"eval": "heuristic"}),
+    ],
+)
 def test_check_spec_converts_values_to_the_declared_types(spec, params):
     checked = check_spec(spec)
     assert checked.params == params
@@ -151,8 +173,14 @@ def test_every_agent_follows_the_protocol_seed_included():
     from rlgames.agents import Agent, list_agents
 
     model = Path(__file__).resolve().parents[1] / "checkpoints" / "tic_tac_toe.pt"
-    specs = {"random": "random", "alphabeta": "alphabeta(depth=1)", "mcts": "mcts(simulations=4)",
-             "policy": f"policy(model={model})", "solver": "solver", "expectiminimax": "expectiminimax(depth=1)"}
+    specs = {
+        "random": "random",
+        "alphabeta": "alphabeta(depth=1)",
+        "mcts": "mcts(simulations=4)",
+        "policy": f"policy(model={model})",
+        "solver": "solver",
+        "expectiminimax": "expectiminimax(depth=1)",
+    }
     assert set(specs) == set(list_agents())
     for name, spec in specs.items():
         game = rlgames.load_game("pig", winscore=10) if name == "expectiminimax" else TTT

@@ -227,8 +227,9 @@ def _never_quiet(s) -> bool:
 def test_quiescence_searches_non_quiet_positions_further():
     evaluator = OpenLinesEvaluator()
     state = TTT.state_from_moves("b2 a1")
-    extended = AlphaBeta(evaluator, AlphaBetaConfig(depth=1, quiescence_depth=2, tt_size_mb=0),
-                         is_quiet=_never_quiet).search(state)
+    extended = AlphaBeta(
+        evaluator, AlphaBetaConfig(depth=1, quiescence_depth=2, tt_size_mb=0), is_quiet=_never_quiet
+    ).search(state)
     plain = AlphaBeta(evaluator, AlphaBetaConfig(depth=3, tt_size_mb=0)).search(state)
     assert extended.value == pytest.approx(plain.value)
     assert extended.stats.extra["quiescence_nodes"] > 0
@@ -338,8 +339,10 @@ def test_compiled_alphabeta_equals_plain_minimax_with_the_heuristic(name, depth,
 
     game = rlgames.load_game(name)
     evaluator = load_evaluator("heuristic", game)
-    searches = [AlphaBeta(evaluator, AlphaBetaConfig(depth=depth)),
-                AlphaBeta(evaluator, AlphaBetaConfig(depth=depth, iterative_deepening=False, tt_size_mb=0))]
+    searches = [
+        AlphaBeta(evaluator, AlphaBetaConfig(depth=depth)),
+        AlphaBeta(evaluator, AlphaBetaConfig(depth=depth, iterative_deepening=False, tt_size_mb=0)),
+    ]
     for state in _random_positions(game, count, 40 if name == "connect_four" else 50, seed=depth):
         expected = minimax(state, depth=depth, evaluator=evaluator).value
         for search in searches:

@@ -81,8 +81,10 @@ def test_solver_is_perfect_and_random_is_not(pons_file, truth):
 
 def test_labels_and_solver_agree_on_which_moves_keep_the_value(pons_file):
     positions = read_position_file(pons_file, C4)
-    by_truth = [measure_accuracy(C4, rlgames.load_agent("random(seed=3)", C4), positions, truth=truth)
-                for truth in ("labels", "solver")]
+    by_truth = [
+        measure_accuracy(C4, rlgames.load_agent("random(seed=3)", C4), positions, truth=truth)
+        for truth in ("labels", "solver")
+    ]
     assert by_truth[0].optimal_moves == by_truth[1].optimal_moves
     assert by_truth[0].value_signs == by_truth[1].value_signs
 
@@ -101,25 +103,83 @@ def test_accuracy_without_labels_uses_the_solver(tmp_path):
 
 def test_cli_analyse_and_accuracy(pons_file, tmp_path, capsys):
     out = tmp_path / "analysis.jsonl"
-    assert main(["analyse", "connect_four", "--agent", "solver", "--positions", str(pons_file), "--limit", "5",
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "analyse",
+                "connect_four",
+                "--agent",
+                "solver",
+                "--positions",
+                str(pons_file),
+                "--limit",
+                "5",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["line"] for r in records] == [1, 2, 3, 4, 5] and all("move" in r for r in records)
     assert main(["accuracy", "connect_four", "--agent", "solver", "--positions", str(pons_file)]) == 0
     printed = capsys.readouterr().out
     assert "truth: labels" in printed and "optimal moves: 40/40 = 100.0%" in printed
-    assert main(["accuracy", "connect_four", "--agent", "random", "--positions", str(pons_file), "--limit", "20",
-                 "--truth", "solver"]) == 0
+    assert (
+        main(
+            [
+                "accuracy",
+                "connect_four",
+                "--agent",
+                "random",
+                "--positions",
+                str(pons_file),
+                "--limit",
+                "20",
+                "--truth",
+                "solver",
+            ]
+        )
+        == 0
+    )
     assert "optimal moves: 20/20" not in capsys.readouterr().out
 
 
 def test_progress_bars_count_the_positions(pons_file, capsys):
-    assert main(["accuracy", "connect_four", "--agent", "solver", "--positions", str(pons_file), "--limit", "4",
-                 "--progress"]) == 0
+    assert (
+        main(
+            [
+                "accuracy",
+                "connect_four",
+                "--agent",
+                "solver",
+                "--positions",
+                str(pons_file),
+                "--limit",
+                "4",
+                "--progress",
+            ]
+        )
+        == 0
+    )
     bar = capsys.readouterr().err
     assert "0/4" in bar and "4/4" in bar and "position/s" in bar and bar.endswith("\n")
-    assert main(["accuracy", "connect_four", "--agent", "solver", "--positions", str(pons_file), "--limit", "4",
-                 "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "accuracy",
+                "connect_four",
+                "--agent",
+                "solver",
+                "--positions",
+                str(pons_file),
+                "--limit",
+                "4",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().err == ""
 
 
@@ -149,8 +209,13 @@ def test_a_solver_value_worth_two_points_is_a_win(monkeypatch):
     earlier positions, which the solvers refuse, so a stub stands in for them: player 0 wins 2 points."""
     import rlgames.analysis as analysis
 
-    monkeypatch.setattr(analysis, "solve", lambda state: SimpleNamespace(
-        value=2 if state.current_player() == 0 else -2, value_preserving_actions=(RIGHT,)))
+    monkeypatch.setattr(
+        analysis,
+        "solve",
+        lambda state: SimpleNamespace(
+            value=2 if state.current_player() == 0 else -2, value_preserving_actions=(RIGHT,)
+        ),
+    )
     position = PositionLine(1, "1 1", (RIGHT, RIGHT))  # marker at 2, player 0 to move
     solver = measure_accuracy(Tug(), Plays(RIGHT, 0.9), [position], truth="solver")
     assert (solver.optimal_moves, solver.value_signs) == (1, 1)

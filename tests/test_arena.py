@@ -130,8 +130,9 @@ def test_sprt_stops_a_lopsided_match(specs, decision):
 
 
 def test_result_files_and_their_structure(tmp_path):
-    result = run_arena(ArenaConfig("tic_tac_toe", ("solver", "random"), games=10, seed=2, anchor=1,
-                                   anchor_rating=1000.0))
+    result = run_arena(
+        ArenaConfig("tic_tac_toe", ("solver", "random"), games=10, seed=2, anchor=1, anchor_rating=1000.0)
+    )
     write_results(result, tmp_path)
     data = json.loads((tmp_path / "results.json").read_text())
     assert data["game"] == {"name": "tic_tac_toe", "params": {}, "utility": [-1, 1]} and data["seed"] == 2
@@ -188,9 +189,29 @@ def test_cli_arena_prints_the_ranking_and_writes_the_files(tmp_path, capsys):
     openings_file = tmp_path / "openings.txt"
     openings_file.write_text("4\n44 0\n")
     out = tmp_path / "out"
-    assert main(["arena", "connect_four", "random", "random(seed=1)", "--games", "4", "--seed", "3",
-                 "--openings", str(openings_file), "--out", str(out), "--anchor", "random(seed=1)",
-                 "--tensorboard", str(tmp_path / "tb")]) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "connect_four",
+                "random",
+                "random(seed=1)",
+                "--games",
+                "4",
+                "--seed",
+                "3",
+                "--openings",
+                str(openings_file),
+                "--out",
+                str(out),
+                "--anchor",
+                "random(seed=1)",
+                "--tensorboard",
+                str(tmp_path / "tb"),
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert "anchored at random(seed=1)" in printed and "95% interval" in printed and "W  D  L" in printed
     assert [row["opening"] for row in read_games_csv(out)] == ["4", "4", "44", "44"]
@@ -231,14 +252,16 @@ def test_the_report_warns_when_openings_repeat() -> None:
     distinct = run_arena(ArenaConfig("tic_tac_toe", ("solver", "solver"), games=16, seed=0, opening_plies=1))
     assert "distinct openings" not in console_report(distinct) + markdown_report(distinct)
     # in a game of chance each game rolls its own dice: a repeated opening does not replay a game
-    rolled = run_arena(ArenaConfig("pig", ("random", "random"), games=24, seed=0, opening_plies=1,
-                                   game_params=(("winscore", 10),)))
+    rolled = run_arena(
+        ArenaConfig("pig", ("random", "random"), games=24, seed=0, opening_plies=1, game_params=(("winscore", 10),))
+    )
     assert len({record.game.opening for record in rolled.records}) < 12
     assert len({record.actions for record in rolled.records}) == 24
     assert "distinct openings" not in console_report(rolled)
 
 
-@pytest.mark.slow  # two CLI processes compile their searches (test_parallel_and_serial_runs_give_the_same_results checks the same in-process)
+# Two CLI processes compile their searches (test_parallel_and_serial_runs_give_the_same_results checks it in-process).
+@pytest.mark.slow
 def test_cli_arena_games_csv_is_the_same_with_one_or_two_workers(tmp_path):
     """The arena's promise (README: "the same numbers on every run and with any --workers"), pinned for
     network agents too: ``python -m rlgames arena`` with one and with two worker processes writes the
@@ -253,8 +276,25 @@ def test_cli_arena_games_csv_is_the_same_with_one_or_two_workers(tmp_path):
     runs = {}
     for workers in (1, 2):
         out = tmp_path / f"workers-{workers}"
-        command = [sys.executable, "-m", "rlgames", "arena", "tic_tac_toe", *specs, "--games", "4", "--seed", "3",
-                   "--opening-plies", "1", "--workers", str(workers), "--no-progress", "--out", str(out)]
+        command = [
+            sys.executable,
+            "-m",
+            "rlgames",
+            "arena",
+            "tic_tac_toe",
+            *specs,
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--opening-plies",
+            "1",
+            "--workers",
+            str(workers),
+            "--no-progress",
+            "--out",
+            str(out),
+        ]
         runs[out] = subprocess.Popen(command, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     files = []
     for out, process in runs.items():
@@ -283,12 +323,15 @@ class Pull:
 TUG = Tug()
 
 
-@pytest.mark.parametrize("moves, score, points, result, termination", [
-    ((RIGHT, RIGHT), 1.0, 2.0, "1-0 (2 points)", "normal"),  # the marker reaches player 0's goal
-    ((LEFT, LEFT), 0.0, -2.0, "0-1 (2 points)", "normal"),
-    ((RIGHT, CASH), 1.0, 1.0, "1-0", "normal"),  # player 1 cashes in on player 0's side
-    ((RIGHT, LEFT), 0.5, 0.0, "1/2-1/2", "repetition"),  # back to the start: a twofold repetition
-])
+@pytest.mark.parametrize(
+    "moves, score, points, result, termination",
+    [
+        ((RIGHT, RIGHT), 1.0, 2.0, "1-0 (2 points)", "normal"),  # the marker reaches player 0's goal
+        ((LEFT, LEFT), 0.0, -2.0, "0-1 (2 points)", "normal"),
+        ((RIGHT, CASH), 1.0, 1.0, "1-0", "normal"),  # player 1 cashes in on player 0's side
+        ((RIGHT, LEFT), 0.5, 0.0, "1/2-1/2", "repetition"),  # back to the start: a twofold repetition
+    ],
+)
 def test_a_game_record_keeps_the_score_for_elo_and_the_points(moves, score, points, result, termination):
     scheduled = ScheduledGame(0, first=0, second=1, opening_index=0, opening=(), seed=0)
     record = play_game(TUG, [Pull(moves[0]), Pull(moves[1])], scheduled)
@@ -304,8 +347,12 @@ def tug_record(index: int, first: int, returns: float, termination: str = "norma
 
 
 # Player 0's games: a 2-point win as first, a 2-point win as second, a repetition draw, a 1-point loss.
-TUG_RECORDS = (tug_record(0, 0, 2.0), tug_record(1, 1, -2.0), tug_record(2, 0, 0.0, "repetition"),
-               tug_record(3, 1, 1.0))
+TUG_RECORDS = (
+    tug_record(0, 0, 2.0),
+    tug_record(1, 1, -2.0),
+    tug_record(2, 0, 0.0, "repetition"),
+    tug_record(3, 1, 1.0),
+)
 MEAN, VARIANCE = 0.75, (4 + 4 + 0 + 1) / 4 - 0.75**2  # player 0's points: 2, 2, 0, -1
 HALF = 1.959963984540054 * np.sqrt(VARIANCE / 4)
 
@@ -349,8 +396,11 @@ def test_the_report_shows_points_per_game_and_terminations(tmp_path):
     write_results(result, tmp_path)
     rows = read_games_csv(tmp_path)
     assert [(r["result"], r["termination"], r["first_score"], r["first_points"]) for r in rows] == [
-        ("1-0 (2 points)", "normal", "1.0", "2"), ("0-1 (2 points)", "normal", "0.0", "-2"),
-        ("1/2-1/2", "repetition", "0.5", "0"), ("1-0", "normal", "1.0", "1")]
+        ("1-0 (2 points)", "normal", "1.0", "2"),
+        ("0-1 (2 points)", "normal", "0.0", "-2"),
+        ("1/2-1/2", "repetition", "0.5", "0"),
+        ("1-0", "normal", "1.0", "1"),
+    ]
 
 
 def test_an_arena_plays_a_game_instance_and_records_its_points(tmp_path):

@@ -19,8 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=300,
-                          stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL
+    )
 
 
 def assert_one_line_error(completed: subprocess.CompletedProcess, *fragments: str) -> str:
@@ -43,16 +44,22 @@ CASES = [
     (["play", "connect_four", "--agent", "alphabeta(depth=2,,)"], ["an empty parameter (a stray comma)"]),
     (["play", "connect_four", "--agent", ""], ["cannot read agent spec ''"]),
     (["play", "connect_four", "--agent", "mcts(simulations=100000000000000000000)"], ["does not fit in 64 bits"]),
-    (["play", "connect_four", "--agent", "alphabeta(depth=4, eval=heuristic, model=checkpoints/connect_four.pt)"],
-     ["give one of eval= or model=, not both"]),
+    (
+        ["play", "connect_four", "--agent", "alphabeta(depth=4, eval=heuristic, model=checkpoints/connect_four.pt)"],
+        ["give one of eval= or model=, not both"],
+    ),
     (["show", "connect_four", "-p", "rows=5"], ["connect_four has no parameter 'rows'"]),
     (["show", "connect_four", "--moves", "4444444"], ["move 7 ('4')", "full column"]),
     (["solve", "othello", "--time", "1"], ["othello: 60 empty squares", "at most 12", "nearer the end"]),
-    (["arena", "connect_four", "alphabeta(depth=2)", "mcts(model=no/such/file.pt)", "--games", "2"],
-     ["no/such/file.pt: no such checkpoint file"]),
+    (
+        ["arena", "connect_four", "alphabeta(depth=2)", "mcts(model=no/such/file.pt)", "--games", "2"],
+        ["no/such/file.pt: no such checkpoint file"],
+    ),
     (["arena", "no_such_game", "random", "random"], ["unknown game 'no_such_game'", "connect_four, halving, nim"]),
-    (["accuracy", "connect_four", "--agent", "alphabeta(depth=x)", "--positions", "README.md"],
-     ["depth must be an integer"]),
+    (
+        ["accuracy", "connect_four", "--agent", "alphabeta(depth=x)", "--positions", "README.md"],
+        ["depth must be an integer"],
+    ),
 ]
 
 
@@ -93,9 +100,13 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
     nothing on stderr (it is no bad input)."""
     positions = tmp_path / "positions.txt"
     positions.write_text("b2\n" * 3000)  # 3000 JSON lines of analysis: more than a pipe holds
-    process = subprocess.Popen([sys.executable, "-m", "rlgames", "analyse", "tic_tac_toe", "--agent", "random",
-                                "--positions", str(positions)], cwd=ROOT, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rlgames", "analyse", "tic_tac_toe", "--agent", "random", "--positions", str(positions)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
     assert process.stdout.readline().startswith(b"{")
     process.stdout.close()
     assert process.wait(timeout=120) == 141 and process.stderr.read() == b""

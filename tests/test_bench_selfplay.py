@@ -47,8 +47,9 @@ def test_rlgames_self_play_counts_the_simulations_its_searches_ran(network):
     from bench_selfplay import rlgames_selfplay
     from rlgames.train.alphazero.config import load_config
 
-    config = dataclasses.replace(load_config("tic_tac_toe").selfplay, search="puct", simulations=16,
-                                 games_per_iteration=8, parallel_games=8)
+    config = dataclasses.replace(
+        load_config("tic_tac_toe").selfplay, search="puct", simulations=16, games_per_iteration=8, parallel_games=8
+    )
     rates = rlgames_selfplay(TTT, network, config, seed=0)
     ran = rates["simulations"]
     assert rates["simulations_per_s"] == pytest.approx(ran / rates["seconds"])

@@ -42,12 +42,16 @@ def move_times(game: rlgames.Game, spec: str, plies: int, seed: int = 0) -> list
     return times
 
 
-@pytest.mark.parametrize("spec", [
-    f"alphabeta(time={BUDGET}, model={CHECKPOINTS / 'connect_four.pt'})",
-    f"mcts(time={BUDGET}, model={CHECKPOINTS / 'connect_four.pt'})",
-    f"alphabeta(time={BUDGET})",
-    f"mcts(time={BUDGET})",
-], ids=["alphabeta-network", "mcts-network", "alphabeta-heuristic", "mcts-rollouts"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        f"alphabeta(time={BUDGET}, model={CHECKPOINTS / 'connect_four.pt'})",
+        f"mcts(time={BUDGET}, model={CHECKPOINTS / 'connect_four.pt'})",
+        f"alphabeta(time={BUDGET})",
+        f"mcts(time={BUDGET})",
+    ],
+    ids=["alphabeta-network", "mcts-network", "alphabeta-heuristic", "mcts-rollouts"],
+)
 def test_time_budget_bounds_every_move(spec):
     times = move_times(rlgames.load_game("connect_four"), spec, plies=12)
     assert len(times) >= 4  # timed play varies with the machine's load: a quick win may end the game early
@@ -89,8 +93,9 @@ def test_expectiminimax_deepens_within_its_budgets(evaluator, tmp_path):
     if evaluator == "network":
         from rlgames.models import build_network, save_checkpoint
 
-        path = save_checkpoint(tmp_path / "pig.pt", network=build_network(game, "mlp", seed=0, hidden=16, layers=1),
-                               game=game)
+        path = save_checkpoint(
+            tmp_path / "pig.pt", network=build_network(game, "mlp", seed=0, hidden=16, layers=1), game=game
+        )
         kind, model = "model", f", model={path}"
     else:
         kind, model = "heuristic", ""

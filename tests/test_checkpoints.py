@@ -49,14 +49,28 @@ def test_the_cli_refuses_a_checkpoint_with_a_flipped_weight_in_one_line(tmp_path
     original = FOLDER / "connect_four.pt"
     info = zipfile.ZipFile(original).getinfo("archive/data/0")
     data = bytearray(original.read_bytes())
-    header = data[info.header_offset: info.header_offset + 30]
+    header = data[info.header_offset : info.header_offset + 30]
     start = info.header_offset + 30 + int.from_bytes(header[26:28], "little") + int.from_bytes(header[28:30], "little")
     data[start + info.file_size // 2] ^= 0x10
     path = tmp_path / "connect_four.pt"
     path.write_bytes(data)
-    done = subprocess.run([sys.executable, "-m", "rlgames", "arena", "connect_four", "alphabeta(depth=2)",
-                           f"mcts(model={path})", "--games", "2"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "rlgames",
+            "arena",
+            "connect_four",
+            "alphabeta(depth=2)",
+            f"mcts(model={path})",
+            "--games",
+            "2",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr + done.stdout
     (line,) = done.stderr.splitlines()
@@ -103,8 +117,9 @@ def test_the_raw_policy_plays_from_the_checkpoint():
 def test_the_othello_model_beats_the_hand_crafted_evaluation_inside_alpha_beta():
     # The record othello.pt depth-2 (docs/records.md) is a 400-game match; 20 games of it stay well above even.
     model = FOLDER / "othello.pt"
-    config = ArenaConfig("othello", (f"alphabeta(depth=2, model={model})", "alphabeta(depth=2, eval=heuristic)"),
-                         games=20, seed=0)
+    config = ArenaConfig(
+        "othello", (f"alphabeta(depth=2, model={model})", "alphabeta(depth=2, eval=heuristic)"), games=20, seed=0
+    )
     (pair,) = run_arena(config).pairs
     assert pair.score >= 0.7, pair
 
@@ -113,8 +128,13 @@ def test_the_othello_nnue_beats_the_hand_crafted_evaluation_at_equal_depth():
     """The record othello.nnue.pt depth-6 is a 400-game match; 40 games of it (20 openings of 4 plies,
     colours swapped) stay well above even, the pattern network running compiled inside the search."""
     model = FOLDER / "othello.nnue.pt"
-    config = ArenaConfig("othello", (f"alphabeta(depth=6, model={model})", "alphabeta(depth=6, eval=heuristic)"),
-                         games=40, seed=0, opening_plies=4)
+    config = ArenaConfig(
+        "othello",
+        (f"alphabeta(depth=6, model={model})", "alphabeta(depth=6, eval=heuristic)"),
+        games=40,
+        seed=0,
+        opening_plies=4,
+    )
     (pair,) = run_arena(config).pairs
     assert pair.score >= 0.6, pair
 
@@ -125,8 +145,13 @@ def test_the_chess_nnue_beats_the_hand_crafted_evaluation_at_equal_depth():
     updated move by move and its threat and positional inputs computed at each evaluation, inside the
     compiled search."""
     model = FOLDER / "chess.nnue.pt"
-    config = ArenaConfig("chess", (f"alphabeta(depth=2, quiescence=8, model={model})",
-                                   "alphabeta(depth=2, quiescence=8, eval=heuristic)"), games=40, seed=0, opening_plies=4)
+    config = ArenaConfig(
+        "chess",
+        (f"alphabeta(depth=2, quiescence=8, model={model})", "alphabeta(depth=2, quiescence=8, eval=heuristic)"),
+        games=40,
+        seed=0,
+        opening_plies=4,
+    )
     (pair,) = run_arena(config).pairs
     assert pair.score >= 0.65, pair
 
@@ -144,8 +169,9 @@ def test_the_connect_four_nnue_runs_compiled_and_beats_the_hand_crafted_evaluati
     expected = AlphaBeta(evaluator, AlphaBetaConfig(depth=4)).search(state)
     assert (result.action, result.value) == (expected.action, expected.value)
     assert evaluator.evaluations == 0 and result.stats.extra["evaluations"] > 0
-    config = ArenaConfig("connect_four", (f"alphabeta(depth=4, model={model})", "alphabeta(depth=4, eval=heuristic)"),
-                         games=100, seed=0)
+    config = ArenaConfig(
+        "connect_four", (f"alphabeta(depth=4, model={model})", "alphabeta(depth=4, eval=heuristic)"), games=100, seed=0
+    )
     (pair,) = run_arena(config).pairs
     assert pair.score >= 0.6, pair  # 71.5% when written
 
@@ -161,16 +187,23 @@ def test_the_connect_four_model_knows_a_win_on_the_next_move_and_plays_good_move
     assert (values > 0.5).mean() >= 0.95
     policy = rlgames.load_agent(f"policy(model={FOLDER / 'connect_four.pt'})", game)
     positions = load_pons_set("Test_L2_R1")[:200]
-    kept = sum(policy.act(game.state_from_moves(p.moves)) in solve(game.state_from_moves(p.moves)).value_preserving_actions
-               for p in positions)
+    kept = sum(
+        policy.act(game.state_from_moves(p.moves)) in solve(game.state_from_moves(p.moves)).value_preserving_actions
+        for p in positions
+    )
     assert kept >= 0.88 * len(positions)
 
 
 def test_the_backgammon_td_network_beats_pubeval_at_one_ply():
-    """The record backgammon.pt pubeval, a 10,000-game match of 1-ply players, cut to 400 games: the TD network's afterstate
+    """The record backgammon.pt pubeval, a 10,000-game match of 1-ply players, cut to 400 games: the TD
+    network's afterstate
     values choose better moves than Tesauro's pubeval (and the compiled path plays them)."""
     model = FOLDER / "backgammon.pt"
-    config = ArenaConfig("backgammon", (f"expectiminimax(plies=1, model={model})", "expectiminimax(plies=1, eval=pubeval)"),
-                         games=400, seed=0)
+    config = ArenaConfig(
+        "backgammon",
+        (f"expectiminimax(plies=1, model={model})", "expectiminimax(plies=1, eval=pubeval)"),
+        games=400,
+        seed=0,
+    )
     (pair,) = run_arena(config).pairs
     assert pair.score >= 0.55, pair

@@ -18,9 +18,14 @@ def test_games_lists_every_game_with_its_parameters(capsys):
 def test_agents_lists_the_spec_language_and_evaluators(capsys):
     assert main(["agents"]) == 0
     out = capsys.readouterr().out
-    for form in ("alphabeta(depth: int | None = None, eval: str = 'heuristic'", "mcts(simulations: int | None = None",
-                 "expectiminimax(depth: int | None = None", "policy(model: str, temperature: float = 0.0",
-                 "solver(seed: int | None = None)", "random(seed: int | None = None)"):
+    for form in (
+        "alphabeta(depth: int | None = None, eval: str = 'heuristic'",
+        "mcts(simulations: int | None = None",
+        "expectiminimax(depth: int | None = None",
+        "policy(model: str, temperature: float = 0.0",
+        "solver(seed: int | None = None)",
+        "random(seed: int | None = None)",
+    ):
         assert form in out
     assert "evaluators (eval=...): heuristic, learned, model, policy_rollout, rollout, zero" in out
 
@@ -43,17 +48,23 @@ def test_train_hands_its_arguments_over(capsys):
     assert main(["train", "tic_tac_toe", "--preset", "nonexistent"]) == 2  # python -m rlgames.train's own error
 
 
-@pytest.mark.parametrize("trainer, module", [("nnue", "rlgames.train.nnue"), ("td", "rlgames.train.td"),
-                                            ("linear", "rlgames.train.linear")])
+@pytest.mark.parametrize(
+    "trainer, module", [("nnue", "rlgames.train.nnue"), ("td", "rlgames.train.td"), ("linear", "rlgames.train.linear")]
+)
 def test_train_reaches_every_trainer(trainer, module, monkeypatch):
     """``--trainer`` picks the program, anywhere among the arguments; the others go to it unchanged."""
     import subprocess
 
     ran = []
-    monkeypatch.setattr(subprocess, "run", lambda command: ran.append(command) or subprocess.CompletedProcess(command, 0))
+    monkeypatch.setattr(
+        subprocess, "run", lambda command: ran.append(command) or subprocess.CompletedProcess(command, 0)
+    )
     assert main(["train", "tic_tac_toe", "--trainer", trainer, "--seed", "3"]) == 0
     assert main(["train", f"--trainer={trainer}", "tic_tac_toe"]) == 0
-    assert [command[1:] for command in ran] == [["-m", module, "tic_tac_toe", "--seed", "3"], ["-m", module, "tic_tac_toe"]]
+    assert [command[1:] for command in ran] == [
+        ["-m", module, "tic_tac_toe", "--seed", "3"],
+        ["-m", module, "tic_tac_toe"],
+    ]
 
 
 def test_an_unknown_trainer_is_one_line(capsys):
@@ -122,9 +133,17 @@ def test_warmup_compiles_the_games_agents_and_refuses_a_bad_spec(capsys):
     assert "depth" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("name, params", [("tic_tac_toe", {}), ("connect_four", {}), ("othello", {}),
-                                          ("nim", {"heaps": (2, 3), "misere": True}), ("halving", {"n": 9}),
-                                          ("pig", {"winscore": 20, "diceoutcomes": 4, "horizon": 30})])
+@pytest.mark.parametrize(
+    "name, params",
+    [
+        ("tic_tac_toe", {}),
+        ("connect_four", {}),
+        ("othello", {}),
+        ("nim", {"heaps": (2, 3), "misere": True}),
+        ("halving", {"n": 9}),
+        ("pig", {"winscore": 20, "diceoutcomes": 4, "horizon": 30}),
+    ],
+)
 def test_a_games_sizes_come_from_its_declared_info(name, params):
     from rlgames.registry import describe_game
 
@@ -132,7 +151,11 @@ def test_a_games_sizes_come_from_its_declared_info(name, params):
     game = rlgames.load_game(name, **params)
     assert game.info == info and info.name == name == game.name
     assert (game.num_actions, game.observation_shape, game.max_game_length, game.has_chance) == (
-        info.num_actions, info.observation_shape, info.max_game_length, info.has_chance)
+        info.num_actions,
+        info.observation_shape,
+        info.max_game_length,
+        info.has_chance,
+    )
     assert game.new_initial_state().observation().shape == info.observation_shape
     assert info.utility == (-1.0, 1.0) and not info.history_dependent
 
@@ -152,8 +175,9 @@ def test_solve_names_a_win_worth_two_points(monkeypatch, capsys):
 
     import rlgames.solvers
 
-    result = SimpleNamespace(value=2, plies_to_end=3, score=None, best_actions=(4,), value_preserving_actions=(4,),
-                             nodes=1, time_s=0.0)
+    result = SimpleNamespace(
+        value=2, plies_to_end=3, score=None, best_actions=(4,), value_preserving_actions=(4,), nodes=1, time_s=0.0
+    )
     monkeypatch.setattr(rlgames.solvers, "solve", lambda state, time_limit: result)
     assert main(["solve", "tic_tac_toe"]) == 0
     assert "value: win (+2) for the side to move" in capsys.readouterr().out

@@ -25,8 +25,26 @@ def nnue_checkpoint(tmp_path_factory):
 
 def test_compare_writes_the_report_and_says_what_it_found(nnue_checkpoint, tmp_path, capsys):
     out = tmp_path / "report"
-    assert main(["compare", "tic_tac_toe", "--learned", str(nnue_checkpoint), "--depths", "1,9", "--time", "0.005",
-                 "--games", "4", "--out", str(out), "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "compare",
+                "tic_tac_toe",
+                "--learned",
+                str(nnue_checkpoint),
+                "--depths",
+                "1,9",
+                "--time",
+                "0.005",
+                "--games",
+                "4",
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert printed.count("learned scored") == 3 and "In tic_tac_toe, at equal time (0.005 s/move)" in printed
     record = json.loads((out / "compare.json").read_text())
@@ -44,13 +62,17 @@ def test_compare_writes_the_report_and_says_what_it_found(nnue_checkpoint, tmp_p
 def test_both_sides_search_alike_and_chance_games_by_expectiminimax():
     chess = CompareConfig("connect_four", "c4.nnue.pt", search=("null=2",))
     assert chess.depths == (2, 4, 6)
-    assert chess.specs("time=0.1") == ("alphabeta(time=0.1, null=2, model=c4.nnue.pt)",
-                                       "alphabeta(time=0.1, null=2, eval=heuristic)")
+    assert chess.specs("time=0.1") == (
+        "alphabeta(time=0.1, null=2, model=c4.nnue.pt)",
+        "alphabeta(time=0.1, null=2, eval=heuristic)",
+    )
     backgammon = CompareConfig("backgammon", "bg.pt", search=("filter=8",))
     assert backgammon.depths == (1, 2)
     assert [budget for _, budget in backgammon.budgets()] == ["depth=1", "depth=2", "time=0.1"]
-    assert backgammon.specs("depth=2") == ("expectiminimax(plies=2, filter=8, model=bg.pt)",
-                                           "expectiminimax(plies=2, filter=8, eval=heuristic)")
+    assert backgammon.specs("depth=2") == (
+        "expectiminimax(plies=2, filter=8, model=bg.pt)",
+        "expectiminimax(plies=2, filter=8, eval=heuristic)",
+    )
     assert backgammon.specs("time=0.1")[1] == "expectiminimax(plies=3, time=0.1, filter=8, eval=heuristic)"
 
 
@@ -59,8 +81,27 @@ def test_a_backgammon_comparison_runs(tmp_path, capsys):
     learned = tmp_path / "bg.nnue.pt"
     save_checkpoint(learned, network=build_network(game, "nnue", seed=0, accumulator=8, hidden=4), game=game)
     out = tmp_path / "report"
-    assert main(["compare", "backgammon", "--learned", str(learned), "--depths", "1", "--no-time", "--games", "4",
-                 "--opening-plies", "2", "--out", str(out), "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "compare",
+                "backgammon",
+                "--learned",
+                str(learned),
+                "--depths",
+                "1",
+                "--no-time",
+                "--games",
+                "4",
+                "--opening-plies",
+                "2",
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     record = json.loads((out / "compare.json").read_text())
     (row,) = record["rows"]
     assert row["specs"][0].startswith("expectiminimax(plies=1, ") and row["wins"] + row["losses"] == 4
@@ -68,37 +109,51 @@ def test_a_backgammon_comparison_runs(tmp_path, capsys):
 
 
 def rows(*scores: tuple[str, float, float, float]) -> tuple[Row, ...]:
-    return tuple(Row(label, ("a", "b"), 0, 0, 0, score, (low, high), 0.0, (0.0, 0.0), (0.1, 0.1))
-                 for label, score, low, high in scores)
+    return tuple(
+        Row(label, ("a", "b"), 0, 0, 0, score, (low, high), 0.0, (0.0, 0.0), (0.1, 0.1))
+        for label, score, low, high in scores
+    )
 
 
 def test_the_finding_follows_the_intervals():
     config = CompareConfig("connect_four", "checkpoints/c4.nnue.pt")
-    found = summary(CompareResult(config, 3, rows(("depth 2", 0.7, 0.62, 0.78), ("depth 4", 0.66, 0.58, 0.74),
-                                                  ("0.1 s/move", 0.45, 0.38, 0.52))))
-    assert found == ("In connect_four, at equal time (0.1 s/move) learned evaluation (c4.nnue.pt) is not clearly "
-                     "different from hand-crafted: it scored 45.0% [38.0%, 52.0%] over 0 games; at equal depth "
-                     "it is stronger than hand-crafted (70% at depth 2, 66% at depth 4).")
+    found = summary(
+        CompareResult(
+            config,
+            3,
+            rows(("depth 2", 0.7, 0.62, 0.78), ("depth 4", 0.66, 0.58, 0.74), ("0.1 s/move", 0.45, 0.38, 0.52)),
+        )
+    )
+    assert found == (
+        "In connect_four, at equal time (0.1 s/move) learned evaluation (c4.nnue.pt) is not clearly "
+        "different from hand-crafted: it scored 45.0% [38.0%, 52.0%] over 0 games; at equal depth "
+        "it is stronger than hand-crafted (70% at depth 2, 66% at depth 4)."
+    )
     weaker = summary(CompareResult(config, 3, rows(("0.1 s/move", 0.3, 0.2, 0.4))))
     assert "is weaker than hand-crafted" in weaker
     mixed = summary(CompareResult(config, 3, rows(("depth 2", 0.7, 0.6, 0.8), ("depth 4", 0.5, 0.4, 0.6))))
     assert mixed.endswith("at equal depth learned evaluation (c4.nnue.pt) scored 70% at depth 2, 50% at depth 4.")
 
 
-@pytest.mark.parametrize("game, count, plies", [("tic_tac_toe", 200, 3), ("tic_tac_toe", 72, 2),
-                                                ("connect_four", 200, 3), ("othello", 200, 4)])
+@pytest.mark.parametrize(
+    "game, count, plies",
+    [("tic_tac_toe", 200, 3), ("tic_tac_toe", 72, 2), ("connect_four", 200, 3), ("othello", 200, 4)],
+)
 def test_openings_take_the_fewest_plies_that_give_enough_lines(game, count, plies):
     assert plies_for(rlgames.load_game(game), count) == plies
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--learned", "missing.pt"], "no such file"),
-    (["--learned", "{ckpt}", "--depths", "0"], "depths must be at least 1"),
-    (["--learned", "{ckpt}", "--depths", "", "--no-time"], "nothing to compare"),
-    (["--learned", "{corrupt}"], "corrupt.pt"),
-    (["--learned", "{ckpt}", "--search", "filter"], "expected KEY=VALUE"),
-    (["--learned", "{ckpt}", "--search", "nosuch=1"], "nosuch"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--learned", "missing.pt"], "no such file"),
+        (["--learned", "{ckpt}", "--depths", "0"], "depths must be at least 1"),
+        (["--learned", "{ckpt}", "--depths", "", "--no-time"], "nothing to compare"),
+        (["--learned", "{corrupt}"], "corrupt.pt"),
+        (["--learned", "{ckpt}", "--search", "filter"], "expected KEY=VALUE"),
+        (["--learned", "{ckpt}", "--search", "nosuch=1"], "nosuch"),
+    ],
+)
 def test_bad_input_is_one_line(nnue_checkpoint, tmp_path, capsys, argv, message):
     corrupt = tmp_path / "corrupt.pt"
     corrupt.write_bytes(b"not a checkpoint")

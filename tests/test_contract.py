@@ -45,13 +45,16 @@ def test_game_info_declares_the_utility_and_history() -> None:
         GameInfo("lopsided", num_actions=1, observation_shape=(1,), max_game_length=1, utility=(-1, 2))
 
 
-@pytest.mark.parametrize("moves, returns, result", [
-    ([RIGHT, RIGHT, RIGHT], (2.0, -2.0), "1-0 (2 points)"),  # player 0 pulls the marker home
-    ([LEFT, LEFT, LEFT], (-2.0, 2.0), "0-1 (2 points)"),     # player 0 pulls it into player 1's goal
-    ([RIGHT, CASH], (1.0, -1.0), "1-0"),                     # player 1 cashes in on player 0's side
-    ([LEFT, LEFT, CASH], (-1.0, 1.0), "0-1"),
-    ([CASH], (0.0, 0.0), "1/2-1/2"),
-])
+@pytest.mark.parametrize(
+    "moves, returns, result",
+    [
+        ([RIGHT, RIGHT, RIGHT], (2.0, -2.0), "1-0 (2 points)"),  # player 0 pulls the marker home
+        ([LEFT, LEFT, LEFT], (-2.0, 2.0), "0-1 (2 points)"),  # player 0 pulls it into player 1's goal
+        ([RIGHT, CASH], (1.0, -1.0), "1-0"),  # player 1 cashes in on player 0's side
+        ([LEFT, LEFT, CASH], (-1.0, 1.0), "0-1"),
+        ([CASH], (0.0, 0.0), "1/2-1/2"),
+    ],
+)
 def test_outcomes_from_both_seats(moves: list[int], returns: tuple[float, float], result: str) -> None:
     state = Tug().state_from_actions(moves)
     assert state.returns() == list(returns)

@@ -31,8 +31,14 @@ BLOCKS = runnable_blocks()
 
 def test_the_pages_mark_their_self_contained_blocks():
     marked = {file for file, _, _ in BLOCKS}
-    assert {"README.md", "docs/guide/games.md", "docs/guide/agents.md", "docs/guide/chess.md",
-            "docs/guide/backgammon.md", "docs/guide/gymnasium.md"} <= marked
+    assert {
+        "README.md",
+        "docs/guide/games.md",
+        "docs/guide/agents.md",
+        "docs/guide/chess.md",
+        "docs/guide/backgammon.md",
+        "docs/guide/gymnasium.md",
+    } <= marked
 
 
 @pytest.mark.parametrize("file, number, code", BLOCKS, ids=[f"{file}#{number}" for file, number, _ in BLOCKS])
@@ -45,6 +51,11 @@ def test_a_marked_block_runs(file, number, code):
             exec(compile(code, f"{file}#{number}", "exec"), namespace)
     finally:
         os.chdir(cwd)
-    assigned = {target.id for node in ast.parse(code).body if isinstance(node, ast.Assign)
-                for target in ast.walk(node) if isinstance(target, ast.Name) and isinstance(target.ctx, ast.Store)}
+    assigned = {
+        target.id
+        for node in ast.parse(code).body
+        if isinstance(node, ast.Assign)
+        for target in ast.walk(node)
+        if isinstance(target, ast.Name) and isinstance(target.ctx, ast.Store)
+    }
     assert assigned and assigned <= set(namespace), f"{file}#{number} did not bind {assigned - set(namespace)}"

@@ -39,6 +39,7 @@ def test_interval_shrinks_with_more_games():
 
 def brute_force_maximum(points: np.ndarray) -> np.ndarray:
     """Maximises the likelihood over players 1 and 2 (player 0 at 0) by grid search, coarse to fine."""
+
     def log_likelihood(r1: np.ndarray, r2: np.ndarray) -> np.ndarray:
         ratings = [np.zeros_like(r1), r1, r2]
         total = np.zeros_like(r1)
@@ -47,6 +48,7 @@ def brute_force_maximum(points: np.ndarray) -> np.ndarray:
                 if i != j:
                     total += points[i, j] * np.log(logistic_score(ratings[i] - ratings[j]))
         return total
+
     center, span = np.zeros(2), 800.0
     for _ in range(8):
         axis = np.linspace(-span, span, 81)
@@ -62,8 +64,10 @@ def test_three_players_match_a_direct_maximisation_of_the_likelihood():
     games = points + points.T
     fit = fit_elo(points, games)
     assert fit.ratings[1:] == pytest.approx(brute_force_maximum(points).tolist(), abs=0.05)
-    gradient = [sum(points[i, j] - games[i, j] * logistic_score(fit.ratings[i] - fit.ratings[j])
-                    for j in range(3) if j != i) for i in range(3)]
+    gradient = [
+        sum(points[i, j] - games[i, j] * logistic_score(fit.ratings[i] - fit.ratings[j]) for j in range(3) if j != i)
+        for i in range(3)
+    ]
     assert gradient == pytest.approx([0, 0, 0], abs=1e-6)  # the likelihood equations hold
 
 

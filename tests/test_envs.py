@@ -220,8 +220,7 @@ def test_rewards_from_the_agents_seat(moves, seat, expected):
     assert env.state.compact == rlgames.load_game("tic_tac_toe").state_from_actions(moves).compact
     first = {0: 1.0, 1: -1.0}[seat] * expected  # player 0's return
     winner = None if first == 0 else 0 if first > 0 else 1
-    assert info == {"seat": seat, "illegal_action": False,
-                    "outcome": Outcome(winner, (first, -first), "normal")}
+    assert info == {"seat": seat, "illegal_action": False, "outcome": Outcome(winner, (first, -first), "normal")}
     with pytest.raises(RuntimeError, match=r"call reset\(\)"):
         env.step(0)
 
@@ -262,8 +261,11 @@ def test_illegal_action_lose_in_self_play():
     env.reset(seed=0)
     env.step(4)
     _, reward, terminated, _, info = env.step(4)
-    assert (reward, terminated, info) == (-1.0, True, {"player": 1, "illegal_action": True,
-                                                       "outcome": Outcome(0, (1.0, -1.0), "illegal action")})
+    assert (reward, terminated, info) == (
+        -1.0,
+        True,
+        {"player": 1, "illegal_action": True, "outcome": Outcome(0, (1.0, -1.0), "illegal action")},
+    )
 
 
 class LowestMoveAgent:
@@ -388,12 +390,15 @@ def test_the_reward_range_is_the_games_utility():
     assert GameEnv(Tug()).reward_range == SelfPlayEnv(Tug()).reward_range == (-2.0, 2.0)
 
 
-@pytest.mark.parametrize("seat, opponent_move, reward, termination", [
-    (0, RIGHT, 2.0, "normal"),  # both pull right: player 0 reaches its goal, a 2-point win
-    (1, RIGHT, -2.0, "normal"),
-    (0, CASH, 1.0, "normal"),  # the opponent cashes in on player 0's side: 1 point
-    (0, LEFT, 0.0, "repetition"),  # back to the start: a twofold repetition draws
-])
+@pytest.mark.parametrize(
+    "seat, opponent_move, reward, termination",
+    [
+        (0, RIGHT, 2.0, "normal"),  # both pull right: player 0 reaches its goal, a 2-point win
+        (1, RIGHT, -2.0, "normal"),
+        (0, CASH, 1.0, "normal"),  # the opponent cashes in on player 0's side: 1 point
+        (0, LEFT, 0.0, "repetition"),  # back to the start: a twofold repetition draws
+    ],
+)
 def test_the_final_reward_is_the_return_in_utility_units(seat, opponent_move, reward, termination):
     env = GameEnv(Tug(), seat=seat, opponent=lambda state: opponent_move)
     observation, info = env.reset(seed=0)

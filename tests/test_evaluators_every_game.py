@@ -24,8 +24,15 @@ C4 = rlgames.load_game("connect_four")
 
 # --- every game -----------------------------------------------------------------------------------
 
-GAMES = [("tic_tac_toe", {}, 9), ("connect_four", {}, 30), ("othello", {}, 60), ("nim", {}, 10),
-         ("nim", {"misere": True}, 10), ("halving", {"n": 1000}, 10), ("pig", {}, 80)]
+GAMES = [
+    ("tic_tac_toe", {}, 9),
+    ("connect_four", {}, 30),
+    ("othello", {}, 60),
+    ("nim", {}, 10),
+    ("nim", {"misere": True}, 10),
+    ("halving", {"n": 1000}, 10),
+    ("pig", {}, 80),
+]
 
 
 @pytest.mark.parametrize("name, params, plies", GAMES)
@@ -41,9 +48,14 @@ def test_kernel_equals_value_and_values_are_in_range(name, params, plies):
 @pytest.mark.parametrize("name, params, plies", GAMES)
 def test_load_evaluator_for_every_game(name, params, plies):
     game = rlgames.load_game(name, **params)
-    expected = {"tic_tac_toe": OpenLinesEvaluator, "connect_four": ConnectFourEvaluator,
-                "othello": OthelloEvaluator, "nim": MisereNimEvaluator if params else NimEvaluator,
-                "halving": HalvingEvaluator, "pig": PigEvaluator}[name]
+    expected = {
+        "tic_tac_toe": OpenLinesEvaluator,
+        "connect_four": ConnectFourEvaluator,
+        "othello": OthelloEvaluator,
+        "nim": MisereNimEvaluator if params else NimEvaluator,
+        "halving": HalvingEvaluator,
+        "pig": PigEvaluator,
+    }[name]
     assert type(load_evaluator("heuristic", game)) is expected
     assert isinstance(load_evaluator("zero", game), ZeroEvaluator)
     rollout = load_evaluator("rollout", game, rollouts=2, seed=0)
@@ -102,7 +114,7 @@ def test_rollout_kernel_shares_the_stream_and_is_stochastic():
 
 def test_rollout_kernel_drives_compiled_alphabeta():
     game = rlgames.load_game("nim", heaps=(1, 2, 3))
-    result = AlphaBeta(RolloutEvaluator(game, rollouts=4, seed=0), AlphaBetaConfig(depth=2, tt_size_mb=SMALL_TT)
-                       ).search(game.new_initial_state())
+    result = AlphaBeta(
+        RolloutEvaluator(game, rollouts=4, seed=0), AlphaBetaConfig(depth=2, tt_size_mb=SMALL_TT)
+    ).search(game.new_initial_state())
     assert result.action in game.new_initial_state().legal_actions() and -1 <= result.value <= 1
-

@@ -191,10 +191,12 @@ def test_an_evaluator_without_kernel_falls_back_to_the_reference():
     result = search(state, PythonOnlyEvaluator(), depth=2)
     expected = search(state, LeadEvaluator(), depth=2, pruning="none")
     assert (result.value, result.action, result.stats.nodes) == pytest.approx(
-        (expected.value, expected.action, expected.stats.nodes))
+        (expected.value, expected.action, expected.stats.nodes)
+    )
 
 
 # --- (b) exact pig values -----------------------------------------------------------------------------
+
 
 def openspiel_value(winscore: int, dice: int, horizon: int) -> float:
     """Player 0's exact value of OpenSpiel's own pig from the start: max, min and mean over pyspiel
@@ -221,12 +223,21 @@ def openspiel_value(winscore: int, dice: int, horizon: int) -> float:
 @pytest.mark.parametrize("winscore, dice, horizon", [(6, 3, 6), (8, 6, 7)])
 def test_the_oracle_follows_openspiel_rules(winscore, dice, horizon):
     assert pig_oracle(winscore, dice, horizon)(0, 0, 0, 0) == pytest.approx(
-        openspiel_value(winscore, dice, horizon), abs=1e-12)
+        openspiel_value(winscore, dice, horizon), abs=1e-12
+    )
 
 
-@pytest.mark.parametrize("winscore, dice, horizon, tt_size_mb", [
-    (6, 6, 6, 0.0), (6, 3, 9, 0.0), (8, 6, 8, 0.0), (10, 6, 8, 0.0), (10, 6, 14, 1.0), (10, 4, 20, 4.0),
-])
+@pytest.mark.parametrize(
+    "winscore, dice, horizon, tt_size_mb",
+    [
+        (6, 6, 6, 0.0),
+        (6, 3, 9, 0.0),
+        (8, 6, 8, 0.0),
+        (10, 6, 8, 0.0),
+        (10, 6, 14, 1.0),
+        (10, 4, 20, 4.0),
+    ],
+)
 @pytest.mark.parametrize("pruning", PRUNINGS)
 def test_full_depth_from_the_start_is_exact(winscore, dice, horizon, tt_size_mb, pruning):
     game = rlgames.load_game("pig", winscore=winscore, diceoutcomes=dice, horizon=horizon)
@@ -255,6 +266,7 @@ def test_a_deeper_limit_than_the_game_changes_nothing():
 
 
 # --- (e) first-mover advantage ------------------------------------------------------------------------
+
 
 def test_pig_to_ten_favours_the_first_player():
     game = rlgames.load_game("pig", winscore=10, horizon=30)
@@ -301,6 +313,7 @@ def test_tic_tac_toe_depth_limited_equals_minimax(depth, pruning, tt_size_mb):
 
 # --- (d) pruning counts -------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("depth", [3, 5])
 def test_star1_visits_fewer_nodes_than_alphabeta_alone(depth):
     state = PIG20.state_at(12, 15, 3, 0, decisions=10)
@@ -342,8 +355,11 @@ def _random_forest(seed: int) -> tuple[np.ndarray, ...]:
         if kind == TERMINAL or (kind != CHANCE and decisions_left == 0):
             return
         n = int(rng.integers(2, 4)) if kind != CHANCE else int(rng.integers(2, 5))
-        child_kinds = ([int(rng.integers(0, 2)) for _ in range(n)] if kind == CHANCE else
-                       [int(rng.choice([0, 1, CHANCE, CHANCE, TERMINAL])) for _ in range(n)])
+        child_kinds = (
+            [int(rng.integers(0, 2)) for _ in range(n)]
+            if kind == CHANCE
+            else [int(rng.choice([0, 1, CHANCE, CHANCE, TERMINAL])) for _ in range(n)]
+        )
         children = [new(k) for k in child_kinds]
         first[node], count[node] = children[0], n
         if kind == CHANCE:
@@ -356,8 +372,15 @@ def _random_forest(seed: int) -> tuple[np.ndarray, ...]:
     for _ in range(TREE_ROOTS):
         roots.append(new(int(rng.integers(0, 2))))
         grow(roots[-1], TREE_DEPTH)
-    return (np.array(roots), np.array(kinds), np.array(first), np.array(count), np.array(prob), np.array(ret),
-            np.array(leaf))
+    return (
+        np.array(roots),
+        np.array(kinds),
+        np.array(first),
+        np.array(count),
+        np.array(prob),
+        np.array(ret),
+        np.array(leaf),
+    )
 
 
 ROOTS, KIND, FIRST, COUNT, PROB, RET, LEAF = _random_forest(seed=11)
@@ -403,8 +426,14 @@ class TreeGame(Game):
     name = "random_tree"
     state_class = State
     info = GameInfo(name, num_actions=4, observation_shape=(1,), max_game_length=2 * TREE_DEPTH, has_chance=True)
-    kernels = GameKernels(legal_actions=_tree_legal, apply=_tree_apply, hash_key=_tree_key, observation=_tree_observation,
-                          max_actions=4, chance_outcomes=_tree_outcomes)
+    kernels = GameKernels(
+        legal_actions=_tree_legal,
+        apply=_tree_apply,
+        hash_key=_tree_key,
+        observation=_tree_observation,
+        max_actions=4,
+        chance_outcomes=_tree_outcomes,
+    )
 
     def initial_compact_state(self) -> tuple:
         return (int(KIND[ROOTS[0]]), 0, int(ROOTS[0]))
@@ -455,6 +484,7 @@ def test_random_trees_with_chance_match_a_direct_recursion(pruning, tt_size_mb):
 
 
 # --- the result ---------------------------------------------------------------------------------------
+
 
 def test_the_line_follows_the_best_decisions_and_the_likeliest_outcomes():
     game = rlgames.load_game("pig", winscore=10, diceoutcomes=6, horizon=12)

@@ -81,8 +81,7 @@ def positions(plies: int) -> list:
     """Every distinct non-terminal tic-tac-toe position 1 to ``plies`` plies from the start."""
     found, frontier = {}, [TTT.new_initial_state()]
     for _ in range(plies):
-        children = {c.compact: c for s in frontier for c in map(s.apply, s.legal_actions())
-                    if not c.is_terminal()}
+        children = {c.compact: c for s in frontier for c in map(s.apply, s.legal_actions()) if not c.is_terminal()}
         found.update(children)
         frontier = list(children.values())
     return list(found.values())
@@ -99,14 +98,23 @@ def check_result(result, state, simulations: int) -> None:
 
 
 def same(a, b) -> bool:
-    return (np.array_equal(a.policy, b.policy) and a.action == b.action and a.value == b.value
-            and a.principal_variation == b.principal_variation)
+    return (
+        np.array_equal(a.policy, b.policy)
+        and a.action == b.action
+        and a.value == b.value
+        and a.principal_variation == b.principal_variation
+    )
 
 
 # --- configuration and schedule ------------------------------------------------------------------------
 def test_config_rejects_bad_knobs():
-    for knobs in ({"simulations": 0}, {"max_num_considered_actions": 0}, {"c_visit": -1.0}, {"c_scale": -0.1},
-                  {"gumbel_scale": -1.0}):
+    for knobs in (
+        {"simulations": 0},
+        {"max_num_considered_actions": 0},
+        {"c_visit": -1.0},
+        {"c_scale": -0.1},
+        {"gumbel_scale": -1.0},
+    ):
         with pytest.raises(ValueError):
             GumbelConfig(**knobs)
     with pytest.raises(ValueError, match="evaluator"):

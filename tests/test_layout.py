@@ -37,55 +37,77 @@ PLOTTING = {"rlgames.arena.plots"}
 
 
 def core_modules() -> list[str]:
-    return sorted(info.name for info in pkgutil.walk_packages(rlgames.__path__, "rlgames.")
-                  if not info.name.endswith("__main__") and info.name not in PLOTTING)
+    return sorted(
+        info.name
+        for info in pkgutil.walk_packages(rlgames.__path__, "rlgames.")
+        if not info.name.endswith("__main__") and info.name not in PLOTTING
+    )
 
 
 def imported_after(modules: list[str]) -> set[str]:
     """The modules loaded by importing ``modules`` in a fresh interpreter."""
-    code = ("import importlib, sys\n"
-            f"for name in {modules!r}: importlib.import_module(name)\n"
-            "print(' '.join(sorted(sys.modules)))")
+    code = (
+        "import importlib, sys\n"
+        f"for name in {modules!r}: importlib.import_module(name)\n"
+        "print(' '.join(sorted(sys.modules)))"
+    )
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     return set(output.split())
 
 
 def loaded(modules: set[str], packages: set[str]) -> set[str]:
     """Which of ``packages`` (dotted names) are among ``modules``."""
-    return {package for package in packages for module in modules
-            if module == package or module.startswith(package + ".")}
+    return {
+        package for package in packages for module in modules if module == package or module.startswith(package + ".")
+    }
 
 
 def test_the_core_imports_without_torch_or_gymnasium():
     modules = imported_after(core_modules())
-    assert not loaded(modules, {"torch", "gymnasium", "rlgames.envs", "rlgames.models", "rlgames.train", "tensorboard",
-                                "matplotlib"})
+    assert not loaded(
+        modules, {"torch", "gymnasium", "rlgames.envs", "rlgames.models", "rlgames.train", "tensorboard", "matplotlib"}
+    )
 
 
-@pytest.mark.parametrize("package, forbidden", [("rlgames.envs", {"rlgames.models", "rlgames.train", "torch"}),
-                                                ("rlgames.models", {"rlgames.train", "rlgames.envs"})])
+@pytest.mark.parametrize(
+    "package, forbidden",
+    [
+        ("rlgames.envs", {"rlgames.models", "rlgames.train", "torch"}),
+        ("rlgames.models", {"rlgames.train", "rlgames.envs"}),
+    ],
+)
 def test_dependencies_flow_one_way(package, forbidden):
     assert not loaded(imported_after([package]), forbidden)
 
 
 NAMING_GAMES = {"rlgames/registry.py", "train/alphazero/config.py", "train/nnue/config.py", "train/td/config.py"}
 """The files outside the games' homes that may name a game: the registry, and the trainers' presets."""
-GENERIC = sorted(str(path.relative_to(ROOT)) for path in sources(*PACKAGES)
-                 if ROOT / "rlgames" / "games" not in path.parents and str(path.relative_to(ROOT)) not in NAMING_GAMES)
+GENERIC = sorted(
+    str(path.relative_to(ROOT))
+    for path in sources(*PACKAGES)
+    if ROOT / "rlgames" / "games" not in path.parents and str(path.relative_to(ROOT)) not in NAMING_GAMES
+)
 """Code that must work for any game: it finds what a game provides through the game, never by its name."""
 
 
 def test_generic_code_never_names_a_game():
     root = Path(__file__).resolve().parents[1]
     names = set(rlgames.list_games())
-    files = [f for entry in GENERIC for f in sorted((root / entry).rglob("*.py") if (root / entry).is_dir()
-                                                   else [root / entry])]
+    files = [
+        f
+        for entry in GENERIC
+        for f in sorted((root / entry).rglob("*.py") if (root / entry).is_dir() else [root / entry])
+    ]
     found = []
     for path in files:
         tree = ast.parse(path.read_text())
-        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-                      and node.body and isinstance(node.body[0], ast.Expr)}
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and node.value in names and id(node) not in docstrings:
                 found.append(f"{path.relative_to(root)}:{node.lineno}: {node.value!r}")
@@ -93,8 +115,12 @@ def test_generic_code_never_names_a_game():
 
 
 def offending(files: list[Path], forbidden, allowed=lambda path, module: False) -> list[str]:
-    return [f"{path.relative_to(ROOT)}:{line}: {module}" for path in files for line, module in imports_of(path)
-            if any(module == f or module.startswith(f + ".") for f in forbidden) and not allowed(path, module)]
+    return [
+        f"{path.relative_to(ROOT)}:{line}: {module}"
+        for path in files
+        for line, module in imports_of(path)
+        if any(module == f or module.startswith(f + ".") for f in forbidden) and not allowed(path, module)
+    ]
 
 
 NUMBA_INTERNALS = ("numba.core", "numba.extending", "numba.cpython", "numba.np", "numba.misc", "llvmlite")
@@ -126,8 +152,15 @@ def test_a_game_is_imported_only_from_its_own_home():
 
 LAYERS = {
     "rlgames/jit": ["rlgames"],
-    "rlgames/games": ["rlgames.search", "rlgames.agents", "rlgames.arena", "rlgames.cli", "rlgames.playout",
-                      "rlgames.analysis", "rlgames.play"],
+    "rlgames/games": [
+        "rlgames.search",
+        "rlgames.agents",
+        "rlgames.arena",
+        "rlgames.cli",
+        "rlgames.playout",
+        "rlgames.analysis",
+        "rlgames.play",
+    ],
     "rlgames/search": ["rlgames.games", "rlgames.agents", "rlgames.arena", "rlgames.cli", "rlgames.solvers"],
     "rlgames/evaluators": ["rlgames.games", "rlgames.agents", "rlgames.arena", "rlgames.cli"],
 }
@@ -142,8 +175,11 @@ PROTOCOLS = {"uci.py"}
 @pytest.mark.parametrize("folder", sorted(LAYERS))
 def test_layers_import_one_way(folder):
     allowed = {  # a game's solver returns the solvers' record; its protocol engine (`Game.protocols`) drives agents
-        "rlgames/games": lambda path, module: (module.startswith("rlgames.solvers.result")
-                                               or path.name in PROTOCOLS and module.startswith("rlgames.agents")),
+        "rlgames/games": lambda path, module: (
+            module.startswith("rlgames.solvers.result")
+            or path.name in PROTOCOLS
+            and module.startswith("rlgames.agents")
+        ),
         "rlgames/jit": lambda path, module: module.startswith("rlgames.jit"),
     }.get(folder, lambda path, module: False)
     found = offending(sources(folder), LAYERS[folder], allowed)

@@ -73,9 +73,15 @@ def test_log_loss_and_sign_accuracy():
 
 
 def _record(path, **changes):
-    record = {"format": "rlgames.linear_weights/1", "game": "connect_four", "game_params": {},
-              "evaluator": "ConnectFourEvaluator", "feature_names": list(ConnectFourEvaluator.feature_names),
-              "weights": [float(i) for i in range(10)], "scale": 16.0}
+    record = {
+        "format": "rlgames.linear_weights/1",
+        "game": "connect_four",
+        "game_params": {},
+        "evaluator": "ConnectFourEvaluator",
+        "feature_names": list(ConnectFourEvaluator.feature_names),
+        "weights": [float(i) for i in range(10)],
+        "scale": 16.0,
+    }
     record.update(changes)
     path.write_text(json.dumps(record))
     return path
@@ -105,8 +111,9 @@ def test_weights_file_written_by_train_linear_loads(tmp_path):
     assert record["weights"][0] > 0  # the nim-sum rule predicts the winner
     # nim's misere rule has its own evaluator: normal-play weights do not apply to it
     with pytest.raises(ValueError, match="MisereNimEvaluator"):
-        load_evaluator("learned", rlgames.load_game("nim", heaps=(1, 2, 3), misere=True),
-                       weights=tmp_path / "runs" / "nim.json")
+        load_evaluator(
+            "learned", rlgames.load_game("nim", heaps=(1, 2, 3), misere=True), weights=tmp_path / "runs" / "nim.json"
+        )
     # other heaps: the same features, so only a warning
     with pytest.warns(UserWarning, match="parameters"):
         load_evaluator("learned", rlgames.load_game("nim"), weights=tmp_path / "runs" / "nim.json")
@@ -142,8 +149,10 @@ def test_end_to_end_connect_four_fit_beats_hand_tuned_on_fresh_games(tmp_path, c
     seeds of either set (a coin: 0.693, the hand-tuned weights: 0.82-0.84); the margins asserted are
     0.015 and 0.1."""
     out = tmp_path / "c4.json"
-    assert linear.main(["connect_four", "--games", "300", "--seed", "3", "--set", 'player="random"',
-                        "--out", str(out)]) == 0
+    assert (
+        linear.main(["connect_four", "--games", "300", "--seed", "3", "--set", 'player="random"', "--out", str(out)])
+        == 0
+    )
     assert "held" in capsys.readouterr().out
     record = json.loads(out.read_text())
     assert record["game"] == "connect_four" and record["feature_names"] == list(ConnectFourEvaluator.feature_names)

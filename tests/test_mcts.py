@@ -191,8 +191,13 @@ def subtree(tree, node: int, path: tuple[int, ...] = ()) -> dict:
     """``{actions from node: (visits, value sum, compact state or None)}`` of tree 0's subtree."""
     nodes = tree.nodes[0]
     ready = nodes[node, READY] != 0
-    found = {path: (int(nodes[node, VISITS]), float(tree.stats[0, node, VALUE]),
-                    tuple(tree.states[0, node]) if ready else None)}
+    found = {
+        path: (
+            int(nodes[node, VISITS]),
+            float(tree.stats[0, node, VALUE]),
+            tuple(tree.states[0, node]) if ready else None,
+        )
+    }
     first = nodes[node, FIRST]
     for child in range(first, first + nodes[node, COUNT]) if first >= 0 else ():
         found |= subtree(tree, child, path + (int(nodes[child, ACTION]),))
@@ -206,8 +211,11 @@ def test_advance_keeps_exactly_the_subtree_of_the_move():
     for _ in range(2):
         action = trees.search_many([state])[0].action
         tree = trees._tree
-        child = next(c for c in range(tree.nodes[0, 0, FIRST], tree.nodes[0, 0, FIRST] + tree.nodes[0, 0, COUNT])
-                     if tree.nodes[0, c, ACTION] == action)
+        child = next(
+            c
+            for c in range(tree.nodes[0, 0, FIRST], tree.nodes[0, 0, FIRST] + tree.nodes[0, 0, COUNT])
+            if tree.nodes[0, c, ACTION] == action
+        )
         kept = subtree(tree, child)
         trees.advance(0, action)
         state = state.apply(action)

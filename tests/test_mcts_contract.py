@@ -133,8 +133,13 @@ def test_only_the_largest_win_solves_a_node_at_once():
 def test_mcts_never_plays_a_superko_illegal_move(search):
     game = Tug(size=3, rule="superko")
     evaluator = {"rollouts": None, "kernel": TUG_VALUE, "batched": PythonTug()}[search]
-    config = MCTSConfig(simulations=300, solver=False, selection="uct" if evaluator is None else "puct",
-                        batch_size=4 if search == "batched" else 1, temperature=1.0)
+    config = MCTSConfig(
+        simulations=300,
+        solver=False,
+        selection="uct" if evaluator is None else "puct",
+        batch_size=4 if search == "batched" else 1,
+        temperature=1.0,
+    )
     mcts = MCTS(config, evaluator, seed=1)
     states = random_positions(game, 30, seed=4)
     assert any(len(s.legal_actions()) < 3 for s in states)  # positions with an illegal move

@@ -147,7 +147,9 @@ def train_step(net: torch.nn.Module, optimizer: torch.optim.Optimizer, rng: RngS
     optimizer.step()
 
 
-def saved(tmp_path: Path, game: rlgames.Game = TTT, name: str = "net.pt", **arch: object) -> tuple[Path, torch.nn.Module]:
+def saved(
+    tmp_path: Path, game: rlgames.Game = TTT, name: str = "net.pt", **arch: object
+) -> tuple[Path, torch.nn.Module]:
     net = build_network(game, seed=0, **(arch or TINY))
     return save_checkpoint(tmp_path / name, network=net, game=game, counters={"step": 3}), net
 
@@ -155,11 +157,19 @@ def saved(tmp_path: Path, game: rlgames.Game = TTT, name: str = "net.pt", **arch
 def test_checkpoint_round_trip_gives_identical_outputs(tmp_path: Path) -> None:
     for game in (TTT, rlgames.load_game("nim")):
         net = build_network(game, seed=0, **(TINY if game is TTT else {}))
-        path = save_checkpoint(tmp_path / "sub" / f"{game.name}.pt", network=net, game=game,
-                               counters={"step": 7, "games": 100}, config={"lr": 0.01, "arch": "auto"})
+        path = save_checkpoint(
+            tmp_path / "sub" / f"{game.name}.pt",
+            network=net,
+            game=game,
+            counters={"step": 7, "games": 100},
+            config={"lr": 0.01, "arch": "auto"},
+        )
         loaded, info = load_network(path)  # from the file alone
-        assert (info.game_name, info.counters, info.config) == (game.name, {"step": 7, "games": 100},
-                                                                {"lr": 0.01, "arch": "auto"})
+        assert (info.game_name, info.counters, info.config) == (
+            game.name,
+            {"step": 7, "games": 100},
+            {"lr": 0.01, "arch": "auto"},
+        )
         assert info.load_game() == game and not loaded.training
         obs, mask = encode(random_states(game, np.random.default_rng(2), 6, 5))
         with torch.inference_mode():
@@ -272,8 +282,9 @@ def test_a_byte_flipped_anywhere_is_refused_in_one_line(tmp_path: Path) -> None:
         data[position] ^= (0x01, 0x80, 0xFF)[index % 3]
         flipped.write_bytes(data)
         message = one_line_error(flipped, game=TTT)
-        assert any(words in message for words in ("does not match its SHA-256", "carries no SHA-256",
-                                                  "corrupt or truncated")), (position, message)
+        assert any(
+            words in message for words in ("does not match its SHA-256", "carries no SHA-256", "corrupt or truncated")
+        ), (position, message)
 
 
 def test_an_edited_checkpoint_is_refused(tmp_path: Path) -> None:
@@ -360,14 +371,22 @@ def test_load_errors(tmp_path: Path) -> None:
     def set_num_actions(payload: dict) -> None:
         payload["network"]["num_actions"] = 10
 
-    for change, message in [(set_format_version, "format version 99; this rlgames reads version 2"),
-                            (set_blocks, r"weights do not fit the architecture resnet\(blocks=2"),
-                            (set_arch, "bad network record: unknown network architecture 'transformer'"),
-                            (drop_model, "missing or bad entry 'model'"),
-                            (set_observation_shape, r"takes inputs \(3, 3, 3\) and 9 actions, tic_tac_toe "
-                                                    r"has \(2, 3, 3\) and 9"),
-                            (set_num_actions, r"takes inputs \(2, 3, 3\) and 10 actions, tic_tac_toe "
-                                              r"has \(2, 3, 3\) and 9")]:
+    for change, message in [
+        (set_format_version, "format version 99; this rlgames reads version 2"),
+        (set_blocks, r"weights do not fit the architecture resnet\(blocks=2"),
+        (set_arch, "bad network record: unknown network architecture 'transformer'"),
+        (drop_model, "missing or bad entry 'model'"),
+        (
+            set_observation_shape,
+            r"takes inputs \(3, 3, 3\) and 9 actions, tic_tac_toe "
+            r"has \(2, 3, 3\) and 9",
+        ),
+        (
+            set_num_actions,
+            r"takes inputs \(2, 3, 3\) and 10 actions, tic_tac_toe "
+            r"has \(2, 3, 3\) and 9",
+        ),
+    ]:
         path.write_bytes(good)
         with pytest.raises(CheckpointError, match=message):
             load_network(rewrite(path, change), TTT)
@@ -410,7 +429,9 @@ def test_evaluator_values_priors_batch_and_cache(tmp_path: Path) -> None:
 
     path = save_checkpoint(tmp_path / "c4.pt", network=net, game=C4)
     restored = NetworkEvaluator.from_checkpoint(path, C4, cache_size=0)
-    np.testing.assert_array_equal(restored.evaluate_batch(states)[0], NetworkEvaluator(net, C4).evaluate_batch(states)[0])
+    np.testing.assert_array_equal(
+        restored.evaluate_batch(states)[0], NetworkEvaluator(net, C4).evaluate_batch(states)[0]
+    )
 
 
 def test_evaluator_refuses_bad_states_and_networks() -> None:
@@ -429,8 +450,10 @@ def test_evaluator_refuses_bad_states_and_networks() -> None:
 def evaluators(game: rlgames.Game) -> list:
     # One NetworkEvaluator with an unbounded cache per network: a position evaluated by both searches
     # gets the same value even though batches of different sizes may round differently.
-    found = [NetworkEvaluator(build_network(game, seed=1, **TINY), game, cache_size=10**6),
-             NetworkEvaluator(build_network(game, "mlp", seed=2, hidden=16, layers=1), game, cache_size=10**6)]
+    found = [
+        NetworkEvaluator(build_network(game, seed=1, **TINY), game, cache_size=10**6),
+        NetworkEvaluator(build_network(game, "mlp", seed=2, hidden=16, layers=1), game, cache_size=10**6),
+    ]
     return found + ([OpenLinesEvaluator()] if game is TTT else [])
 
 
@@ -508,8 +531,9 @@ def test_batched_alphabeta_batches_siblings_and_orders_by_prior() -> None:
 def test_batched_alphabeta_node_budget_returns_the_deepest_completed_iteration() -> None:
     evaluator = NetworkEvaluator(build_network(C4, seed=3, **TINY), C4, cache_size=10**6)
     states = random_states(C4, np.random.default_rng(7), 8, 10)
-    unproven = [state for state in states
-                if batched_alphabeta(state, depth=4, evaluator=evaluator).plies_to_end is None]
+    unproven = [
+        state for state in states if batched_alphabeta(state, depth=4, evaluator=evaluator).plies_to_end is None
+    ]
     assert len(unproven) >= 4
     for state in unproven:
         depths = []

@@ -27,9 +27,18 @@ def random_states(game: rlgames.Game, count: int, seed: int) -> list[rlgames.Sta
     return states
 
 
-@pytest.mark.parametrize("name, psqt, inputs", [("tic_tac_toe", 0, ()), ("connect_four", 0, ()), ("othello", 0, ()),
-                                                ("chess", 0, ()), ("connect_four", 1, ()), ("chess", 1, ("pieces", "threats")),
-                                                ("chess", 1, ("pieces", "threats", "positional"))])
+@pytest.mark.parametrize(
+    "name, psqt, inputs",
+    [
+        ("tic_tac_toe", 0, ()),
+        ("connect_four", 0, ()),
+        ("othello", 0, ()),
+        ("chess", 0, ()),
+        ("connect_four", 1, ()),
+        ("chess", 1, ("pieces", "threats")),
+        ("chess", 1, ("pieces", "threats", "positional")),
+    ],
+)
 def test_compiled_value_equals_the_torch_network(name: str, psqt: int, inputs: tuple[str, ...]) -> None:
     """The same values compiled and in torch, from the observation or the sparse features (connect
     four, othello, chess; chess's threat inputs too), with or without the PSQT unit. Othello's first
@@ -57,9 +66,13 @@ def _c4_line_patterns(state: rlgames.State, player: int) -> set[int]:
             return 2 if grid[row, col] == player + 1 else 3
         return int(lowest[col] == row)
 
-    lines = [[(c + i * dc, r + i * dr) for i in range(4)]
-             for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)) for c in range(7) for r in range(6)
-             if 0 <= c + 3 * dc < 7 and 0 <= r + 3 * dr < 6]
+    lines = [
+        [(c + i * dc, r + i * dr) for i in range(4)]
+        for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1))
+        for c in range(7)
+        for r in range(6)
+        if 0 <= c + 3 * dc < 7 and 0 <= r + 3 * dr < 6
+    ]
     assert len(lines) == 69
     return {256 * k + sum(cell(*xy) << 2 * i for i, xy in enumerate(line)) for k, line in enumerate(lines)}
 
@@ -75,11 +88,20 @@ def test_connect_four_features_are_line_patterns() -> None:
     active = np.zeros(NUM_FEATURES, dtype=np.int64)
     for state in random_states(game, 40, seed=9):
         for player in (0, 1):
-            assert set(active[:features(state.compact, player, active)].tolist()) == _c4_line_patterns(state, player)
+            assert set(active[: features(state.compact, player, active)].tolist()) == _c4_line_patterns(state, player)
 
 
-@pytest.mark.parametrize("name, inputs", [("tic_tac_toe", ()), ("connect_four", ()), ("othello", ()), ("chess", ()),
-                                          ("chess", ("pieces", "threats")), ("chess", ("pieces", "threats", "positional"))])
+@pytest.mark.parametrize(
+    "name, inputs",
+    [
+        ("tic_tac_toe", ()),
+        ("connect_four", ()),
+        ("othello", ()),
+        ("chess", ()),
+        ("chess", ("pieces", "threats")),
+        ("chess", ("pieces", "threats", "positional")),
+    ],
+)
 def test_incremental_accumulators_follow_a_game_as_the_full_kernel_does(name: str, inputs: tuple[str, ...]) -> None:
     """Updated move by move from the root's (chess: from the pieces a move changes; connect four and
     othello: from the difference of two positions' active features, othello's rows active twice
@@ -98,7 +120,8 @@ def test_incremental_accumulators_follow_a_game_as_the_full_kernel_does(name: st
         ply = 0
         while not state.is_terminal():
             assert incremental.value(state.compact, accumulators, ply) == pytest.approx(
-                evaluator.kernel(state.compact), abs=1e-5)
+                evaluator.kernel(state.compact), abs=1e-5
+            )
             child = state.apply(int(rng.choice(state.legal_actions())))
             incremental.update(state.compact, child.compact, accumulators, ply)
             state, ply = child, ply + 1
@@ -133,8 +156,9 @@ def test_a_network_reading_threats_is_saved_and_loaded_and_refused_where_the_gam
     with pytest.raises(ValueError, match="connect_four has no feature set 'threats'; its sets: lines"):
         build_network(rlgames.load_game("connect_four"), "nnue", inputs=("lines", "threats"))
     with pytest.raises(ValueError, match="first, then the sets it recomputes"):
-        NNUEvaluator(build_network(game, "nnue", accumulator=8, hidden=4, inputs=("threats", "pieces")), game,
-                     incremental=True).incremental
+        NNUEvaluator(
+            build_network(game, "nnue", accumulator=8, hidden=4, inputs=("threats", "pieces")), game, incremental=True
+        ).incremental
 
 
 def test_a_checkpoint_saved_with_a_threats_level_reads_the_named_sets() -> None:

@@ -24,8 +24,13 @@ CASES = [
     ("nim", {"heaps": (2, 9, 4), "misere": False}, "nim", {"pile_sizes": "2;9;4", "is_misere": False}, 1000),
     ("pig", {"winscore": 20}, "pig", {"winscore": 20}, 2000),
     ("pig", {}, "pig", {}, 200),
-    ("pig", {"winscore": 30, "diceoutcomes": 4, "horizon": 40}, "pig",
-     {"winscore": 30, "diceoutcomes": 4, "horizon": 40}, 1000),
+    (
+        "pig",
+        {"winscore": 30, "diceoutcomes": 4, "horizon": 40},
+        "pig",
+        {"winscore": 30, "diceoutcomes": 4, "horizon": 40},
+        1000,
+    ),
 ]
 
 
@@ -54,8 +59,9 @@ def play_both(ours: rlgames.State, theirs, rng: np.random.Generator) -> int:
         plies += 1
 
 
-@pytest.mark.parametrize("name, params, os_name, os_params, games", CASES,
-                         ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(
+    "name, params, os_name, os_params, games", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)]
+)
 def test_same_rules_as_openspiel(name, params, os_name, os_params, games):
     ours = rlgames.load_game(name, **params)
     theirs = pyspiel.load_game(os_name, os_params)

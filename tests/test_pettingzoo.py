@@ -34,11 +34,14 @@ def play(moves: list[int]) -> tuple[dict[str, float], dict[str, bool], rlgames.O
     return dict(aec._cumulative_rewards), dict(aec.terminations), aec.infos["player_0"]["outcome"]
 
 
-@pytest.mark.parametrize("moves, rewards", [
-    ([0, 3, 1, 4, 2], {"player_0": 1.0, "player_1": -1.0}),        # x wins along the top row
-    ([3, 0, 4, 1, 8, 2], {"player_0": -1.0, "player_1": 1.0}),     # o wins along the top row
-    ([0, 4, 8, 1, 7, 6, 2, 5, 3], {"player_0": 0.0, "player_1": 0.0}),  # a draw
-])
+@pytest.mark.parametrize(
+    "moves, rewards",
+    [
+        ([0, 3, 1, 4, 2], {"player_0": 1.0, "player_1": -1.0}),  # x wins along the top row
+        ([3, 0, 4, 1, 8, 2], {"player_0": -1.0, "player_1": 1.0}),  # o wins along the top row
+        ([0, 4, 8, 1, 7, 6, 2, 5, 3], {"player_0": 0.0, "player_1": 0.0}),  # a draw
+    ],
+)
 def test_rewards_are_each_seats_return_at_the_end(moves, rewards):
     cumulative, terminations, outcome = play(moves)
     assert cumulative == rewards and all(terminations.values())
@@ -58,6 +61,7 @@ def test_observations_are_from_each_agents_side_and_only_the_mover_has_moves():
 
 def test_a_seed_makes_the_dice_reproducible():
     """Pig's die is drawn with the env's generator: the same seed, the same game; another seed, another."""
+
     def positions(seed: int) -> list[tuple]:
         aec = env("pig", game_params={"winscore": 20})
         aec.reset(seed=seed)

@@ -90,8 +90,9 @@ class Always:
 
 def tug_session(lines: list[str], reply: int, seat: int = 0) -> tuple[rlgames.State | None, list[str]]:
     inputs, written = iter(lines), []
-    final = PlaySession(Always(reply), seat, read=lambda prompt: next(inputs),
-                        write=written.append).run(Tug().new_initial_state())
+    final = PlaySession(Always(reply), seat, read=lambda prompt: next(inputs), write=written.append).run(
+        Tug().new_initial_state()
+    )
     return final, written
 
 
@@ -126,7 +127,8 @@ def test_a_whole_backgammon_game_shows_the_dice_and_ends_in_points():
 
     agent = rlgames.load_agent("expectiminimax(plies=1)", game)
     final = PlaySession(agent, 0, read=read, write=written.append, rng=np.random.default_rng(1)).run(
-        game.new_initial_state())
+        game.new_initial_state()
+    )
     assert final is not None and final.is_terminal()
     assert any(line.startswith("chance: ") for line in written)
     boards = [line for line in written if "to move" in line and "dice" in line.lower()]

@@ -126,8 +126,13 @@ def unchanged(s, action):
 
 def test_a_stuck_state_raises_instead_of_playing_garbage():
     # hash_key and observation are never called by a playout: any function stands in for them.
-    kernels = GameKernels(legal_actions=no_legal_action, apply=unchanged, hash_key=no_legal_action,
-                          observation=no_legal_action, max_actions=4)
+    kernels = GameKernels(
+        legal_actions=no_legal_action,
+        apply=unchanged,
+        hash_key=no_legal_action,
+        observation=no_legal_action,
+        max_actions=4,
+    )
     with pytest.raises(ValueError, match="no legal action"):
         make_random_playout(kernels)((0, 0, 0), new_rng_state(0))
 

@@ -108,8 +108,10 @@ def test_bad_mix_and_temperature_are_refused():
 def test_mcts_specs_with_policy_rollouts_find_the_winning_move():
     # x: a1 b1 (cells 0, 1); o: a2 b2 (3, 4); x to move wins at c1 (2).
     state = TTT.state_from_actions([0, 3, 1, 4])
-    for spec in (f"mcts(simulations=50, model={TTT_MODEL}, rollout=policy)",
-                 f"mcts(simulations=50, model={TTT_MODEL}, rollout_model={TTT_MODEL}, mix=1, solver=false)"):
+    for spec in (
+        f"mcts(simulations=50, model={TTT_MODEL}, rollout=policy)",
+        f"mcts(simulations=50, model={TTT_MODEL}, rollout_model={TTT_MODEL}, mix=1, solver=false)",
+    ):
         agent = rlgames.load_agent(spec, TTT)
         assert isinstance(agent.evaluator, PolicyRolloutEvaluator)
         assert agent.act(state) == 2

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def quickstart() -> str:
     """The first Python block of the README's Quickstart section."""
     text = (ROOT / "README.md").read_text()
-    section = text[text.index("## Quickstart"):]
+    section = text[text.index("## Quickstart") :]
     return re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
 
 

@@ -31,16 +31,22 @@ def test_each_games_and_positions_command_names_its_checkpoint():
     for checkpoint in MANIFEST.checkpoints:
         for measurement in checkpoint.measurements:
             if not isinstance(measurement, Metric):
-                assert f"checkpoints/{checkpoint.file}" in measurement.provenance.command, (checkpoint.file, measurement.id)
+                assert f"checkpoints/{checkpoint.file}" in measurement.provenance.command, (
+                    checkpoint.file,
+                    measurement.id,
+                )
 
 
-@pytest.mark.parametrize(("file", "id", "score", "elo"), [
-    # As `rlgames compare` printed them when the matches were played.
-    ("chess.nnue.pt", "equal-time", "63.0% [58.8%, 67.2%]", "+92 [+57, +127]"),
-    ("chess.nnue.pt", "depth-3", "70.0% [67.4%, 72.5%]", "+147 [+123, +170]"),
-    ("connect_four.nnue.pt", "equal-time", "61.5% [57.0%, 66.0%]", "+81 [+46, +116]"),
-    ("othello.nnue.pt", "depth-6", "84.2% [80.7%, 87.8%]", "+290 [+244, +337]"),
-])
+@pytest.mark.parametrize(
+    ("file", "id", "score", "elo"),
+    [
+        # As `rlgames compare` printed them when the matches were played.
+        ("chess.nnue.pt", "equal-time", "63.0% [58.8%, 67.2%]", "+92 [+57, +127]"),
+        ("chess.nnue.pt", "depth-3", "70.0% [67.4%, 72.5%]", "+147 [+123, +170]"),
+        ("connect_four.nnue.pt", "equal-time", "61.5% [57.0%, 66.0%]", "+81 [+46, +116]"),
+        ("othello.nnue.pt", "depth-6", "84.2% [80.7%, 87.8%]", "+290 [+244, +337]"),
+    ],
+)
 def test_figures_derived_from_the_counts_are_the_reported_ones(file, id, score, elo):
     match = MANIFEST[file].measurement(id)
     assert isinstance(match, Match)
@@ -63,7 +69,8 @@ def test_every_link_of_a_table_reaches_a_record():
 def test_a_region_is_rendered_and_the_text_around_it_kept():
     text = "before <!-- generated: figure chess.nnue.pt equal-time -->stale<!-- end generated --> after"
     assert regenerate(text, MANIFEST, "README.md") == (
-        "before <!-- generated: figure chess.nnue.pt equal-time -->63.0% [58.8%, 67.2%]<!-- end generated --> after")
+        "before <!-- generated: figure chess.nnue.pt equal-time -->63.0% [58.8%, 67.2%]<!-- end generated --> after"
+    )
     with pytest.raises(ValueError, match="unknown generated region"):
         regenerate("<!-- generated: nonsense -->x<!-- end generated -->", MANIFEST, "README.md")
     with pytest.raises(KeyError, match="no measurement"):
@@ -91,13 +98,16 @@ def _manifest_with(tmp_path: Path, change) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (lambda m: m.pop("wins"), "missing 1 required positional argument: 'wins'"),
-    (lambda m: m.update(score=0.7), "unknown field 'score'"),
-    (lambda m: m.update(kind="guess"), "kind must be one of match, accuracy, metric"),
-    (lambda m: m.pop("depth"), "an equal-depth match, and only one, gives its depth"),
-    (lambda m: m.update(question="faster"), "question must be one of"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda m: m.pop("wins"), "missing 1 required positional argument: 'wins'"),
+        (lambda m: m.update(score=0.7), "unknown field 'score'"),
+        (lambda m: m.update(kind="guess"), "kind must be one of match, accuracy, metric"),
+        (lambda m: m.pop("depth"), "an equal-depth match, and only one, gives its depth"),
+        (lambda m: m.update(question="faster"), "question must be one of"),
+    ],
+)
 def test_a_record_off_the_schema_is_refused_naming_it(tmp_path, change, message):
     with pytest.raises(ManifestError, match="chess.nnue.pt measurement 'depth-2'") as error:
         load_manifest(_manifest_with(tmp_path, change))

@@ -34,7 +34,10 @@ def chi_square(counts: np.ndarray, expected: np.ndarray) -> float:
 def test_seeding_is_splitmix64():
     # The first splitmix64 outputs from seed 0, as published with the reference implementation.
     assert [int(w) for w in new_rng_state(0)] == [
-        0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F, 0xF88BB8A8724C81EC,
+        0xE220A8397B1DCDAF,
+        0x6E789E6AA1B965F4,
+        0x06C45D188009454F,
+        0xF88BB8A8724C81EC,
     ]
 
 

@@ -67,7 +67,8 @@ def test_connect_four_action_sets_agree_with_child_scores():
         assert max(move_scores.values()) == score
         assert result.best_actions == tuple(a for a, s in move_scores.items() if s == score)
         assert result.value_preserving_actions == tuple(
-            a for a, s in move_scores.items() if (s > 0) - (s < 0) == result.value)
+            a for a, s in move_scores.items() if (s > 0) - (s < 0) == result.value
+        )
 
 
 def score_to_win_now(state: State) -> int:

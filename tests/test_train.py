@@ -67,8 +67,9 @@ C4 = rlgames.load_game("connect_four")
 QUIET = {"echo": lambda line: None}
 
 
-def states_after_random_play(game: rlgames.Game, rng: np.random.Generator, count: int,
-                             plies: tuple[int, int] = (0, 5)) -> list[rlgames.State]:
+def states_after_random_play(
+    game: rlgames.Game, rng: np.random.Generator, count: int, plies: tuple[int, int] = (0, 5)
+) -> list[rlgames.State]:
     """``count`` positions (a player to move) after a number of random plies drawn from ``[plies[0],
     plies[1])``, or as many as the game lasted."""
     states = []
@@ -92,10 +93,14 @@ def solver_batch(states: list[rlgames.State]) -> Positions:
         best = solve(state).value_preserving_actions
         policy[list(best)] = 1.0 / len(best)
         policies.append(policy)
-    return Positions(np.stack([s.observation() for s in states]),
-                     np.stack([s.legal_action_mask().astype(bool) for s in states]),
-                     np.stack(policies), np.array([solve(s).value for s in states], dtype=np.float32),
-                     np.ones(len(states), dtype=np.float32), np.ones(len(states), dtype=np.float32))
+    return Positions(
+        np.stack([s.observation() for s in states]),
+        np.stack([s.legal_action_mask().astype(bool) for s in states]),
+        np.stack(policies),
+        np.array([solve(s).value for s in states], dtype=np.float32),
+        np.ones(len(states), dtype=np.float32),
+        np.ones(len(states), dtype=np.float32),
+    )
 
 
 # --- config -------------------------------------------------------------------------------------------
@@ -107,15 +112,23 @@ def test_presets_are_valid_and_distinct() -> None:
     assert configs["connect_four"].lr_at(0) == 2e-3 and configs["connect_four"].lr_at(150) == 5e-4
     assert configs["connect_four"].lr_at(199) == 1e-4
     searches = {name: c.selfplay.search for name, c in configs.items()}
-    assert searches == {"tic_tac_toe": "gumbel", "smoke": "auto", "connect_four": "puct", "connect_four_small": "gumbel",
-                        "othello": "puct", "othello_small": "puct", "chess": "gumbel",
-                        "backgammon": "puct"}  # the shipped networks' searches; PUCT samples backgammon's dice
+    assert searches == {
+        "tic_tac_toe": "gumbel",
+        "smoke": "auto",
+        "connect_four": "puct",
+        "connect_four_small": "gumbel",
+        "othello": "puct",
+        "othello_small": "puct",
+        "chess": "gumbel",
+        "backgammon": "puct",
+    }  # the shipped networks' searches; PUCT samples backgammon's dice
 
 
 def test_overrides_from_json_and_toml(tmp_path: Path) -> None:
     json_file = tmp_path / "o.json"
-    json_file.write_text(json.dumps({"iterations": 7, "selfplay": {"simulations": 11},
-                                     "optim": {"lr_schedule": [[3, 0.5]], "lr": 1}}))
+    json_file.write_text(
+        json.dumps({"iterations": 7, "selfplay": {"simulations": 11}, "optim": {"lr_schedule": [[3, 0.5]], "lr": 1}})
+    )
     config = load_config("smoke", read_override_file(json_file), seed=5)
     assert (config.iterations, config.selfplay.simulations, config.seed) == (7, 11, 5)
     assert config.optim.lr == 1.0 and isinstance(config.optim.lr, float)
@@ -127,20 +140,23 @@ def test_overrides_from_json_and_toml(tmp_path: Path) -> None:
     assert config.selfplay == load_config("tic_tac_toe").selfplay  # the rest of the preset stays
 
 
-@pytest.mark.parametrize("overrides, message", [
-    ({"selfplay": {"simulatons": 3}}, "unknown setting 'selfplay.simulatons'"),
-    ({"optim": {"batch_size": "big"}}, "'optim.batch_size' takes a int"),
-    ({"replay": {"augment": 1}}, "'replay.augment' takes a bool"),
-    ({"selfplay": 3}, "'selfplay' is a table"),
-    ({"selfplay": {"simulations": 0}}, "selfplay.simulations must be positive"),
-    ({"eval": {"games": 3}}, "eval.games must be even"),
-    ({"selfplay": {"random_move_fraction": 1.5}}, "selfplay.random_move_fraction must be in [0, 1], got 1.5"),
-    ({"selfplay": {"random_move_plies": 0}}, "selfplay.random_move_plies must be positive"),
-    ({"selfplay": {"search_value_weight": -0.1}}, "selfplay.search_value_weight must be in [0, 1], got -0.1"),
-    ({"selfplay": {"sibling_fraction": 2.0}}, "selfplay.sibling_fraction must be in [0, 1], got 2.0"),
-    ({"selfplay": {"sibling_proof_depth": 0}}, "selfplay.sibling_proof_depth must be positive"),
-    ({"selfplay": {"siblings_per_position": 0}}, "selfplay.siblings_per_position must be positive"),
-])
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        ({"selfplay": {"simulatons": 3}}, "unknown setting 'selfplay.simulatons'"),
+        ({"optim": {"batch_size": "big"}}, "'optim.batch_size' takes a int"),
+        ({"replay": {"augment": 1}}, "'replay.augment' takes a bool"),
+        ({"selfplay": 3}, "'selfplay' is a table"),
+        ({"selfplay": {"simulations": 0}}, "selfplay.simulations must be positive"),
+        ({"eval": {"games": 3}}, "eval.games must be even"),
+        ({"selfplay": {"random_move_fraction": 1.5}}, "selfplay.random_move_fraction must be in [0, 1], got 1.5"),
+        ({"selfplay": {"random_move_plies": 0}}, "selfplay.random_move_plies must be positive"),
+        ({"selfplay": {"search_value_weight": -0.1}}, "selfplay.search_value_weight must be in [0, 1], got -0.1"),
+        ({"selfplay": {"sibling_fraction": 2.0}}, "selfplay.sibling_fraction must be in [0, 1], got 2.0"),
+        ({"selfplay": {"sibling_proof_depth": 0}}, "selfplay.sibling_proof_depth must be positive"),
+        ({"selfplay": {"siblings_per_position": 0}}, "selfplay.siblings_per_position must be positive"),
+    ],
+)
 def test_bad_overrides_are_named(overrides: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=re.escape(message)):
         load_config("smoke", overrides)
@@ -208,8 +224,9 @@ def test_gumbel_self_play_games_differ() -> None:
     """Sampling the opening from Sequential Halving's visits keeps self-play games apart (its own
     choice, once sigma(completed Q) dominates the Gumbel noise, repeated one game)."""
     evaluator = NetworkEvaluator(build_network(TTT, "mlp", hidden=16, layers=1, seed=0), TTT)
-    config = SelfPlayConfig(games_per_iteration=16, parallel_games=16, search="gumbel", simulations=16,
-                            temperature_moves=2)
+    config = SelfPlayConfig(
+        games_per_iteration=16, parallel_games=16, search="gumbel", simulations=16, temperature_moves=2
+    )
     positions, stats = play_games(TTT, evaluator, config, seed=3)
     one_stone = positions.observations.reshape(len(positions), -1).sum(axis=1) == 1
     assert stats.games == 16 and one_stone.sum() == 16  # each game's second position
@@ -225,14 +242,23 @@ def test_self_play_splits_among_workers_through_the_parallel_seam(request: pytes
     network = build_network(TTT, "mlp", hidden=16, layers=1, seed=0)
     config = SelfPlayConfig(games_per_iteration=5, parallel_games=4, search="gumbel", simulations=8, workers=2)
     positions, stats = play_iteration(TTT, NetworkEvaluator(network, TTT), config, seed=3)
-    shares = [play_games(TTT, NetworkEvaluator(network, TTT), dataclasses.replace(
-        config, games_per_iteration=games, parallel_games=games, workers=1), share_seed(3, k))
-              for k, games in enumerate((3, 2))]
+    shares = [
+        play_games(
+            TTT,
+            NetworkEvaluator(network, TTT),
+            dataclasses.replace(config, games_per_iteration=games, parallel_games=games, workers=1),
+            share_seed(3, k),
+        )
+        for k, games in enumerate((3, 2))
+    ]
     for name in FIELDS:
         assert np.array_equal(getattr(positions, name), np.concatenate([getattr(p, name) for p, _ in shares])), name
     assert stats.games == 5 and stats.positions == sum(s.positions for _, s in shares) == len(positions)
     assert stats.evaluations == sum(s.evaluations for _, s in shares) > 0
-    assert play_iteration(TTT, NetworkEvaluator(network, TTT), dataclasses.replace(config, workers=1), seed=3)[1].games == 5
+    assert (
+        play_iteration(TTT, NetworkEvaluator(network, TTT), dataclasses.replace(config, workers=1), seed=3)[1].games
+        == 5
+    )
 
 
 def test_self_play_of_a_game_that_opens_with_a_roll() -> None:
@@ -251,8 +277,9 @@ def test_a_random_move_branches_the_game_and_leaves_the_earlier_positions_out_of
     """Without temperature moves Gumbel self-play repeats one game; a random first move (ply 0 of
     ``random_move_plies=1``) spreads the second positions over the board and weights the first 0."""
     evaluator = NetworkEvaluator(build_network(C4, "mlp", hidden=16, layers=1, seed=0), C4)
-    plain = SelfPlayConfig(games_per_iteration=24, parallel_games=24, search="gumbel", simulations=8,
-                           temperature_moves=0)
+    plain = SelfPlayConfig(
+        games_per_iteration=24, parallel_games=24, search="gumbel", simulations=8, temperature_moves=0
+    )
     branched = dataclasses.replace(plain, random_move_fraction=1.0, random_move_plies=1)
     second_positions = []
     for config in (plain, branched):
@@ -269,10 +296,15 @@ def test_the_value_target_mixes_the_outcome_with_the_search_value() -> None:
     """Player 0 wins; the targets are ``(1 - w) z + w q`` for each position's side to move, and the
     positions up to the random move (the second) leave the value loss."""
     n = 5
-    played = _Game(TTT.state_from_actions([0, 3, 1, 4, 2]), random_ply=1,
-                   observations=[np.zeros(TTT.observation_shape, np.float32)] * n, masks=[np.ones(9, bool)] * n,
-                   policies=[np.full(9, 1 / 9, np.float32)] * n, players=[0, 1, 0, 1, 0],
-                   search_values=[0.2, -0.5, 0.9, -1.0, 1.0])
+    played = _Game(
+        TTT.state_from_actions([0, 3, 1, 4, 2]),
+        random_ply=1,
+        observations=[np.zeros(TTT.observation_shape, np.float32)] * n,
+        masks=[np.ones(9, bool)] * n,
+        policies=[np.full(9, 1 / 9, np.float32)] * n,
+        players=[0, 1, 0, 1, 0],
+        search_values=[0.2, -0.5, 0.9, -1.0, 1.0],
+    )
     z, q = np.array([1, -1, 1, -1, 1]), np.array(played.search_values)
     for w in (0.0, 0.25, 1.0):
         positions = _collect([played], w)
@@ -283,13 +315,16 @@ def test_the_value_target_mixes_the_outcome_with_the_search_value() -> None:
 TUG = Tug()
 
 
-@pytest.mark.parametrize("actions, values", [
-    ((RIGHT, RIGHT, RIGHT), (1.0, -1.0)),  # player 0's goal: 2 points of utility (-2, 2), the value 1
-    ((RIGHT, CASH), (0.5, -0.5)),  # cashed in on player 0's side: 1 point, the value 0.5
-    ((LEFT, LEFT, LEFT), (-1.0, 1.0)),
-    ((LEFT, CASH), (-0.5, 0.5)),
-    ((RIGHT, LEFT), (0.0, 0.0)),  # a repetition draw
-])
+@pytest.mark.parametrize(
+    "actions, values",
+    [
+        ((RIGHT, RIGHT, RIGHT), (1.0, -1.0)),  # player 0's goal: 2 points of utility (-2, 2), the value 1
+        ((RIGHT, CASH), (0.5, -0.5)),  # cashed in on player 0's side: 1 point, the value 0.5
+        ((LEFT, LEFT, LEFT), (-1.0, 1.0)),
+        ((LEFT, CASH), (-0.5, 0.5)),
+        ((RIGHT, LEFT), (0.0, 0.0)),  # a repetition draw
+    ],
+)
 def test_outcome_values_scale_returns_into_values(actions, values):
     state = TUG.state_from_actions(actions)
     assert outcome_values(state) == values
@@ -303,9 +338,14 @@ def test_the_value_target_of_a_two_point_game_is_scaled_into_minus_one_one(actio
     """A 2-point win of Tug (utility (-2, 2)) is the target 1, a 1-point win 0.5, for the winner."""
     n = len(actions) - 1
     shape = TUG.observation_shape
-    played = _Game(TUG.state_from_actions(actions), observations=[np.zeros(shape, np.float32)] * n,
-                   masks=[np.ones(3, bool)] * n, policies=[np.full(3, 1 / 3, np.float32)] * n,
-                   players=[0, 1][:n], search_values=[0.2, -0.4][:n])
+    played = _Game(
+        TUG.state_from_actions(actions),
+        observations=[np.zeros(shape, np.float32)] * n,
+        masks=[np.ones(3, bool)] * n,
+        policies=[np.full(3, 1 / 3, np.float32)] * n,
+        players=[0, 1][:n],
+        search_values=[0.2, -0.4][:n],
+    )
     assert _collect([played], 0.0).values.tolist() == [z0, -z0][:n]
     assert _collect([played], 0.5).values.tolist() == pytest.approx([(z0 + 0.2) / 2, (-z0 - 0.4) / 2][:n])
 
@@ -353,8 +393,14 @@ def test_siblings_draw_nothing_when_off_and_skip_games_with_chance() -> None:
 
 def test_self_play_records_siblings_after_each_game() -> None:
     evaluator = NetworkEvaluator(build_network(C4, "mlp", hidden=16, layers=1, seed=0), C4)
-    config = SelfPlayConfig(games_per_iteration=8, parallel_games=8, search="gumbel", simulations=8,
-                            sibling_fraction=1.0, sibling_proof_depth=3)
+    config = SelfPlayConfig(
+        games_per_iteration=8,
+        parallel_games=8,
+        search="gumbel",
+        simulations=8,
+        sibling_fraction=1.0,
+        sibling_proof_depth=3,
+    )
     positions, stats = play_games(C4, evaluator, config, seed=0)
     assert stats.siblings > 0 and stats.positions + stats.siblings == len(positions)
     assert stats.mean_length == stats.positions / stats.games
@@ -370,8 +416,14 @@ def test_replay_ring_buffer_keeps_the_newest_and_round_trips(tmp_path: Path) -> 
 
     def positions(first: int, n: int) -> Positions:
         values = np.arange(first, first + n, dtype=np.float32)
-        return Positions(np.repeat(values, 2).reshape(n, 1, 2), np.ones((n, 3), bool), np.zeros((n, 3), np.float32), values,
-                         values % 2, 1 - values % 2)
+        return Positions(
+            np.repeat(values, 2).reshape(n, 1, 2),
+            np.ones((n, 3), bool),
+            np.zeros((n, 3), np.float32),
+            values,
+            values % 2,
+            1 - values % 2,
+        )
 
     buffer.add(positions(0, 3))
     buffer.add(positions(3, 4))  # 7 added, capacity 5: 2..6 remain
@@ -405,8 +457,14 @@ def test_augmentation_maps_positions_to_their_symmetric_positions(game: rlgames.
             state = state.apply(line[-1])
         policy = rng.random(game.num_actions).astype(np.float32) * state.legal_action_mask()
         policy /= policy.sum()
-        batch = Positions(state.observation()[None], state.legal_action_mask().astype(bool)[None], policy[None],
-                          np.zeros(1, np.float32), np.ones(1, np.float32), np.ones(1, np.float32))
+        batch = Positions(
+            state.observation()[None],
+            state.legal_action_mask().astype(bool)[None],
+            policy[None],
+            np.zeros(1, np.float32),
+            np.ones(1, np.float32),
+            np.ones(1, np.float32),
+        )
         for symmetry in game.symmetries():
             image = game.state_from_actions([int(symmetry.action_map[a]) for a in line])
             out = augment(batch, [symmetry], rng)
@@ -420,9 +478,16 @@ def test_augmentation_maps_positions_to_their_symmetric_positions(game: rlgames.
 def test_sampling_uses_every_symmetry() -> None:
     buffer = ReplayBuffer(10, tuple(TTT.observation_shape), TTT.num_actions)
     state = TTT.state_from_actions([0])  # a corner: its 8 images are 4 distinct corners
-    buffer.add(Positions(state.observation()[None], state.legal_action_mask().astype(bool)[None],
-                         np.eye(9, dtype=np.float32)[[4]], np.zeros(1, np.float32), np.ones(1, np.float32),
-                         np.ones(1, np.float32)))
+    buffer.add(
+        Positions(
+            state.observation()[None],
+            state.legal_action_mask().astype(bool)[None],
+            np.eye(9, dtype=np.float32)[[4]],
+            np.zeros(1, np.float32),
+            np.ones(1, np.float32),
+            np.ones(1, np.float32),
+        )
+    )
     sample = buffer.sample(200, np.random.default_rng(0), TTT.symmetries())
     corners = {tuple(np.argwhere(o[1]).ravel()) for o in sample.observations}  # the opponent's stone
     assert corners == {(0, 0), (0, 2), (2, 0), (2, 2)}
@@ -455,8 +520,9 @@ def test_the_value_loss_leaves_out_positions_of_weight_zero() -> None:
     network = build_network(TTT, "mlp", seed=0, hidden=32, layers=1)
     learner = Learner(network, make_optimizer(network, config), config, torch.device("cpu"))
     keep = np.arange(16) % 2 == 0
-    wrong = dataclasses.replace(batch, values=np.where(keep, batch.values, 5.0).astype(np.float32),
-                                value_weights=keep.astype(np.float32))
+    wrong = dataclasses.replace(
+        batch, values=np.where(keep, batch.values, 5.0).astype(np.float32), value_weights=keep.astype(np.float32)
+    )
     _, with_weights = learner.losses(wrong)
     _, kept_only = learner.losses(Positions(*(getattr(batch, f)[keep] for f in FIELDS)))
     assert with_weights.value == pytest.approx(kept_only.value, rel=1e-6)
@@ -469,8 +535,11 @@ def test_the_policy_loss_leaves_out_positions_of_weight_zero() -> None:
     network = build_network(TTT, "mlp", seed=0, hidden=32, layers=1)
     learner = Learner(network, make_optimizer(network, config), config, torch.device("cpu"))
     keep = np.arange(16) % 3 != 0
-    wrong = dataclasses.replace(batch, policies=np.where(keep[:, None], batch.policies, 0.0).astype(np.float32),
-                                policy_weights=keep.astype(np.float32))
+    wrong = dataclasses.replace(
+        batch,
+        policies=np.where(keep[:, None], batch.policies, 0.0).astype(np.float32),
+        policy_weights=keep.astype(np.float32),
+    )
     _, with_weights = learner.losses(wrong)
     _, kept_only = learner.losses(Positions(*(getattr(batch, f)[keep] for f in FIELDS)))
     assert with_weights.policy == pytest.approx(kept_only.policy, rel=1e-6)
@@ -479,9 +548,14 @@ def test_the_policy_loss_leaves_out_positions_of_weight_zero() -> None:
 
 def test_replay_files_without_loss_weights_load_with_weight_one(tmp_path: Path) -> None:
     n = 3
-    np.savez(tmp_path / "old.npz", observations=np.zeros((n, 1, 2), np.float32), masks=np.ones((n, 3), bool),
-             policies=np.zeros((n, 3), np.float32), values=np.array([1, 0, -1], np.float32),
-             counters=np.array([n, n, 5]))
+    np.savez(
+        tmp_path / "old.npz",
+        observations=np.zeros((n, 1, 2), np.float32),
+        masks=np.ones((n, 3), bool),
+        policies=np.zeros((n, 3), np.float32),
+        values=np.array([1, 0, -1], np.float32),
+        counters=np.array([n, n, 5]),
+    )
     loaded = ReplayBuffer.load(tmp_path / "old.npz", (1, 2), 3)
     assert len(loaded) == n and np.array_equal(loaded.value_weights[:n], np.ones(n, np.float32))
     assert np.array_equal(loaded.policy_weights[:n], np.ones(n, np.float32))
@@ -496,8 +570,9 @@ def test_evaluation_helpers() -> None:
     assert elo_difference(0.5, 10) == 0.0 and elo_difference(1.0, 10) == pytest.approx(400 * np.log10(19))
     solver, random = rlgames.load_agent("solver", TTT), rlgames.load_agent("random", TTT)
     config = load_config("smoke", {"eval": {"games": 8}}).eval
-    result = match(TTT, solver, random, games=config.games, opening_plies=config.opening_plies,
-                   rng=np.random.default_rng(0))
+    result = match(
+        TTT, solver, random, games=config.games, opening_plies=config.opening_plies, rng=np.random.default_rng(0)
+    )
     assert result["score"] >= 0.75 and result["elo"] > 0  # the solver never loses
 
 
@@ -570,9 +645,21 @@ def test_smoke_run_writes_checkpoint_replay_and_tensorboard(tmp_path: Path) -> N
     events = EventAccumulator(str(tmp_path / "tb"))
     events.Reload()
     tags = set(events.Tags()["scalars"])
-    expected = {"loss/policy", "loss/value", "loss/entropy", "lr", "selfplay/games_per_s", "selfplay/positions_per_s",
-                "selfplay/evals_per_s", "selfplay/game_length", "replay/size", "eval/value_correct",
-                "eval/policy_optimal", "eval/score_vs_alphabeta_depth1_heuristic", "eval/elo_vs_mcts_simulations10"}
+    expected = {
+        "loss/policy",
+        "loss/value",
+        "loss/entropy",
+        "lr",
+        "selfplay/games_per_s",
+        "selfplay/positions_per_s",
+        "selfplay/evals_per_s",
+        "selfplay/game_length",
+        "replay/size",
+        "eval/value_correct",
+        "eval/policy_optimal",
+        "eval/score_vs_alphabeta_depth1_heuristic",
+        "eval/elo_vs_mcts_simulations10",
+    }
     assert expected <= tags, expected - tags
     assert [e.step for e in events.Scalars("replay/size")] == [1, 2]
     assert [e.step for e in events.Scalars("eval/policy_optimal")] == [0, 1, 2]
@@ -616,13 +703,25 @@ def test_resume_after_a_real_kill(tmp_path: Path) -> None:
     """SIGKILL a ``python -m rlgames.train`` process mid-run, resume it: the weights match an uninterrupted run."""
     overrides = {"eval": {"interval": 0}, "selfplay": {"games_per_iteration": 16, "parallel_games": 16}}
     (tmp_path / "o.json").write_text(json.dumps(overrides))
-    command = [sys.executable, "-m", "rlgames.train", "tic_tac_toe", "--config", str(tmp_path / "o.json"), "--iterations",
-               "30", "--run-dir", str(tmp_path / "killed")]
+    command = [
+        sys.executable,
+        "-m",
+        "rlgames.train",
+        "tic_tac_toe",
+        "--config",
+        str(tmp_path / "o.json"),
+        "--iterations",
+        "30",
+        "--run-dir",
+        str(tmp_path / "killed"),
+    ]
     process = subprocess.Popen(command, cwd=Path(__file__).parents[1], stdout=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 240
-        while not (tmp_path / "killed" / CHECKPOINT).is_file() or \
-                load_checkpoint(tmp_path / "killed" / CHECKPOINT).counters["iteration"] < 2:
+        while (
+            not (tmp_path / "killed" / CHECKPOINT).is_file()
+            or load_checkpoint(tmp_path / "killed" / CHECKPOINT).counters["iteration"] < 2
+        ):
             assert process.poll() is None and time.monotonic() < deadline, "the run ended before it was killed"
             time.sleep(0.05)
     finally:
@@ -664,8 +763,17 @@ def test_resume_refuses_another_run(tmp_path: Path) -> None:
 def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     overrides = tmp_path / "o.json"
     overrides.write_text(json.dumps({"eval": {"interval": 0}}))
-    args = ["tic_tac_toe", "--preset", "smoke", "--config", str(overrides), "--run-dir", str(tmp_path / "run"),
-            "--iterations", "1"]
+    args = [
+        "tic_tac_toe",
+        "--preset",
+        "smoke",
+        "--config",
+        str(overrides),
+        "--run-dir",
+        str(tmp_path / "run"),
+        "--iterations",
+        "1",
+    ]
     assert main(args) == 0
     assert "it 1/1 |" in capsys.readouterr().out
     assert main(args[:-1] + ["2", "--resume"]) == 0
@@ -679,8 +787,9 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 # --- learning ----------------------------------------------------------------------------------------------
 def ttt_run(tmp_path: Path, iterations: int, seed: int, eval_overrides: dict) -> Trainer:
-    config = load_config("tic_tac_toe", {"eval": {"interval": iterations, **eval_overrides}}, seed=seed,
-                         iterations=iterations)
+    config = load_config(
+        "tic_tac_toe", {"eval": {"interval": iterations, **eval_overrides}}, seed=seed, iterations=iterations
+    )
     trainer = Trainer(TTT, config, tmp_path, **QUIET)
     trainer.run()
     return trainer
@@ -717,9 +826,17 @@ def test_the_tic_tac_toe_preset_learns_to_play(tmp_path: Path) -> None:
     assert after["policy_optimal_decisive"] >= 0.8 > before["policy_optimal_decisive"]
     config = load_config("tic_tac_toe", {"eval": {"games": 40}}).eval
     untrained = build_network(TTT, "mlp", seed=0, hidden=64, layers=2)
-    scores = [match(TTT, GreedyPolicy(network), rlgames.load_agent("random", TTT), games=config.games,
-                    opening_plies=config.opening_plies, rng=np.random.default_rng(7))["score"]
-              for network in (untrained, trainer.network)]
+    scores = [
+        match(
+            TTT,
+            GreedyPolicy(network),
+            rlgames.load_agent("random", TTT),
+            games=config.games,
+            opening_plies=config.opening_plies,
+            rng=np.random.default_rng(7),
+        )["score"]
+        for network in (untrained, trainer.network)
+    ]
     assert scores[1] >= 0.8 and scores[1] >= scores[0] + 0.2, scores  # seeds 0-3: 0.44-0.69 -> 0.86-0.96
 
 
@@ -728,8 +845,9 @@ def test_every_trainer_takes_a_config_file_and_set(tmp_path: Path) -> None:
     from rlgames.train import nnue
     from rlgames.train.settings import nested_settings, parse_settings
 
-    assert nested_settings(parse_settings(["selfplay.simulations=8", "iterations=2"]), {"selfplay": {"c_puct": 2.0}}) \
-        == {"selfplay": {"c_puct": 2.0, "simulations": 8}, "iterations": 2}
+    assert nested_settings(
+        parse_settings(["selfplay.simulations=8", "iterations=2"]), {"selfplay": {"c_puct": 2.0}}
+    ) == {"selfplay": {"c_puct": 2.0, "simulations": 8}, "iterations": 2}
     config = load_config("smoke", nested_settings(parse_settings(["selfplay.simulations=8"])))
     assert config.selfplay.simulations == 8
     (tmp_path / "nnue.toml").write_text("depth = 3\nwindow = 2\n")

@@ -48,20 +48,26 @@ def test_resume_equals_an_uninterrupted_run(tmp_path, capsys):
     assert isinstance(evaluator, NNUEvaluator) and evaluator.kernel is not None
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["tic_tac_toe", "--preset", "huge"], "unknown preset"),
-    (["chesss"], "chesss"),
-    (["pig"], "chance"),
-    (["tic_tac_toe", "--set", "depth"], "KEY=VALUE"),
-    (["tic_tac_toe", "--set", "depht=3"], "unknown setting 'depht' in preset tic_tac_toe"),
-    (["tic_tac_toe", "--set", "depth=deep"], "must be a number"),
-    (["tic_tac_toe", "--set", "depth=2.5"], "depth"),
-    (["tic_tac_toe", "--set", "adjudicate=1.5"], "adjudicate must be in [0, 1], got 1.5"),
-    (["tic_tac_toe", "--workers", "0"], "--workers must be at least 1"),
-    (["tic_tac_toe", "--relearn", "runs/no-such-run", "--out", "x.nnue.pt"], "runs/no-such-run/window.npz does not exist"),
-    (["tic_tac_toe", "--relearn", "runs/no-such-run"], "--relearn writes its network to --out FILE"),
-    (["tic_tac_toe", "--init", "x.nnue.pt"], "--init is the network --relearn starts from: pass --relearn RUN_DIR"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["tic_tac_toe", "--preset", "huge"], "unknown preset"),
+        (["chesss"], "chesss"),
+        (["pig"], "chance"),
+        (["tic_tac_toe", "--set", "depth"], "KEY=VALUE"),
+        (["tic_tac_toe", "--set", "depht=3"], "unknown setting 'depht' in preset tic_tac_toe"),
+        (["tic_tac_toe", "--set", "depth=deep"], "must be a number"),
+        (["tic_tac_toe", "--set", "depth=2.5"], "depth"),
+        (["tic_tac_toe", "--set", "adjudicate=1.5"], "adjudicate must be in [0, 1], got 1.5"),
+        (["tic_tac_toe", "--workers", "0"], "--workers must be at least 1"),
+        (
+            ["tic_tac_toe", "--relearn", "runs/no-such-run", "--out", "x.nnue.pt"],
+            "runs/no-such-run/window.npz does not exist",
+        ),
+        (["tic_tac_toe", "--relearn", "runs/no-such-run"], "--relearn writes its network to --out FILE"),
+        (["tic_tac_toe", "--init", "x.nnue.pt"], "--init is the network --relearn starts from: pass --relearn RUN_DIR"),
+    ],
+)
 def test_bad_input_is_one_line(tmp_path, capsys, argv, message):
     assert nnue.main([*argv, "--run-dir", str(tmp_path / "run")]) == 2
     err = capsys.readouterr().err
@@ -115,7 +121,9 @@ def test_a_teacher_labels_the_positions_and_their_random_children():
     assert siblings.any() and (~siblings).any()
     # lam = 1: every label is the teacher's value of its position, siblings included
     with torch.no_grad():
-        _, values = teacher.network(torch.from_numpy(data.observations), torch.from_numpy(data.legal_masks(game.num_actions)))
+        _, values = teacher.network(
+            torch.from_numpy(data.observations), torch.from_numpy(data.legal_masks(game.num_actions))
+        )
     np.testing.assert_allclose(data.labels(1.0), values.numpy(), atol=1e-5)
     np.testing.assert_array_equal(data.values[siblings], data.results[siblings])  # no game: any lam gives the teacher's
     plain = play(game, config, 0)
@@ -146,7 +154,7 @@ def test_augmented_positions_are_the_positions_of_the_symmetric_boards(name):
         planes, height, width = game.observation_shape  # the transform moves each cell where the action map does
         original = data.observations.reshape(n, planes, height * width)
         image = augmented.observations[part].reshape(n, planes, height * width)
-        np.testing.assert_array_equal(image[:, :, symmetry.action_map[:height * width]], original)
+        np.testing.assert_array_equal(image[:, :, symmetry.action_map[: height * width]], original)
 
 
 def test_sparse_features_cannot_be_augmented():
@@ -182,8 +190,9 @@ def test_the_factorizer_folds_into_the_first_layer_exactly():
 def test_learning_with_a_factorizer_and_no_policy_leaves_a_plain_network():
 
     game = rlgames.load_game("tic_tac_toe")
-    config = nnue.NNUEConfig(games=2, depth=1, random_plies=2, accumulator=8, hidden=4, epochs=2, factor=9,
-                             policy_weight=0.0, one_cycle=True)
+    config = nnue.NNUEConfig(
+        games=2, depth=1, random_plies=2, accumulator=8, hidden=4, epochs=2, factor=9, policy_weight=0.0, one_cycle=True
+    )
     data = play(game, config, 0)
     network = build_network(game, "nnue", seed=0, accumulator=8, hidden=4)
     policy = network.policy.weight.detach().clone()
@@ -212,7 +221,7 @@ def test_quiet_self_play_keeps_only_positions_whose_searched_move_is_quiet():
     tactical = [x[i + 1].sum() < x[i].sum() or x[i + 1, 384:448].sum() < x[i, :64].sum() for i in range(len(x) - 1)]
     expected = every.values[:-1][~np.array(tactical)]
     assert 0 < len(expected) < len(tactical) and len(quiet) - len(expected) in (0, 1)
-    np.testing.assert_array_equal(quiet.values[:len(expected)], expected)
+    np.testing.assert_array_equal(quiet.values[: len(expected)], expected)
 
 
 def test_sparse_positions_are_the_active_features_and_read_as_the_dense_inputs():
@@ -222,6 +231,7 @@ def test_sparse_positions_are_the_active_features_and_read_as_the_dense_inputs()
     window saved before) join sparse ones as sparse."""
     import numpy as np
     from rlgames.models.evaluator import network_inputs
+
     chess_sets = (("pieces",), ("pieces", "threats"), ("pieces", "threats", "positional"))
     for name, inputs in (("connect_four", ("lines",)), *(("chess", sets) for sets in chess_sets)):
         game = rlgames.load_game(name)
@@ -238,11 +248,17 @@ def test_sparse_positions_are_the_active_features_and_read_as_the_dense_inputs()
         assert (active.max() >= sum(counts[:2])) == (len(inputs) > 2)
         network = build_network(game, "nnue", seed=2, accumulator=8, hidden=4, inputs=inputs)
         masks = torch.ones(len(states), game.num_actions)
-        for sparse_out, dense_out in zip(network.forward_active(torch.from_numpy(active), masks),
-                                         network(torch.from_numpy(dense), masks)):
+        for sparse_out, dense_out in zip(
+            network.forward_active(torch.from_numpy(active), masks), network(torch.from_numpy(dense), masks)
+        ):
             torch.testing.assert_close(sparse_out, dense_out)
-        old = nnue_data.Positions(dense, np.ones((12, game.num_actions), np.int8), np.zeros(12, np.int64),
-                                  np.zeros(12, np.float32), np.zeros(12, np.float32))
+        old = nnue_data.Positions(
+            dense,
+            np.ones((12, game.num_actions), np.int8),
+            np.zeros(12, np.int64),
+            np.zeros(12, np.float32),
+            np.zeros(12, np.float32),
+        )
         new = dataclasses.replace(old, observations=active)
         joined = nnue_data.Positions.concatenate([old, new])
         assert joined.sparse and len(joined) == 24
@@ -300,7 +316,9 @@ def test_adjudication_ends_a_game_once_the_search_is_sure_and_scores_it_for_the_
 def test_legal_masks_are_kept_eight_to_a_byte():
     import numpy as np
 
-    masks = np.random.default_rng(0).integers(0, 2, size=(5, 4674), dtype=np.int8)  # chess's actions: not a multiple of 8
+    masks = np.random.default_rng(0).integers(
+        0, 2, size=(5, 4674), dtype=np.int8
+    )  # chess's actions: not a multiple of 8
     packed = nnue_data.pack_masks(masks)
     assert packed.shape == (5, 585) and packed.dtype == np.uint8
     np.testing.assert_array_equal(nnue_data.unpack_masks(packed, 4674), masks)
@@ -314,8 +332,12 @@ def test_a_window_saved_before_loads_its_mixed_labels_as_value_and_result_and_pa
     nnue_data.save_window(tmp_path / "window.npz", [data, data])
     again = nnue_data.load_window(tmp_path / "window.npz", game)
     assert len(again) == 2 and np.array_equal(again[1].results, data.results)
-    legacy = {"0/observations": data.observations, "0/masks": data.legal_masks(game.num_actions),
-              "0/moves": data.moves, "0/labels": data.labels(0.25)}  # masks not packed, one mixed label
+    legacy = {
+        "0/observations": data.observations,
+        "0/masks": data.legal_masks(game.num_actions),
+        "0/moves": data.moves,
+        "0/labels": data.labels(0.25),
+    }  # masks not packed, one mixed label
     np.savez(tmp_path / "old.npz", **legacy)
     [old] = nnue_data.load_window(tmp_path / "old.npz", game)
     for lam in (0.0, 0.7, 1.0):
@@ -356,8 +378,12 @@ def test_relearning_a_runs_positions_with_its_settings_gives_its_network(tmp_pat
     assert "generation 1/1: " in capsys.readouterr().out
     a, b = weights(tmp_path / "run" / "latest.nnue.pt"), weights(tmp_path / "same.nnue.pt")
     assert all(torch.equal(a[k], b[k]) for k in a)
-    assert nnue.main([*args, "--relearn", str(tmp_path / "run"), "--out", str(tmp_path / "other.nnue.pt"),
-                      "--set", "lam=0"]) == 0
+    assert (
+        nnue.main(
+            [*args, "--relearn", str(tmp_path / "run"), "--out", str(tmp_path / "other.nnue.pt"), "--set", "lam=0"]
+        )
+        == 0
+    )
     c = weights(tmp_path / "other.nnue.pt")
     assert not all(torch.equal(a[k], c[k]) for k in a)
     assert load_checkpoint(tmp_path / "other.nnue.pt").config["lam"] == 0
@@ -379,8 +405,10 @@ def test_relearning_from_a_network_learns_it_further(tmp_path, capsys):
     assert not all(torch.equal(a[k], c[k]) for k in a)
     assert nnue.main([*relearn, "--out", str(tmp_path / "x.nnue.pt"), "--set", "hidden=8"]) == 2
     err = capsys.readouterr().err
-    assert ("is a network nnue(accumulator=8, hidden=4, psqt=0, inputs=observation); the settings ask for "
-            "nnue(accumulator=8, hidden=8, psqt=0, inputs=observation): pass --set to match it") in err
+    assert (
+        "is a network nnue(accumulator=8, hidden=4, psqt=0, inputs=observation); the settings ask for "
+        "nnue(accumulator=8, hidden=8, psqt=0, inputs=observation): pass --set to match it"
+    ) in err
     assert err.count("\n") == 1
     missing = [*args, "--relearn", str(tmp_path / "run"), "--init", str(tmp_path / "none.nnue.pt")]
     assert nnue.main([*missing, "--out", str(tmp_path / "y.nnue.pt")]) == 2
@@ -391,8 +419,22 @@ def test_relearning_from_a_network_learns_it_further(tmp_path, capsys):
 def test_relearning_several_runs_learns_their_generations_together(tmp_path):
     game = rlgames.load_game("tic_tac_toe")
     for seed in ("6", "7"):
-        assert nnue.main(["tic_tac_toe", "--preset", "smoke", "--seed", seed, "--generations", "1",
-                          "--run-dir", str(tmp_path / seed)]) == 0
+        assert (
+            nnue.main(
+                [
+                    "tic_tac_toe",
+                    "--preset",
+                    "smoke",
+                    "--seed",
+                    seed,
+                    "--generations",
+                    "1",
+                    "--run-dir",
+                    str(tmp_path / seed),
+                ]
+            )
+            == 0
+        )
     args = ["tic_tac_toe", "--preset", "smoke", "--generations", "1", "--out", str(tmp_path / "both.nnue.pt")]
     assert nnue.main([*args, "--relearn", str(tmp_path / "6"), str(tmp_path / "7")]) == 0
     [a], [b] = (nnue_data.load_window(tmp_path / seed / "window.npz", game) for seed in ("6", "7"))
@@ -409,11 +451,13 @@ def test_held_out_games_are_not_learnt_and_measure_the_network():
     data = play(game, config)
     learnt, held = nnue.held_out(data, 0.25)
     assert len(held) == round(0.25 * len(data)) > 0 and len(learnt) + len(held) == len(data)
-    assert (held.observations == data.observations[len(learnt):]).all()  # the last games' positions
+    assert (held.observations == data.observations[len(learnt) :]).all()  # the last games' positions
 
     def learnt_from(window, holdout):
         network, optimizer = nnue.new_network(game, dataclasses.replace(config, holdout=holdout))
-        losses = nnue.learn_generation(network, optimizer, game, window, dataclasses.replace(config, holdout=holdout), 0)
+        losses = nnue.learn_generation(
+            network, optimizer, game, window, dataclasses.replace(config, holdout=holdout), 0
+        )
         return network, losses
 
     with_holdout, losses = learnt_from([data], 0.25)
@@ -458,17 +502,45 @@ def test_chess_positions_with_threat_inputs_are_relearnt_only_by_a_network_that_
         (tmp_path / name).mkdir()
         nnue_data.save_window(tmp_path / name / "window.npz", [positions])
     args = ["chess", "--generations", "1", "--set", "epochs=1", "--set", "accumulator=8"]  # the preset reads them
-    assert nnue.main([*args, "--set", 'inputs=["pieces"]', "--out", str(tmp_path / "a.nnue.pt"),
-                      "--relearn", str(tmp_path / "threats")]) == 2
-    assert "holds positions with the inputs of pieces+threats; the network reads pieces: relearn them with " \
-           "--set 'inputs=[\"pieces\",\"threats\"]'" in capsys.readouterr().err
+    assert (
+        nnue.main(
+            [
+                *args,
+                "--set",
+                'inputs=["pieces"]',
+                "--out",
+                str(tmp_path / "a.nnue.pt"),
+                "--relearn",
+                str(tmp_path / "threats"),
+            ]
+        )
+        == 2
+    )
+    assert (
+        "holds positions with the inputs of pieces+threats; the network reads pieces: relearn them with "
+        '--set \'inputs=["pieces","threats"]\'' in capsys.readouterr().err
+    )
     assert nnue.main([*args, "--out", str(tmp_path / "b.nnue.pt"), "--relearn", str(tmp_path / "plain")]) == 2
     assert "--set 'inputs=[\"pieces\"]'" in capsys.readouterr().err
     assert nnue.main([*args, "--out", str(tmp_path / "d.nnue.pt"), "--relearn", str(tmp_path / "threats")]) == 2
-    assert "the network reads pieces+threats+positional: relearn them with " \
-           "--set 'inputs=[\"pieces\",\"threats\"]'" in capsys.readouterr().err  # the preset reads positional too
-    assert nnue.main([*args, "--set", 'inputs=["pieces", "threats"]', "--out", str(tmp_path / "c.nnue.pt"),
-                      "--relearn", str(tmp_path / "threats")]) == 0
+    assert (
+        "the network reads pieces+threats+positional: relearn them with "
+        '--set \'inputs=["pieces","threats"]\'' in capsys.readouterr().err
+    )  # the preset reads positional too
+    assert (
+        nnue.main(
+            [
+                *args,
+                "--set",
+                'inputs=["pieces", "threats"]',
+                "--out",
+                str(tmp_path / "c.nnue.pt"),
+                "--relearn",
+                str(tmp_path / "threats"),
+            ]
+        )
+        == 0
+    )
     assert load_checkpoint(tmp_path / "c.nnue.pt").network.observation_shape == (768 + 1280,)
 
 
@@ -483,21 +555,36 @@ def test_a_network_grows_into_one_reading_more_inputs(tmp_path):
     game = rlgames.load_game("chess")
     small = build_network(game, "nnue", seed=3, accumulator=8, hidden=4, psqt=1, inputs=("pieces", "threats"))
     save_checkpoint(tmp_path / "small.nnue.pt", network=small, game=game)
-    config = dataclasses.replace(nnue.PRESETS["chess"], accumulator=8, hidden=4, inputs=("pieces", "threats", "positional"))
+    config = dataclasses.replace(
+        nnue.PRESETS["chess"], accumulator=8, hidden=4, inputs=("pieces", "threats", "positional")
+    )
     grown = initial_network(str(tmp_path / "small.nnue.pt"), game, config)
-    assert grown.config.args.inputs == ("pieces", "threats", "positional") and grown.accumulator.weight.shape == (9, 768 + 1280 + 448)
+    assert grown.config.args.inputs == ("pieces", "threats", "positional") and grown.accumulator.weight.shape == (
+        9,
+        768 + 1280 + 448,
+    )
     assert not grown.accumulator.weight[:, 2048:].any()
     states = [game.new_initial_state()]
     rng = np.random.default_rng(2)
     while len(states) < 10:
         states.append(states[-1].apply(int(rng.choice(states[-1].legal_actions()))))
     with torch.no_grad():
-        before = small.value_only(torch.from_numpy(network_inputs(game, "nnue", states, inputs=("pieces", "threats"))), active=False)
-        after = grown.value_only(torch.from_numpy(network_inputs(game, "nnue", states, inputs=("pieces", "threats", "positional"))), active=False)
+        before = small.value_only(
+            torch.from_numpy(network_inputs(game, "nnue", states, inputs=("pieces", "threats"))), active=False
+        )
+        after = grown.value_only(
+            torch.from_numpy(network_inputs(game, "nnue", states, inputs=("pieces", "threats", "positional"))),
+            active=False,
+        )
     torch.testing.assert_close(before, after)
     save_checkpoint(tmp_path / "grown.nnue.pt", network=grown, game=game)
-    with pytest.raises(ValueError, match="inputs=pieces\\+threats\\+positional\\); the settings ask for nnue\\(.*inputs=pieces\\+threats\\)"):
-        initial_network(str(tmp_path / "grown.nnue.pt"), game, dataclasses.replace(config, inputs=("pieces", "threats")))
+    with pytest.raises(
+        ValueError,
+        match="inputs=pieces\\+threats\\+positional\\); the settings ask for nnue\\(.*inputs=pieces\\+threats\\)",
+    ):
+        initial_network(
+            str(tmp_path / "grown.nnue.pt"), game, dataclasses.replace(config, inputs=("pieces", "threats"))
+        )
 
 
 @pytest.mark.parametrize("config_class", [nnue.NNUEConfig, td.TDConfig, TrainConfig])
@@ -505,10 +592,13 @@ def test_every_trainer_setting_has_a_docstring_in_help(config_class, capsys):
     """Each field of a trainer's config (and of its nested tables) carries a one-line docstring, which its
     --help lists with the default."""
     help_text = settings_help(config_class)
-    for cls, prefix in [(config_class, "")] + [(type(getattr(config_class(), f.name)), f"{f.name}.")
-                                               for f in dataclasses.fields(config_class)
-                                               if dataclasses.is_dataclass(getattr(config_class(), f.name))]:
+    for cls, prefix in [(config_class, "")] + [
+        (type(getattr(config_class(), f.name)), f"{f.name}.")
+        for f in dataclasses.fields(config_class)
+        if dataclasses.is_dataclass(getattr(config_class(), f.name))
+    ]:
         docs = field_docs(cls)
         assert list(docs) == [f.name for f in dataclasses.fields(cls)] and all(docs.values()), cls
-        assert all(f"  {prefix}{name} = " in help_text for name in docs
-                   if not dataclasses.is_dataclass(getattr(cls(), name)))
+        assert all(
+            f"  {prefix}{name} = " in help_text for name in docs if not dataclasses.is_dataclass(getattr(cls(), name))
+        )

@@ -38,8 +38,14 @@ def torch_value(params: np.ndarray, dims: tuple[int, int, int], x: np.ndarray) -
     network.load_state_dict(td.value_path(params, dims), strict=False)
     _, value = network(torch.from_numpy(x.astype(np.float64))[None])
     value.sum().backward()
-    grads = [network.accumulator.weight.grad.T, network.accumulator.bias.grad, network.hidden.weight.grad.T,
-             network.hidden.bias.grad, network.value.weight.grad[0], network.value.bias.grad]
+    grads = [
+        network.accumulator.weight.grad.T,
+        network.accumulator.bias.grad,
+        network.hidden.weight.grad.T,
+        network.hidden.bias.grad,
+        network.value.weight.grad[0],
+        network.value.bias.grad,
+    ]
     return float(value.detach()), np.concatenate([g.reshape(-1).numpy() for g in grads])
 
 
@@ -87,8 +93,9 @@ def _line_observation(s, player, out):
     out[3, player] = 1.0
 
 
-LINE = GameKernels(legal_actions=_line_legal, apply=_line_apply, hash_key=_line_hash,
-                   observation=_line_observation, max_actions=1)
+LINE = GameKernels(
+    legal_actions=_line_legal, apply=_line_apply, hash_key=_line_hash, observation=_line_observation, max_actions=1
+)
 
 
 def line_features(step: int, player: int) -> np.ndarray:
@@ -174,8 +181,7 @@ def test_pig_trains_and_its_net_scores_chance_nodes(tmp_path, capsys) -> None:
     chance = game.state_at(10, 20, 8, turn=1, chance=True)
     evaluator = NNUEvaluator(network, game)
     params = td.from_network(network)
-    ours = td.compile_ops(game).values(params, td.network_dims(game, td.PRESETS["smoke"]),
-                                       np.array([chance.compact]))
+    ours = td.compile_ops(game).values(params, td.network_dims(game, td.PRESETS["smoke"]), np.array([chance.compact]))
     assert evaluator.kernel(chance.compact) == pytest.approx(ours[0], abs=1e-5)
 
 
@@ -225,8 +231,9 @@ def test_backgammon_turns_and_chance_node_values() -> None:
             assert len(rows) == len(afterstates)  # each afterstate once, though moves reach it in any order
             if len(afterstates) < 400:  # brute force is slow on the largest doubles turns
                 assert rows == brute_force_afterstates(state)
-                checked_doubles += any(game.kernels.apply(state.compact, a)[0] == state.current_player()
-                                       for a in state.legal_actions())
+                checked_doubles += any(
+                    game.kernels.apply(state.compact, a)[0] == state.current_player() for a in state.legal_actions()
+                )
             chance = [row for row in afterstates if row[0] == -1][:3]
             if chance:
                 ours = ops.values(params, dims, np.array(chance))
@@ -239,8 +246,22 @@ def test_backgammon_turns_and_chance_node_values() -> None:
 @pytest.mark.slow
 def test_backgammon_trains(tmp_path, capsys) -> None:
     out = tmp_path / "bg"
-    assert td.main(["backgammon", "--preset", "smoke", "--out", str(out), "--set", "eval_opening_turns=0",
-                    "--set", 'opponent="pubeval"']) == 0
+    assert (
+        td.main(
+            [
+                "backgammon",
+                "--preset",
+                "smoke",
+                "--out",
+                str(out),
+                "--set",
+                "eval_opening_turns=0",
+                "--set",
+                'opponent="pubeval"',
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert "games 200/200" in printed and "vs pubeval " in printed
     game = rlgames.load_game("backgammon")
@@ -259,9 +280,10 @@ def test_resume_equals_an_uninterrupted_run(tmp_path) -> None:
     a, b = load_checkpoint(straight / td.CHECKPOINT), load_checkpoint(split / td.CHECKPOINT)
     assert a.counters == b.counters and a.counters["games"] == 200
     assert all(torch.equal(a.model_state[k], b.model_state[k]) for k in a.model_state)
-    assert not torch.equal(a.model_state["value.weight"],
-                           build_network(rlgames.load_game("tic_tac_toe"), "nnue", seed=3, accumulator=8,
-                                         hidden=4).value.weight)
+    assert not torch.equal(
+        a.model_state["value.weight"],
+        build_network(rlgames.load_game("tic_tac_toe"), "nnue", seed=3, accumulator=8, hidden=4).value.weight,
+    )
 
 
 def test_a_run_can_start_from_another_runs_weights(tmp_path) -> None:
@@ -277,18 +299,21 @@ def test_a_run_can_start_from_another_runs_weights(tmp_path) -> None:
         td.Run(game, dataclasses.replace(config, accumulator=9), tmp_path / "third", resume=False)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["no_such_game"], "no_such_game"),
-    (["tic_tac_toe", "--preset", "nope"], "unknown preset"),
-    (["tic_tac_toe", "--set", "alhpa=0.1"], "unknown setting 'alhpa'"),
-    (["tic_tac_toe", "--set", "alpha=fast"], "--set"),
-    (["tic_tac_toe", "--set", "lam=2"], "lam"),
-    (["tic_tac_toe", "--set", 'opponent="pubeval"'], "unknown evaluator 'pubeval'"),
-    (["tic_tac_toe", "--resume"], "no such checkpoint"),
-    (["tic_tac_toe", "--set", 'init="missing.pt"'], "missing.pt"),
-    (["tic_tac_toe", "--resume", "CORRUPT"], "SHA-256"),
-    (["tic_tac_toe", "EXISTS"], "already holds a run"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["no_such_game"], "no_such_game"),
+        (["tic_tac_toe", "--preset", "nope"], "unknown preset"),
+        (["tic_tac_toe", "--set", "alhpa=0.1"], "unknown setting 'alhpa'"),
+        (["tic_tac_toe", "--set", "alpha=fast"], "--set"),
+        (["tic_tac_toe", "--set", "lam=2"], "lam"),
+        (["tic_tac_toe", "--set", 'opponent="pubeval"'], "unknown evaluator 'pubeval'"),
+        (["tic_tac_toe", "--resume"], "no such checkpoint"),
+        (["tic_tac_toe", "--set", 'init="missing.pt"'], "missing.pt"),
+        (["tic_tac_toe", "--resume", "CORRUPT"], "SHA-256"),
+        (["tic_tac_toe", "EXISTS"], "already holds a run"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_status_2(tmp_path, capsys, args, message) -> None:
     out = tmp_path / "run"
     if "CORRUPT" in args or "EXISTS" in args:

@@ -105,8 +105,15 @@ def move_score(s, action) -> float:
     return 1.0 if action == CASH else 0.0
 
 
-KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
-                      max_actions=3, tactical_actions=tactical_actions, repetition=repetition)
+KERNELS = GameKernels(
+    legal_actions=legal_actions,
+    apply=apply,
+    hash_key=hash_key,
+    observation=observation,
+    max_actions=3,
+    tactical_actions=tactical_actions,
+    repetition=repetition,
+)
 EXTRA_KERNELS = KERNELS._replace(null_move=null_move, move_score=move_score)
 
 
@@ -134,9 +141,15 @@ class Tug(Game):
         if rule not in RULES:
             raise ValueError(f"tug: rule must be one of {RULES}, got {rule!r}")
         positions = 2 * (2 * size + 1)
-        return GameInfo(cls.name, num_actions=3, observation_shape=(1, 2 * size + 1),
-                        max_game_length=3 * positions + 1, utility=(-2, 2), history_dependent=True,
-                        repetition_illegal=rule == RULES[2])
+        return GameInfo(
+            cls.name,
+            num_actions=3,
+            observation_shape=(1, 2 * size + 1),
+            max_game_length=3 * positions + 1,
+            utility=(-2, 2),
+            history_dependent=True,
+            repetition_illegal=rule == RULES[2],
+        )
 
     def initial_compact_state(self) -> tuple:
         return (0, 0, 0, self.size, RULES.index(self.rule))

@@ -130,9 +130,16 @@ class Dataset:
         return Dataset(self.features[mask], self.outcomes[mask], self.game_ids[mask])
 
 
-def generate(game: Game, num_games: int, *, player: str | None = None, seed: int = 0,
-             epsilon: float = LinearConfig.epsilon, random_opening: int = LinearConfig.random_opening,
-             evaluator: LinearEvaluator | None = None) -> Dataset:
+def generate(
+    game: Game,
+    num_games: int,
+    *,
+    player: str | None = None,
+    seed: int = 0,
+    epsilon: float = LinearConfig.epsilon,
+    random_opening: int = LinearConfig.random_opening,
+    evaluator: LinearEvaluator | None = None,
+) -> Dataset:
     """Plays ``num_games`` games of ``player`` (a spec, default `default_player`) against itself with
     random openings and epsilon-greedy random moves (see the module docstring), and records the
     features of every decision position with the final outcome from its side to move."""
@@ -216,16 +223,24 @@ class Fit:
     converged: bool
 
 
-def fit_logistic(features: np.ndarray, outcomes: np.ndarray, scale: float, *, l2: float = LinearConfig.l2,
-                 max_iterations: int = 100, tolerance: float = 1e-9) -> Fit:
+def fit_logistic(
+    features: np.ndarray,
+    outcomes: np.ndarray,
+    scale: float,
+    *,
+    l2: float = LinearConfig.l2,
+    max_iterations: int = 100,
+    tolerance: float = 1e-9,
+) -> Fit:
     """Fits ``w`` so that ``sigmoid(2 w . f / scale)`` predicts ``(z + 1) / 2`` (no intercept), by
     Newton's method on the mean cross-entropy plus ``l2 / 2 * |w'|^2``, where ``w'`` are the weights of
     the features divided by their root mean square (a feature that is always 0 gets weight 0)."""
     features = np.asarray(features, dtype=np.float64)
     outcomes = np.asarray(outcomes, dtype=np.float64)
     if features.ndim != 2 or outcomes.shape != (features.shape[0],) or features.shape[0] == 0:
-        raise ValueError(f"expected features [N, n] and outcomes [N] with N > 0, got {features.shape}, "
-                         f"{outcomes.shape}")
+        raise ValueError(
+            f"expected features [N, n] and outcomes [N] with N > 0, got {features.shape}, {outcomes.shape}"
+        )
     if l2 < 0 or scale <= 0:
         raise ValueError("l2 must be non-negative and scale positive")
     rms = np.sqrt(np.mean(features**2, axis=0))
@@ -282,8 +297,9 @@ def split_games(dataset: Dataset, holdout: float, seed: int) -> tuple[Dataset, D
     return dataset.subset(~mask), dataset.subset(mask)
 
 
-def metrics(train: Dataset, heldout: Dataset, learned: np.ndarray, hand_tuned: np.ndarray,
-            scale: float) -> dict[str, float | None]:
+def metrics(
+    train: Dataset, heldout: Dataset, learned: np.ndarray, hand_tuned: np.ndarray, scale: float
+) -> dict[str, float | None]:
     """Log-loss and sign accuracy of the learned and hand-tuned weights on both parts of the data."""
     out: dict[str, float | None] = {"constant_log_loss": math.log(2.0)}
     for part, data in (("train", train), ("heldout", heldout)):
@@ -304,8 +320,15 @@ def train_linear(game: Game, config: LinearConfig) -> dict[str, Any]:
     evaluator = load_evaluator("heuristic", game)
     player = config.player or default_player(game)
     start = time.perf_counter()
-    dataset = generate(game, config.games, player=player, seed=config.seed, epsilon=config.epsilon,
-                       random_opening=config.random_opening, evaluator=evaluator)
+    dataset = generate(
+        game,
+        config.games,
+        player=player,
+        seed=config.seed,
+        epsilon=config.epsilon,
+        random_opening=config.random_opening,
+        evaluator=evaluator,
+    )
     generated = time.perf_counter()
     train, heldout = split_games(dataset, config.holdout, config.seed)
     fit = fit_logistic(train.features, train.outcomes, evaluator.scale, l2=config.l2)
@@ -322,13 +345,20 @@ def train_linear(game: Game, config: LinearConfig) -> dict[str, Any]:
         "scale": float(evaluator.scale),
         "hand_tuned_weights": hand_tuned.tolist(),
         "training": {
-            **dataclasses.asdict(config), "player": player,
-            "positions": int(len(outcomes)), "train_positions": int(len(train.outcomes)),
+            **dataclasses.asdict(config),
+            "player": player,
+            "positions": int(len(outcomes)),
+            "train_positions": int(len(train.outcomes)),
             "heldout_positions": int(len(heldout.outcomes)),
-            "outcomes": {"win": int(np.sum(outcomes > 0)), "draw": int(np.sum(outcomes == 0)),
-                         "loss": int(np.sum(outcomes < 0))},
-            "newton_iterations": fit.iterations, "converged": fit.converged,
-            "generate_seconds": round(generated - start, 3), "fit_seconds": round(fitted - generated, 3),
+            "outcomes": {
+                "win": int(np.sum(outcomes > 0)),
+                "draw": int(np.sum(outcomes == 0)),
+                "loss": int(np.sum(outcomes < 0)),
+            },
+            "newton_iterations": fit.iterations,
+            "converged": fit.converged,
+            "generate_seconds": round(generated - start, 3),
+            "fit_seconds": round(fitted - generated, 3),
         },
         "metrics": metrics(train, heldout, fit.weights, hand_tuned, evaluator.scale),
     }
@@ -348,10 +378,14 @@ def report(record: dict[str, Any]) -> str:
     """A human-readable summary of a record: the weights side by side and the metrics."""
     params = ", ".join(f"{k}={v}" for k, v in record["game_params"].items())
     training = record["training"]
-    lines = [f"{record['game']}{f'({params})' if params else ''}: {training['positions']} positions from "
-             f"{training['games']} games of {training['player']} (epsilon {training['epsilon']:g}, "
-             f"0..{training['random_opening']} random opening plies, seed {training['seed']})"]
-    lines.append(f"  {'feature':28s} {'hand-tuned':>11s} {'learned':>11s}   (value = tanh(w . f / {record['scale']:g}))")
+    lines = [
+        f"{record['game']}{f'({params})' if params else ''}: {training['positions']} positions from "
+        f"{training['games']} games of {training['player']} (epsilon {training['epsilon']:g}, "
+        f"0..{training['random_opening']} random opening plies, seed {training['seed']})"
+    ]
+    lines.append(
+        f"  {'feature':28s} {'hand-tuned':>11s} {'learned':>11s}   (value = tanh(w . f / {record['scale']:g}))"
+    )
     for name, hand, learned in zip(record["feature_names"], record["hand_tuned_weights"], record["weights"]):
         lines.append(f"  {name:28s} {hand:11.4g} {learned:11.4g}")
     m = record["metrics"]
@@ -361,25 +395,43 @@ def report(record: dict[str, Any]) -> str:
 
     lines.append(f"  log-loss (nats; constant 1/2: {m['constant_log_loss']:.4f})  hand-tuned  learned")
     for part in ("train", "heldout"):
-        lines.append(f"    {part:8s}{'':30s} {show(m[f'{part}_log_loss_hand_tuned'])}  "
-                     f"{show(m[f'{part}_log_loss_learned'])}")
+        lines.append(
+            f"    {part:8s}{'':30s} {show(m[f'{part}_log_loss_hand_tuned'])}  {show(m[f'{part}_log_loss_learned'])}"
+        )
     lines.append("  sign accuracy (decisive positions)            hand-tuned  learned")
     for part in ("train", "heldout"):
-        lines.append(f"    {part:8s}{'':30s} {show(m[f'{part}_sign_accuracy_hand_tuned'])}  "
-                     f"{show(m[f'{part}_sign_accuracy_learned'])}")
+        lines.append(
+            f"    {part:8s}{'':30s} {show(m[f'{part}_sign_accuracy_hand_tuned'])}  "
+            f"{show(m[f'{part}_sign_accuracy_learned'])}"
+        )
     return "\n".join(lines)
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    description = ("Fit the weights of a game's hand-crafted evaluation features by logistic regression on the "
-                   "outcomes of self-play games; write them as JSON for load_evaluator('learned', game, weights=FILE).")
-    parser = settings_parser("python -m rlgames.train.linear", description, LinearConfig, PRESETS,
-                             example="epsilon=0.2", default_preset="default")
+    description = (
+        "Fit the weights of a game's hand-crafted evaluation features by logistic regression on the "
+        "outcomes of self-play games; write them as JSON for load_evaluator('learned', game, weights=FILE)."
+    )
+    parser = settings_parser(
+        "python -m rlgames.train.linear",
+        description,
+        LinearConfig,
+        PRESETS,
+        example="epsilon=0.2",
+        default_preset="default",
+    )
     parser.add_argument("--out", required=True, help="the JSON file to write")
     parser.add_argument("--games", type=int, help="self-play games (the same as --set games=N)")
     parser.add_argument("--seed", type=int, help="the seed of everything random (the same as --set seed=S)")
-    parser.add_argument("--param", "-p", action="append", type=parse_game_param, default=[], metavar="KEY=VALUE",
-                        help="a game parameter, e.g. -p heaps=(1,3,5)")
+    parser.add_argument(
+        "--param",
+        "-p",
+        action="append",
+        type=parse_game_param,
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game parameter, e.g. -p heaps=(1,3,5)",
+    )
     return parser.parse_args(argv)
 
 

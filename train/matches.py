@@ -27,16 +27,20 @@ class _Player:
         self.searcher.seed(seed)
 
 
-def match(game: Game, player: Any, opponent: Any, *, games: int, opening_plies: int, rng: np.random.Generator
-          ) -> dict[str, float]:
+def match(
+    game: Game, player: Any, opponent: Any, *, games: int, opening_plies: int, rng: np.random.Generator
+) -> dict[str, float]:
     """``games`` games (``games // 2`` openings of ``opening_plies`` random plies, each played with both
     colours) of ``player`` against ``opponent`` (anything with ``search`` and ``seed``: an agent, an
     `MCTS`). A win scores 1 and a draw 1/2, whatever the points (a 2-point win counts as a win)."""
     openings = random_openings(game, games // 2, opening_plies, rng)
     seed = int(rng.integers(2**63))
     players = (_Player(player), _Player(opponent))
-    records = [play_game(game, players, ScheduledGame(2 * i + seat, seat, 1 - seat, i, line, seed))
-               for i, line in enumerate(openings) for seat in (0, 1)]
+    records = [
+        play_game(game, players, ScheduledGame(2 * i + seat, seat, 1 - seat, i, line, seed))
+        for i, line in enumerate(openings)
+        for seat in (0, 1)
+    ]
     scores = [record.score if record.game.first == 0 else 1.0 - record.score for record in records]
     score = sum(scores) / len(scores)
     return {"score": score, "win_rate": scores.count(1.0) / len(scores), "elo": elo_difference(score, len(scores))}

@@ -23,22 +23,39 @@ class ConfigError(ValueError):
     """A preset, override file or value that does not make a valid config."""
 
 
-def settings_parser(prog: str, description: str, config_class: type, presets: Mapping[str, Any], *, example: str,
-                    default_preset: str = "the game's, else smoke") -> argparse.ArgumentParser:
+def settings_parser(
+    prog: str,
+    description: str,
+    config_class: type,
+    presets: Mapping[str, Any],
+    *,
+    example: str,
+    default_preset: str = "the game's, else smoke",
+) -> argparse.ArgumentParser:
     """A trainer's command line, the part every trainer shares: the game, ``--preset``, ``--config FILE`` and
     ``--set KEY=VALUE`` (``example`` shows one), with the settings of ``config_class`` listed after the
     options."""
     from rlgames.registry import list_games
 
-    parser = argparse.ArgumentParser(prog=prog, description=description, epilog=settings_help(config_class),
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=description,
+        epilog=settings_help(config_class),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("game", help=f"the game: {', '.join(list_games())}")
     parser.add_argument("--preset", help=f"settings to start from: {', '.join(presets)} (default: {default_preset})")
-    parser.add_argument("--config", metavar="FILE", help="a JSON or TOML file of settings (nested ones as tables), "
-                                                         "applied before --set")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help=f"override one setting (nested ones by dots), e.g. --set {example} (a JSON value, "
-                             "strings quoted; repeatable)")
+    parser.add_argument(
+        "--config", metavar="FILE", help="a JSON or TOML file of settings (nested ones as tables), applied before --set"
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=f"override one setting (nested ones by dots), e.g. --set {example} (a JSON value, "
+        "strings quoted; repeatable)",
+    )
     return parser
 
 
@@ -81,8 +98,13 @@ def field_docs(cls: type) -> dict[str, str]:
     body = tree.body[0].body  # type: ignore[attr-defined]
     docs = {}
     for node, after in zip(body, body[1:]):
-        if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and isinstance(after, ast.Expr)
-                and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+            and isinstance(after.value.value, str)
+        ):
             docs[node.target.id] = " ".join(after.value.value.split())
     return docs
 
@@ -90,8 +112,9 @@ def field_docs(cls: type) -> dict[str, str]:
 def nested_settings(overrides: Mapping[str, Any], into: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """``--set`` overrides whose keys name nested settings with dots (``selfplay.simulations``) as the nested
     tables of a config file, merged over ``into`` (a file's tables)."""
-    merged: dict[str, Any] = {key: dict(value) if isinstance(value, Mapping) else value
-                              for key, value in (into or {}).items()}
+    merged: dict[str, Any] = {
+        key: dict(value) if isinstance(value, Mapping) else value for key, value in (into or {}).items()
+    }
     for key, value in overrides.items():
         *path, last = key.split(".")
         table = merged
@@ -146,8 +169,10 @@ def apply_overrides(config: Any, overrides: Mapping[str, Any], where: str = "", 
     for key, value in overrides.items():
         name = f"{prefix}{key}"
         if key not in known:
-            raise ConfigError(f"unknown setting {name!r}{' in ' + where if where else ''}; "
-                              f"known: {', '.join(prefix + k for k in known)}")
+            raise ConfigError(
+                f"unknown setting {name!r}{' in ' + where if where else ''}; "
+                f"known: {', '.join(prefix + k for k in known)}"
+            )
         current = known[key]
         if dataclasses.is_dataclass(current):
             if not isinstance(value, Mapping):

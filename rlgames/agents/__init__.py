@@ -2,14 +2,23 @@
 
 from rlgames.agents.base import Agent, RandomAgent
 from rlgames.agents.spec import (
-           AgentSpec,
-           AgentSpecError,
-           check_spec,
-           list_agents,
-           load_agent,
-           parse_spec,
-           register_agent,
+    AgentSpec,
+    AgentSpecError,
+    check_spec,
+    list_agents,
+    load_agent,
+    parse_spec,
+    register_agent,
 )
 
-__all__ = ["Agent", "AgentSpec", "AgentSpecError", "RandomAgent", "check_spec", "list_agents", "load_agent",
-           "parse_spec", "register_agent"]
+__all__ = [
+    "Agent",
+    "AgentSpec",
+    "AgentSpecError",
+    "RandomAgent",
+    "check_spec",
+    "list_agents",
+    "load_agent",
+    "parse_spec",
+    "register_agent",
+]

@@ -27,15 +27,27 @@ class AlphaBetaAgent:
     """Plays the move of `rlgames.search.alphabeta.driver.AlphaBeta` with the evaluator named by ``eval``
     (see `rlgames.evaluators.load_evaluator`: ``heuristic``, ``zero``, ``rollout``, ...)."""
 
-    def __init__(self, game: Game, *, depth: int | None = None, eval: str = "heuristic",
-                 weights: str | None = None, model: str | None = None,
-                 nodes: int | None = None, time: float | None = None, tt_mb: float = 16.0,
-                 quiescence: int = 0, null: int = 0, lmr: int = 0) -> None:
+    def __init__(
+        self,
+        game: Game,
+        *,
+        depth: int | None = None,
+        eval: str = "heuristic",
+        weights: str | None = None,
+        model: str | None = None,
+        nodes: int | None = None,
+        time: float | None = None,
+        tt_mb: float = 16.0,
+        quiescence: int = 0,
+        null: int = 0,
+        lmr: int = 0,
+    ) -> None:
         from rlgames.evaluators import load_evaluator
 
         if game.has_chance:
-            raise ValueError(f"{game.name} has chance nodes: alpha-beta searches deterministic games; "
-                             f"use expectiminimax(depth=4)")
+            raise ValueError(
+                f"{game.name} has chance nodes: alpha-beta searches deterministic games; use expectiminimax(depth=4)"
+            )
         if depth is None and nodes is None and time is None:
             depth = DEFAULT_DEPTH
         self.game = game
@@ -43,10 +55,18 @@ class AlphaBetaAgent:
             self.evaluator = load_evaluator("model", game, path=model)
         else:
             self.evaluator = load_evaluator(eval, game, **({} if weights is None else {"weights": weights}))
-        knobs = {"depth": depth, "nodes": nodes, "time": time, "tt_mb": tt_mb, "quiescence": quiescence, "null": null,
-                 "lmr": lmr}
+        knobs = {
+            "depth": depth,
+            "nodes": nodes,
+            "time": time,
+            "tt_mb": tt_mb,
+            "quiescence": quiescence,
+            "null": null,
+            "lmr": lmr,
+        }
         self.search_algorithm = AlphaBeta(
-            self.evaluator, AlphaBetaConfig(**{SPEC_KEYWORDS.get(key, key): value for key, value in knobs.items()}))
+            self.evaluator, AlphaBetaConfig(**{SPEC_KEYWORDS.get(key, key): value for key, value in knobs.items()})
+        )
 
     def search(self, state: State, *, on_iteration: Callable[[Iteration], None] | None = None) -> SearchResult:
         return self.search_algorithm.search(state, on_iteration=on_iteration)
@@ -60,8 +80,12 @@ class AlphaBetaAgent:
         if depth is None and limits.nodes is None and limits.seconds is None:
             depth = MAX_PLY - config.quiescence_depth
         tt_size_mb = config.tt_size_mb if limits.hash_mb is None else limits.hash_mb
-        agent.search_algorithm = AlphaBeta(self.evaluator, dataclasses.replace(
-            config, depth=depth, max_nodes=limits.nodes, time_limit=limits.seconds, tt_size_mb=tt_size_mb))
+        agent.search_algorithm = AlphaBeta(
+            self.evaluator,
+            dataclasses.replace(
+                config, depth=depth, max_nodes=limits.nodes, time_limit=limits.seconds, tt_size_mb=tt_size_mb
+            ),
+        )
         return agent
 
     def stop(self) -> None:

@@ -71,8 +71,9 @@ class RandomAgent:
         action = int(actions[self.rng.integers(len(actions))])
         policy = np.zeros(self.game.num_actions)
         policy[actions] = 1.0 / len(actions)
-        return SearchResult(action=action, value=0.0, policy=policy, principal_variation=(action,),
-                            stats=SearchStats(nodes=1, depth=1))
+        return SearchResult(
+            action=action, value=0.0, policy=policy, principal_variation=(action,), stats=SearchStats(nodes=1, depth=1)
+        )
 
     def act(self, state: State) -> int:
         return self.search(state).action

@@ -23,9 +23,20 @@ DEFAULT_DEPTH = 4
 class ExpectiminimaxAgent:
     """Plays the move of `rlgames.search.expectiminimax.driver.Expectiminimax` (Star1 pruning)."""
 
-    def __init__(self, game: Game, *, depth: int | None = None, plies: int | None = None, eval: str = "heuristic",
-                 weights: str | None = None, model: str | None = None, nodes: int | None = None,
-                 time: float | None = None, tt_mb: float = 16.0, filter: int | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        *,
+        depth: int | None = None,
+        plies: int | None = None,
+        eval: str = "heuristic",
+        weights: str | None = None,
+        model: str | None = None,
+        nodes: int | None = None,
+        time: float | None = None,
+        tt_mb: float = 16.0,
+        filter: int | None = None,
+    ) -> None:
         from rlgames.evaluators import load_evaluator
 
         if depth is not None and plies is not None:
@@ -38,9 +49,11 @@ class ExpectiminimaxAgent:
         else:
             self.evaluator = load_evaluator(eval, game, **({} if weights is None else {"weights": weights}))
         knobs = {"nodes": nodes, "time": time, "tt_mb": tt_mb, "filter": filter}
-        config = ExpectiminimaxConfig(depth=depth if plies is None else plies,
-                                      depth_unit="decision" if plies is None else "turn",
-                                      **{SPEC_KEYWORDS[key]: value for key, value in knobs.items()})
+        config = ExpectiminimaxConfig(
+            depth=depth if plies is None else plies,
+            depth_unit="decision" if plies is None else "turn",
+            **{SPEC_KEYWORDS[key]: value for key, value in knobs.items()},
+        )
         self.search_algorithm = Expectiminimax(self.evaluator, config)
 
     def search(self, state: State) -> SearchResult:

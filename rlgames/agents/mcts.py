@@ -32,11 +32,24 @@ DEFAULT_SIMULATIONS = 800
 class MCTSAgent:
     """Plays the most-visited move of `rlgames.search.mcts.puct.MCTS` (a proven win first)."""
 
-    def __init__(self, game: Game, *, simulations: int | None = None, eval: str | None = None,
-                 model: str | None = None, rollout: str = "random", rollouts: int = 1,
-                 rollout_model: str | None = None, mix: float = 0.5, c: float | None = None,
-                 time: float | None = None, batch: int = 8, solver: bool = True, reuse: bool = True,
-                 seed: int = 0) -> None:
+    def __init__(
+        self,
+        game: Game,
+        *,
+        simulations: int | None = None,
+        eval: str | None = None,
+        model: str | None = None,
+        rollout: str = "random",
+        rollouts: int = 1,
+        rollout_model: str | None = None,
+        mix: float = 0.5,
+        c: float | None = None,
+        time: float | None = None,
+        batch: int = 8,
+        solver: bool = True,
+        reuse: bool = True,
+        seed: int = 0,
+    ) -> None:
         if simulations is None:  # a time budget alone runs as many simulations as fit in it
             simulations = UNLIMITED if time is not None else DEFAULT_SIMULATIONS
         if rollout not in ROLLOUTS:
@@ -49,8 +62,15 @@ class MCTSAgent:
         self.evaluator = _evaluator(game, eval, model, rollout, rollout_model, mix, seed)
         selection = "puct" if model else "uct"
         knobs = {} if c is None else {"c_puct" if model else "uct_c": c}
-        self.config = MCTSConfig(simulations=simulations, time_limit=time, selection=selection, rollouts=rollouts,
-                                 batch_size=batch, solver=solver, **knobs)
+        self.config = MCTSConfig(
+            simulations=simulations,
+            time_limit=time,
+            selection=selection,
+            rollouts=rollouts,
+            batch_size=batch,
+            solver=solver,
+            **knobs,
+        )
         self.reuse = reuse
         self._seed = seed
         self._mcts = MCTS(self.config, self.evaluator, seed=seed)
@@ -104,8 +124,9 @@ class MCTSAgent:
         return f"mcts(simulations={self.config.simulations}, selection={self.config.selection})"
 
 
-def _evaluator(game: Game, eval: str | None, model: str | None, rollout: str, rollout_model: str | None,
-               mix: float, seed: int) -> Evaluator | None:
+def _evaluator(
+    game: Game, eval: str | None, model: str | None, rollout: str, rollout_model: str | None, mix: float, seed: int
+) -> Evaluator | None:
     """The leaf evaluator the spec asks for (None: random rollouts in compiled code)."""
     from rlgames.evaluators import load_evaluator
 

@@ -32,8 +32,13 @@ class PolicyAgent:
         values, priors = self.evaluator.evaluate_batch([state])
         policy = priors[0]
         action = int(sample_actions(priors[:1], self.temperature, self.rng)[0])
-        return SearchResult(action=action, value=float(values[0]), policy=policy, principal_variation=(action,),
-                            stats=SearchStats(nodes=1, depth=0))
+        return SearchResult(
+            action=action,
+            value=float(values[0]),
+            policy=policy,
+            principal_variation=(action,),
+            stats=SearchStats(nodes=1, depth=0),
+        )
 
     def act(self, state: State) -> int:
         return self.search(state).action

@@ -32,8 +32,14 @@ class SolverAgent:
         policy = np.zeros(self.game.num_actions)
         policy[list(best)] = 1.0 / len(best)
         stats = SearchStats(nodes=result.nodes, depth=result.plies_to_end, time_s=result.time_s)
-        return SearchResult(action=action, value=float(result.value), policy=policy, principal_variation=(action,),
-                            stats=stats, plies_to_end=result.plies_to_end if result.value else None)
+        return SearchResult(
+            action=action,
+            value=float(result.value),
+            policy=policy,
+            principal_variation=(action,),
+            stats=stats,
+            plies_to_end=result.plies_to_end if result.value else None,
+        )
 
     def act(self, state: State) -> int:
         return self.search(state).action

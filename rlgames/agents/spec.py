@@ -43,21 +43,40 @@ _AGENTS: dict[str, AgentEntry] = {
     "random": AgentEntry("rlgames.agents.base:RandomAgent", ("random", "random(seed=3)")),
     "alphabeta": AgentEntry(
         "rlgames.agents.alphabeta:AlphaBetaAgent",
-        ("alphabeta(depth=6, eval=heuristic)", "alphabeta(time=0.5)", "alphabeta(nodes=100000)",
-         "alphabeta(time=0.2, model=checkpoints/connect_four.pt)"), _ONE_EVALUATOR),
+        (
+            "alphabeta(depth=6, eval=heuristic)",
+            "alphabeta(time=0.5)",
+            "alphabeta(nodes=100000)",
+            "alphabeta(time=0.2, model=checkpoints/connect_four.pt)",
+        ),
+        _ONE_EVALUATOR,
+    ),
     "expectiminimax": AgentEntry(
         "rlgames.agents.expectiminimax:ExpectiminimaxAgent",
-        ("expectiminimax(depth=4)", "expectiminimax(depth=6, eval=rollout)", "expectiminimax(time=0.5)",
-         "expectiminimax(plies=2, model=checkpoints/backgammon.pt)", "expectiminimax(plies=3, filter=8)"),
-        (*_ONE_EVALUATOR, _ONE_DEPTH)),
+        (
+            "expectiminimax(depth=4)",
+            "expectiminimax(depth=6, eval=rollout)",
+            "expectiminimax(time=0.5)",
+            "expectiminimax(plies=2, model=checkpoints/backgammon.pt)",
+            "expectiminimax(plies=3, filter=8)",
+        ),
+        (*_ONE_EVALUATOR, _ONE_DEPTH),
+    ),
     "mcts": AgentEntry(
         "rlgames.agents.mcts:MCTSAgent",
-        ("mcts(simulations=800)", "mcts(simulations=800, rollout=random)", "mcts(time=1.0)",
-         "mcts(simulations=200, model=checkpoints/connect_four.pt)",
-         "mcts(simulations=200, model=checkpoints/connect_four.pt, rollout=policy, mix=0.5)"), (("eval", "model"),)),
+        (
+            "mcts(simulations=800)",
+            "mcts(simulations=800, rollout=random)",
+            "mcts(time=1.0)",
+            "mcts(simulations=200, model=checkpoints/connect_four.pt)",
+            "mcts(simulations=200, model=checkpoints/connect_four.pt, rollout=policy, mix=0.5)",
+        ),
+        (("eval", "model"),),
+    ),
     "policy": AgentEntry(
         "rlgames.agents.policy:PolicyAgent",
-        ("policy(model=checkpoints/tic_tac_toe.pt)", "policy(model=checkpoints/tic_tac_toe.pt, temperature=1)")),
+        ("policy(model=checkpoints/tic_tac_toe.pt)", "policy(model=checkpoints/tic_tac_toe.pt, temperature=1)"),
+    ),
     "solver": AgentEntry("rlgames.agents.solver:SolverAgent", ("solver", "solver(seed=1)")),
 }
 
@@ -193,8 +212,10 @@ def check_spec(spec: str) -> AgentSpec:
     where = f"agent spec {spec!r}"
     unknown = [key for key in parsed.params if key not in accepted]
     if unknown:
-        raise AgentSpecError(f"{where}: {parsed.name} has no parameter {', '.join(map(repr, unknown))}; "
-                             f"its parameters: {', '.join(map(str, accepted.values()))}")
+        raise AgentSpecError(
+            f"{where}: {parsed.name} has no parameter {', '.join(map(repr, unknown))}; "
+            f"its parameters: {', '.join(map(str, accepted.values()))}"
+        )
     for group in _AGENTS[parsed.name].exclusive:
         given = [key for key in group if parsed.params.get(key) is not None]
         if len(given) > 1:
@@ -203,8 +224,7 @@ def check_spec(spec: str) -> AgentSpec:
     missing = [p for p in accepted.values() if p.required and parsed.params.get(p.name) is None]
     if missing:
         example = next(iter(_AGENTS[parsed.name].examples), parsed.name)
-        raise AgentSpecError(f"{where}: {parsed.name} needs {', '.join(f'{p.name}=' for p in missing)}, "
-                             f"e.g. {example}")
+        raise AgentSpecError(f"{where}: {parsed.name} needs {', '.join(f'{p.name}=' for p in missing)}, e.g. {example}")
     values = {key: _convert(where, accepted[key], value) for key, value in parsed.params.items()}
     return AgentSpec(parsed.name, values)
 
@@ -220,7 +240,7 @@ def _convert(where: str, parameter: Parameter, value: Any) -> Any:
         if not math.isfinite(value):
             raise AgentSpecError(f"{where}: {parameter.name} must be a finite number, got {_shown(value)}")
         return float(value)
-    if kind is int and isinstance(value, int) and not isinstance(value, bool) and not -2**63 <= value < 2**63:
+    if kind is int and isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**63:
         raise AgentSpecError(f"{where}: {parameter.name}={value} does not fit in 64 bits")
     if isinstance(value, kind) and (kind is bool or not isinstance(value, bool)):
         return value
@@ -261,8 +281,11 @@ def _game_defaults(checked: AgentSpec, game: Game) -> dict[str, Any]:
     by setting another of their group (a ``plies=`` spec takes no default ``depth``)."""
     given = set(checked.params)
     groups = _AGENTS[checked.name].exclusive
-    return {key: value for key, value in game.search_defaults.get(checked.name, {}).items()
-            if not any(key in group and given & set(group) for group in groups) and key not in given}
+    return {
+        key: value
+        for key, value in game.search_defaults.get(checked.name, {}).items()
+        if not any(key in group and given & set(group) for group in groups) and key not in given
+    }
 
 
 def default_spec(game: Game) -> str:

@@ -64,8 +64,13 @@ class Warmup:
             action, value = actions[best], values[best]
         policy = np.zeros(self.game.num_actions)
         policy[action] = 1.0
-        return SearchResult(action, value, policy, (action,),
-                            SearchStats(nodes=len(actions), depth=1, time_s=time.perf_counter() - started))
+        return SearchResult(
+            action,
+            value,
+            policy,
+            (action,),
+            SearchStats(nodes=len(actions), depth=1, time_s=time.perf_counter() - started),
+        )
 
 
 def warm_rules(state: State) -> None:

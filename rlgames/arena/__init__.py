@@ -15,5 +15,17 @@ from rlgames.arena.sprt import SprtConfig, SprtResult
 from rlgames.arena.tblog import log_to_tensorboard
 from rlgames.arena.tournament import ArenaConfig, ArenaResult, resolve_anchor, run_arena
 
-__all__ = ["ArenaConfig", "ArenaResult", "EloFit", "SprtConfig", "SprtResult", "console_report", "fit_elo",
-           "log_to_tensorboard", "resolve_anchor", "results_dict", "run_arena", "write_results"]
+__all__ = [
+    "ArenaConfig",
+    "ArenaResult",
+    "EloFit",
+    "SprtConfig",
+    "SprtResult",
+    "console_report",
+    "fit_elo",
+    "log_to_tensorboard",
+    "resolve_anchor",
+    "results_dict",
+    "run_arena",
+    "write_results",
+]

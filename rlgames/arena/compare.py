@@ -7,7 +7,8 @@ get the same time). In a game with chance nodes (backgammon) both sides search b
 instead, a depth counting plies, one player's roll and move (``expectiminimax(plies=N)``), and the
 timed match deepens up to one ply past the deepest equal depth. Both sides search with the game's usual
 settings (`rlgames.Game.search_defaults`: chess's quiescence), and ``search`` adds parameters to both
-sides' specs (``filter=8`` in backgammon, ``quiescence=0`` in chess). Each budget is an arena match (`rlgames.arena.tournament`): ``games`` games from
+sides' specs (``filter=8`` in backgammon, ``quiescence=0`` in chess). Each budget is an arena match
+(`rlgames.arena.tournament`): ``games`` games from
 ``games / 2`` distinct random openings, each played with both colourings, the same openings for every
 budget. A budget's row holds the learned side's score with its 95% interval, its Elo relative to the
 hand-crafted side, and both sides' time per move, so that the report shows that the budgets held.
@@ -130,8 +131,9 @@ class CompareResult:
     matches: tuple[ArenaResult, ...] = dataclasses.field(default=(), compare=False, repr=False)
 
 
-def run_compare(config: CompareConfig, *, progress: bool = False,
-                echo: Callable[[str], None] = lambda line: None) -> CompareResult:
+def run_compare(
+    config: CompareConfig, *, progress: bool = False, echo: Callable[[str], None] = lambda line: None
+) -> CompareResult:
     """Plays every budget's match in turn; ``echo`` gets a line as each starts and ends."""
     game = load_game(config.game, **dict(config.game_params))
     plies = config.opening_plies if config.opening_plies is not None else plies_for(game, config.games // 2)
@@ -139,8 +141,16 @@ def run_compare(config: CompareConfig, *, progress: bool = False,
     for label, budget in config.budgets():
         specs = config.specs(budget)
         echo(f"{label}: {specs[0]} against {specs[1]}, {config.games} games")
-        arena = ArenaConfig(config.game, specs, games=config.games, seed=config.seed, workers=config.workers,
-                            opening_plies=plies, game_params=config.game_params, anchor=HAND_CRAFTED)
+        arena = ArenaConfig(
+            config.game,
+            specs,
+            games=config.games,
+            seed=config.seed,
+            workers=config.workers,
+            opening_plies=plies,
+            game_params=config.game_params,
+            anchor=HAND_CRAFTED,
+        )
         match = run_arena(arena, progress=progress)
         matches.append(match)
         rows.append(row_of(label, match))
@@ -153,15 +163,26 @@ def row_of(label: str, match: ArenaResult) -> Row:
     (pair,) = match.pairs
     times = [player_times(match, player) for player in (LEARNED, HAND_CRAFTED)]
     elo = match.elo
-    return Row(label, tuple(match.config.specs), pair.wins, pair.draws, pair.losses, pair.score, pair.interval(),
-               elo.ratings[LEARNED], (elo.lower[LEARNED], elo.upper[LEARNED]),
-               tuple(t.total_s / t.moves if t.moves else math.nan for t in times))
+    return Row(
+        label,
+        tuple(match.config.specs),
+        pair.wins,
+        pair.draws,
+        pair.losses,
+        pair.score,
+        pair.interval(),
+        elo.ratings[LEARNED],
+        (elo.lower[LEARNED], elo.upper[LEARNED]),
+        tuple(t.total_s / t.moves if t.moves else math.nan for t in times),
+    )
 
 
 def row_text(row: Row) -> str:
     low, high = row.score_interval
-    return (f"learned scored {row.score:.1%} [{low:.1%}, {high:.1%}] ({row.wins}W {row.draws}D {row.losses}L), "
-            f"Elo {row.elo:+.0f} [{row.elo_interval[0]:+.0f}, {row.elo_interval[1]:+.0f}]: {row.verdict}")
+    return (
+        f"learned scored {row.score:.1%} [{low:.1%}, {high:.1%}] ({row.wins}W {row.draws}D {row.losses}L), "
+        f"Elo {row.elo:+.0f} [{row.elo_interval[0]:+.0f}, {row.elo_interval[1]:+.0f}]: {row.verdict}"
+    )
 
 
 PHRASES = {"stronger": "stronger than", "weaker": "weaker than", "no clear difference": "not clearly different from"}
@@ -176,8 +197,10 @@ def summary(result: CompareResult) -> str:
     parts = []
     for row in timed:
         low, high = row.score_interval
-        parts.append(f"at equal time ({row.label}) {learned} is {PHRASES[row.verdict]} hand-crafted: it scored "
-                     f"{row.score:.1%} [{low:.1%}, {high:.1%}] over {row.games} games")
+        parts.append(
+            f"at equal time ({row.label}) {learned} is {PHRASES[row.verdict]} hand-crafted: it scored "
+            f"{row.score:.1%} [{low:.1%}, {high:.1%}] over {row.games} games"
+        )
     if deep:
         scores = ", ".join(f"{row.score:.0%} at {row.label}" for row in deep)
         verdicts = {row.verdict for row in deep}
@@ -189,30 +212,59 @@ def summary(result: CompareResult) -> str:
     return f"In {config.game}, {'; '.join(parts)}."
 
 
-HEADER = ("budget", "games", "W-D-L", "score (95%)", "Elo vs hand-crafted (95%)", "s/move learned",
-          "s/move hand-crafted", "verdict")
+HEADER = (
+    "budget",
+    "games",
+    "W-D-L",
+    "score (95%)",
+    "Elo vs hand-crafted (95%)",
+    "s/move learned",
+    "s/move hand-crafted",
+    "verdict",
+)
 
 
 def table_rows(result: CompareResult) -> list[list[str]]:
-    return [[row.label, str(row.games), f"{row.wins}-{row.draws}-{row.losses}",
-             f"{row.score:.1%} [{row.score_interval[0]:.1%}, {row.score_interval[1]:.1%}]",
-             f"{row.elo:+.0f} [{row.elo_interval[0]:+.0f}, {row.elo_interval[1]:+.0f}]",
-             f"{row.seconds_per_move[0]:.4f}", f"{row.seconds_per_move[1]:.4f}", row.verdict]
-            for row in result.rows]
+    return [
+        [
+            row.label,
+            str(row.games),
+            f"{row.wins}-{row.draws}-{row.losses}",
+            f"{row.score:.1%} [{row.score_interval[0]:.1%}, {row.score_interval[1]:.1%}]",
+            f"{row.elo:+.0f} [{row.elo_interval[0]:+.0f}, {row.elo_interval[1]:+.0f}]",
+            f"{row.seconds_per_move[0]:.4f}",
+            f"{row.seconds_per_move[1]:.4f}",
+            row.verdict,
+        ]
+        for row in result.rows
+    ]
 
 
 def markdown(result: CompareResult) -> str:
     config = result.config
     learned, hand_crafted = result.rows[0].specs if result.rows else config.specs(config.budgets()[0][1])
-    method = (f"`{learned}` against `{hand_crafted}` in {config.game} (the budget as each row says), "
-              f"{config.games} games per budget from "
-              f"{config.games // 2} random openings of {result.opening_plies} plies, each played with both "
-              f"colourings, seed {config.seed}. Score: wins plus half the draws, with the normal "
-              f"approximation's 95% interval; Elo relative to the hand-crafted side (maximum likelihood, one "
-              f"virtual draw). Each budget's games are in its own folder (games.csv, results.json).")
-    return "\n".join([f"# Learned against hand-crafted evaluation: {config.game}", "", summary(result), "",
-                      method, "", markdown_table(HEADER, table_rows(result)), "", "![score by budget](compare.png)",
-                      ""])
+    method = (
+        f"`{learned}` against `{hand_crafted}` in {config.game} (the budget as each row says), "
+        f"{config.games} games per budget from "
+        f"{config.games // 2} random openings of {result.opening_plies} plies, each played with both "
+        f"colourings, seed {config.seed}. Score: wins plus half the draws, with the normal "
+        f"approximation's 95% interval; Elo relative to the hand-crafted side (maximum likelihood, one "
+        f"virtual draw). Each budget's games are in its own folder (games.csv, results.json)."
+    )
+    return "\n".join(
+        [
+            f"# Learned against hand-crafted evaluation: {config.game}",
+            "",
+            summary(result),
+            "",
+            method,
+            "",
+            markdown_table(HEADER, table_rows(result)),
+            "",
+            "![score by budget](compare.png)",
+            "",
+        ]
+    )
 
 
 def as_dict(result: CompareResult) -> dict[str, Any]:
@@ -221,8 +273,12 @@ def as_dict(result: CompareResult) -> dict[str, Any]:
         record = dataclasses.asdict(row)
         record.update(games=row.games, verdict=row.verdict)
         rows.append(record)
-    return {"config": dataclasses.asdict(result.config), "opening_plies": result.opening_plies,
-            "summary": summary(result), "rows": rows}
+    return {
+        "config": dataclasses.asdict(result.config),
+        "opening_plies": result.opening_plies,
+        "summary": summary(result),
+        "rows": rows,
+    }
 
 
 def folder_name(label: str) -> str:
@@ -247,8 +303,10 @@ def plot_compare(result: CompareResult, path: Path) -> None:
     from matplotlib.figure import Figure  # matplotlib loads only when the plot is drawn
 
     scores = [100 * row.score for row in result.rows]
-    errors = [[100 * (row.score - row.score_interval[0]) for row in result.rows],
-              [100 * (row.score_interval[1] - row.score) for row in result.rows]]
+    errors = [
+        [100 * (row.score - row.score_interval[0]) for row in result.rows],
+        [100 * (row.score_interval[1] - row.score) for row in result.rows],
+    ]
     figure = Figure(figsize=(1.6 + 1.1 * len(scores), 3.6), layout="constrained")
     axes = figure.add_subplot()
     axes.errorbar(range(len(scores)), scores, yerr=errors, fmt="o", capsize=5)

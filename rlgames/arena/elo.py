@@ -48,8 +48,15 @@ class EloFit:
     iterations: int
 
 
-def fit_elo(points: np.ndarray, games: np.ndarray, *, anchor: int = 0, anchor_rating: float = 0.0,
-            prior_draws: float = 0.0, confidence: float = 0.95) -> EloFit:
+def fit_elo(
+    points: np.ndarray,
+    games: np.ndarray,
+    *,
+    anchor: int = 0,
+    anchor_rating: float = 0.0,
+    prior_draws: float = 0.0,
+    confidence: float = 0.95,
+) -> EloFit:
     """Fits ratings to ``points[i, j]`` (what i scored against j) over ``games[i, j]`` games."""
     points, games = _checked(points, games, anchor, prior_draws)
     meets = games > 0
@@ -61,8 +68,16 @@ def fit_elo(points: np.ndarray, games: np.ndarray, *, anchor: int = 0, anchor_ra
     covariance = _covariance(theta, games, anchor)
     half = normal_quantile(confidence) * np.sqrt(np.diag(covariance)) * ELO_PER_NATURAL_UNIT
     ratings = anchor_rating + theta * ELO_PER_NATURAL_UNIT
-    return EloFit(tuple(ratings.tolist()), tuple((ratings - half).tolist()), tuple((ratings + half).tolist()),
-                  anchor, anchor_rating, prior_draws, confidence, iterations)
+    return EloFit(
+        tuple(ratings.tolist()),
+        tuple((ratings - half).tolist()),
+        tuple((ratings + half).tolist()),
+        anchor,
+        anchor_rating,
+        prior_draws,
+        confidence,
+        iterations,
+    )
 
 
 def _checked(points: np.ndarray, games: np.ndarray, anchor: int, prior_draws: float) -> tuple[np.ndarray, np.ndarray]:
@@ -87,9 +102,11 @@ def _check_maximum_exists(points: np.ndarray, games: np.ndarray) -> None:
         reach = (reach.astype(np.int64) @ reach.astype(np.int64)) > 0
     if not reach.all():
         i, j = (int(k) for k in np.argwhere(~reach)[0])
-        raise ValueError(f"the maximum-likelihood Elo does not exist: player {i} scored no point against player "
-                         f"{j}, directly or through other players (a perfect score is worth infinitely many "
-                         f"Elo); use prior_draws > 0")
+        raise ValueError(
+            f"the maximum-likelihood Elo does not exist: player {i} scored no point against player "
+            f"{j}, directly or through other players (a perfect score is worth infinitely many "
+            f"Elo); use prior_draws > 0"
+        )
 
 
 def _log_likelihood(theta: np.ndarray, points: np.ndarray) -> float:

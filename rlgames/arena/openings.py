@@ -86,8 +86,9 @@ def _sample_lines(game: Game, count: int, plies: int, rng: np.random.Generator) 
             lines.append(line)
             if len(lines) == count:
                 return lines
-    raise ValueError(f"{game.name}: found only {len(lines)} distinct openings of {plies} plies "
-                     f"in {SAMPLING_ATTEMPTS * count} tries")
+    raise ValueError(
+        f"{game.name}: found only {len(lines)} distinct openings of {plies} plies in {SAMPLING_ATTEMPTS * count} tries"
+    )
 
 
 def _random_line(state: State, plies: int, rng: np.random.Generator) -> Line | None:

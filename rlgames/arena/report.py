@@ -28,29 +28,65 @@ def results_dict(result: ArenaResult) -> dict[str, Any]:
         games, points = _player_totals(result, i)
         times = player_times(result, i)
         mean, low, high = player_points(result, i)
-        players.append({"name": name, "spec": config.specs[i], "elo": elo.ratings[i], "elo_lower": elo.lower[i],
-                        "elo_upper": elo.upper[i], "games": games, "score": points / games if games else None,
-                        "points_per_game": _number(mean), "points_lower": _number(low),
-                        "points_upper": _number(high),
-                        "moves": times.moves, "seconds_per_move": times.total_s / times.moves if times.moves else None,
-                        "max_seconds_per_move": times.max_s})
+        players.append(
+            {
+                "name": name,
+                "spec": config.specs[i],
+                "elo": elo.ratings[i],
+                "elo_lower": elo.lower[i],
+                "elo_upper": elo.upper[i],
+                "games": games,
+                "score": points / games if games else None,
+                "points_per_game": _number(mean),
+                "points_lower": _number(low),
+                "points_upper": _number(high),
+                "moves": times.moves,
+                "seconds_per_move": times.total_s / times.moves if times.moves else None,
+                "max_seconds_per_move": times.max_s,
+            }
+        )
     pairs = []
     for pair in result.pairs:
         low, high = pair.interval(elo.confidence)
         points_low, points_high = pair.points_interval(elo.confidence, result.utility[1])
-        pairs.append({"players": [result.names[i] for i in pair.players], "wins": pair.wins, "draws": pair.draws,
-                      "losses": pair.losses, "games": pair.games, "score": pair.score, "score_lower": low,
-                      "score_upper": high, "points_per_game": _number(pair.points_per_game),
-                      "points_lower": _number(points_low), "points_upper": _number(points_high),
-                      "points": {f"{points:g}": games for points, games in pair.points},
-                      "terminations": dict(pair.terminations)})
-    settings = {"games_per_pair": config.games, "workers": config.workers, "opening_plies": config.opening_plies,
-                "openings_file": config.openings_file, "anchor": result.names[config.anchor],
-                "anchor_rating": config.anchor_rating, "prior_draws": config.prior_draws,
-                "confidence": elo.confidence, "sprt": asdict(config.sprt) if config.sprt else None}
-    return {"game": {"name": config.game, "params": dict(config.game_params), "utility": list(result.utility)},
-            "seed": config.seed, "settings": settings, "games_played": len(result.records),
-            "terminations": result.terminations(), "players": players, "pairs": pairs, "sprt": _sprt_dict(result)}
+        pairs.append(
+            {
+                "players": [result.names[i] for i in pair.players],
+                "wins": pair.wins,
+                "draws": pair.draws,
+                "losses": pair.losses,
+                "games": pair.games,
+                "score": pair.score,
+                "score_lower": low,
+                "score_upper": high,
+                "points_per_game": _number(pair.points_per_game),
+                "points_lower": _number(points_low),
+                "points_upper": _number(points_high),
+                "points": {f"{points:g}": games for points, games in pair.points},
+                "terminations": dict(pair.terminations),
+            }
+        )
+    settings = {
+        "games_per_pair": config.games,
+        "workers": config.workers,
+        "opening_plies": config.opening_plies,
+        "openings_file": config.openings_file,
+        "anchor": result.names[config.anchor],
+        "anchor_rating": config.anchor_rating,
+        "prior_draws": config.prior_draws,
+        "confidence": elo.confidence,
+        "sprt": asdict(config.sprt) if config.sprt else None,
+    }
+    return {
+        "game": {"name": config.game, "params": dict(config.game_params), "utility": list(result.utility)},
+        "seed": config.seed,
+        "settings": settings,
+        "games_played": len(result.records),
+        "terminations": result.terminations(),
+        "players": players,
+        "pairs": pairs,
+        "sprt": _sprt_dict(result),
+    }
 
 
 def _number(value: float) -> float | None:
@@ -62,8 +98,13 @@ def _sprt_dict(result: ArenaResult) -> dict[str, Any] | None:
     status = result.sprt
     if status is None:
         return None
-    return {"llr": status.llr, "lower_bound": status.config.lower_bound, "upper_bound": status.config.upper_bound,
-            "decision": status.decision, "games": status.games}
+    return {
+        "llr": status.llr,
+        "lower_bound": status.config.lower_bound,
+        "upper_bound": status.config.upper_bound,
+        "decision": status.decision,
+        "games": status.games,
+    }
 
 
 def _player_totals(result: ArenaResult, player: int) -> tuple[int, float]:
@@ -94,13 +135,25 @@ def player_times(result: ArenaResult, player: int) -> MoveTimes:
         for seat, index in enumerate((record.game.first, record.game.second)):
             if index == player:
                 times = record.times[seat]
-                total = MoveTimes(total.moves + times.moves, total.total_s + times.total_s,
-                                  max(total.max_s, times.max_s))
+                total = MoveTimes(
+                    total.moves + times.moves, total.total_s + times.total_s, max(total.max_s, times.max_s)
+                )
     return total
 
 
-GAMES_CSV_COLUMNS = ("game", "first", "second", "opening_index", "opening", "result", "termination",
-                     "first_score", "first_points", "plies", "moves")
+GAMES_CSV_COLUMNS = (
+    "game",
+    "first",
+    "second",
+    "opening_index",
+    "opening",
+    "result",
+    "termination",
+    "first_score",
+    "first_points",
+    "plies",
+    "moves",
+)
 """The columns of games.csv: ``result`` is the `Outcome`'s (``1-0``, ``0-1``, ``1/2-1/2``, ``1-0 (2
 points)``), ``first_score`` the first player's score (1, 0.5, 0), ``first_points`` its return and
 ``moves`` the whole game (the opening's included) in the game's notation."""
@@ -115,20 +168,36 @@ def write_games_csv(result: ArenaResult, path: Path) -> None:
         writer.writerow(GAMES_CSV_COLUMNS)
         for record in result.records:
             scheduled = record.game
-            writer.writerow([scheduled.index, result.names[scheduled.first], result.names[scheduled.second],
-                             scheduled.opening_index, moves_to_text(game, scheduled.opening),
-                             record.outcome.result, record.termination, record.score, f"{record.points:g}",
-                             record.plies, moves_to_text(game, record.actions)])
+            writer.writerow(
+                [
+                    scheduled.index,
+                    result.names[scheduled.first],
+                    result.names[scheduled.second],
+                    scheduled.opening_index,
+                    moves_to_text(game, scheduled.opening),
+                    record.outcome.result,
+                    record.termination,
+                    record.score,
+                    f"{record.points:g}",
+                    record.plies,
+                    moves_to_text(game, record.actions),
+                ]
+            )
 
 
 def write_game_records(result: ArenaResult, path: Path) -> None:
     """Every game in the game's own record format (`rlgames.game.Game.export_record`: PGN for chess)."""
     game = arena_game(result)
-    records = [game.export_record(record.actions, players=(result.names[record.game.first],
-                                                           result.names[record.game.second]),
-                                  outcome=record.outcome, event=f"rlgames arena, seed {result.config.seed}",
-                                  round=record.game.index + 1)
-               for record in result.records]
+    records = [
+        game.export_record(
+            record.actions,
+            players=(result.names[record.game.first], result.names[record.game.second]),
+            outcome=record.outcome,
+            event=f"rlgames arena, seed {result.config.seed}",
+            round=record.game.index + 1,
+        )
+        for record in result.records
+    ]
     path.write_text("\n\n".join(text.strip() for text in records) + "\n")
 
 
@@ -139,16 +208,35 @@ def arena_game(result: ArenaResult) -> Game:
 def ranking_rows(result: ArenaResult) -> tuple[list[str], list[list[str]]]:
     """The players ranked by Elo: header and rows."""
     elo = result.elo
-    header = ["rank", "player", "Elo", f"{elo.confidence:.0%} interval", "games", "score",
-              f"points/game ({elo.confidence:.0%})", "s/move", "max s"]
+    header = [
+        "rank",
+        "player",
+        "Elo",
+        f"{elo.confidence:.0%} interval",
+        "games",
+        "score",
+        f"points/game ({elo.confidence:.0%})",
+        "s/move",
+        "max s",
+    ]
     rows = []
     for rank, i in enumerate(sorted(range(len(result.names)), key=lambda k: -elo.ratings[k]), start=1):
         games, points = _player_totals(result, i)
         times = player_times(result, i)
         mean = times.total_s / times.moves if times.moves else 0.0
-        rows.append([str(rank), result.names[i], f"{elo.ratings[i]:+.1f}",
-                     f"[{elo.lower[i]:+.1f}, {elo.upper[i]:+.1f}]", str(games), f"{points / games:.1%}",
-                     points_text(*player_points(result, i)), f"{mean:.3f}", f"{times.max_s:.3f}"])
+        rows.append(
+            [
+                str(rank),
+                result.names[i],
+                f"{elo.ratings[i]:+.1f}",
+                f"[{elo.lower[i]:+.1f}, {elo.upper[i]:+.1f}]",
+                str(games),
+                f"{points / games:.1%}",
+                points_text(*player_points(result, i)),
+                f"{mean:.3f}",
+                f"{times.max_s:.3f}",
+            ]
+        )
     return header, rows
 
 
@@ -165,8 +253,17 @@ def pair_rows(result: ArenaResult) -> tuple[list[str], list[list[str]]]:
     for pair in result.pairs:
         low, high = pair.interval(confidence)
         points = points_text(pair.points_per_game, *pair.points_interval(confidence, result.utility[1]))
-        rows.append([" vs ".join(result.names[i] for i in pair.players), str(pair.wins), str(pair.draws),
-                     str(pair.losses), f"{pair.score:.1%}", f"[{low:.1%}, {high:.1%}]", points])
+        rows.append(
+            [
+                " vs ".join(result.names[i] for i in pair.players),
+                str(pair.wins),
+                str(pair.draws),
+                str(pair.losses),
+                f"{pair.score:.1%}",
+                f"[{low:.1%}, {high:.1%}]",
+                points,
+            ]
+        )
     return header, rows
 
 
@@ -184,8 +281,10 @@ def points_note(result: ArenaResult) -> str:
     low, high = result.utility
     if high == 1:
         return ""
-    return (f"points: a player's return per game, in [{low:g}, {high:g}] (a win counts 1 in the score and "
-            f"the Elo, whatever its points)")
+    return (
+        f"points: a player's return per game, in [{low:g}, {high:g}] (a win counts 1 in the score and "
+        f"the Elo, whatever its points)"
+    )
 
 
 def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -204,21 +303,36 @@ def sprt_summary(result: ArenaResult) -> str | None:
     if status is None:
         return None
     config = status.config
-    verdict = {"H1": f"H1 accepted (elo1={config.elo1:g})", "H0": f"H0 accepted (elo0={config.elo0:g})",
-               None: "no decision"}[status.decision]
-    return (f"SPRT({config.elo0:g}, {config.elo1:g}), alpha={config.alpha:g}, beta={config.beta:g}: LLR "
-            f"{status.llr:.2f} in [{config.lower_bound:.2f}, {config.upper_bound:.2f}] after {status.games} games: "
-            f"{verdict}")
+    verdict = {
+        "H1": f"H1 accepted (elo1={config.elo1:g})",
+        "H0": f"H0 accepted (elo0={config.elo0:g})",
+        None: "no decision",
+    }[status.decision]
+    return (
+        f"SPRT({config.elo0:g}, {config.elo1:g}), alpha={config.alpha:g}, beta={config.beta:g}: LLR "
+        f"{status.llr:.2f} in [{config.lower_bound:.2f}, {config.upper_bound:.2f}] after {status.games} games: "
+        f"{verdict}"
+    )
 
 
 def console_report(result: ArenaResult) -> str:
     """The tables printed by ``rlgames arena``."""
     config = result.config
-    title = (f"{config.game}: {len(result.records)} games, seed {config.seed}; Elo anchored at "
-             f"{result.names[config.anchor]} = {config.anchor_rating:g}")
+    title = (
+        f"{config.game}: {len(result.records)} games, seed {config.seed}; Elo anchored at "
+        f"{result.names[config.anchor]} = {config.anchor_rating:g}"
+    )
     parts = [title, text_table(*ranking_rows(result)), "", text_table(*pair_rows(result))]
-    notes = [note for note in (points_note(result), terminations_note(result), repeated_openings_note(result),
-                               sprt_summary(result)) if note]
+    notes = [
+        note
+        for note in (
+            points_note(result),
+            terminations_note(result),
+            repeated_openings_note(result),
+            sprt_summary(result),
+        )
+        if note
+    ]
     return "\n".join(parts + [line for note in notes for line in ("", note)])
 
 
@@ -233,25 +347,47 @@ def repeated_openings_note(result: ArenaResult) -> str:
     if len(openings) >= played:
         return ""
     source = "in the file" if result.config.openings_file else f"of {result.config.opening_plies} plies"
-    return (f"note: only {len(openings)} distinct openings {source} for {played} openings per pair: they "
-            f"repeat, so deterministic engines replay the same games and the intervals are too narrow; "
-            f"use more --opening-plies")
+    return (
+        f"note: only {len(openings)} distinct openings {source} for {played} openings per pair: they "
+        f"repeat, so deterministic engines replay the same games and the intervals are too narrow; "
+        f"use more --opening-plies"
+    )
 
 
 def markdown_report(result: ArenaResult) -> str:
     config = result.config
-    opening = (f"openings from {config.openings_file}" if config.openings_file
-               else f"random openings of {config.opening_plies} plies")
-    games = (f"{len(result.records)} games ({config.games} per pair at most, {opening}, each played with both "
-             f"colourings), seed {config.seed}.")
-    method = (f"Elo: Bradley-Terry maximum likelihood with draws as half a win, {config.prior_draws:g} virtual "
-              f"draws per pair, anchored at {result.names[config.anchor]} = {config.anchor_rating:g}; intervals "
-              f"from the Fisher information, relative to the anchor. Pair scores: normal approximation with the "
-              f"trinomial variance. Points per game: a player's return, in the game's utility range "
-              f"[{result.utility[0]:g}, {result.utility[1]:g}], with the normal approximation's interval.")
-    lines = [f"# Arena: {config.game}", "", games, "", method, "",
-             "## Ranking", "", markdown_table(*ranking_rows(result)), "",
-             "## Pairs", "", markdown_table(*pair_rows(result)), ""]
+    opening = (
+        f"openings from {config.openings_file}"
+        if config.openings_file
+        else f"random openings of {config.opening_plies} plies"
+    )
+    games = (
+        f"{len(result.records)} games ({config.games} per pair at most, {opening}, each played with both "
+        f"colourings), seed {config.seed}."
+    )
+    method = (
+        f"Elo: Bradley-Terry maximum likelihood with draws as half a win, {config.prior_draws:g} virtual "
+        f"draws per pair, anchored at {result.names[config.anchor]} = {config.anchor_rating:g}; intervals "
+        f"from the Fisher information, relative to the anchor. Pair scores: normal approximation with the "
+        f"trinomial variance. Points per game: a player's return, in the game's utility range "
+        f"[{result.utility[0]:g}, {result.utility[1]:g}], with the normal approximation's interval."
+    )
+    lines = [
+        f"# Arena: {config.game}",
+        "",
+        games,
+        "",
+        method,
+        "",
+        "## Ranking",
+        "",
+        markdown_table(*ranking_rows(result)),
+        "",
+        "## Pairs",
+        "",
+        markdown_table(*pair_rows(result)),
+        "",
+    ]
     terminations = terminations_note(result)
     if terminations:
         lines += [terminations, ""]

@@ -77,8 +77,9 @@ class PairResult:
         return max(score - half, 0.0), min(score + half, 1.0)
 
 
-def points_interval(points: Iterable[tuple[float, int]], confidence: float = 0.95, bound: float = math.inf
-                    ) -> tuple[float, float, float]:
+def points_interval(
+    points: Iterable[tuple[float, int]], confidence: float = 0.95, bound: float = math.inf
+) -> tuple[float, float, float]:
     """The mean of points given as ``(points, games)`` counts, and its normal-approximation interval
     clipped to ``[-bound, bound]``: ``(mean, lower, upper)``, NaN for no games."""
     counts = [(float(value), count) for value, count in points if count]
@@ -113,9 +114,17 @@ def pair_results(records: Iterable[GameRecord], num_players: int) -> tuple[PairR
         points[first, second][record.points] += 1
         points[second, first][0.0 - record.points] += 1  # 0.0 - 0.0 is 0.0, not -0.0
         terminations[min(first, second), max(first, second)][record.termination] += 1
-    return tuple(PairResult((i, j), *(int(c) for c in counts[i, j]), points=merge_counts(points[i, j].items()),
-                            terminations=merge_counts(terminations[i, j].items()))
-                 for i in range(num_players) for j in range(i + 1, num_players) if counts[i, j].any())
+    return tuple(
+        PairResult(
+            (i, j),
+            *(int(c) for c in counts[i, j]),
+            points=merge_counts(points[i, j].items()),
+            terminations=merge_counts(terminations[i, j].items()),
+        )
+        for i in range(num_players)
+        for j in range(i + 1, num_players)
+        if counts[i, j].any()
+    )
 
 
 def score_matrices(pairs: Iterable[PairResult], num_players: int) -> tuple[np.ndarray, np.ndarray]:

@@ -69,8 +69,10 @@ class ArenaConfig:
         if len(self.specs) < 2:
             raise ValueError(f"an arena needs at least two players, got {len(self.specs)}")
         if self.games < 2 or self.games % 2:
-            raise ValueError(f"games per pair must be even and at least 2 (each opening is played with both "
-                             f"colourings), got {self.games}")
+            raise ValueError(
+                f"games per pair must be even and at least 2 (each opening is played with both "
+                f"colourings), got {self.games}"
+            )
         if self.workers < 1:
             raise ValueError(f"workers must be at least 1, got {self.workers}")
         if not 0 <= self.anchor < len(self.specs):
@@ -150,15 +152,19 @@ def run_arena(config: ArenaConfig, *, game: Game | None = None, progress: bool =
         game = load_game(config.game, **dict(config.game_params))
     else:
         if config.game != game.name or config.game_params:
-            raise ValueError(f"with a Game instance, config.game must be its name ({game.name!r}, got "
-                             f"{config.game!r}) and config.game_params empty (got {config.game_params!r})")
+            raise ValueError(
+                f"with a Game instance, config.game must be its name ({game.name!r}, got "
+                f"{config.game!r}) and config.game_params empty (got {config.game_params!r})"
+            )
         config = dataclasses.replace(config, game_params=tuple(game.params.items()))
     scheduled = schedule(config, game)
     records: list[GameRecord] = []
     counts = [0, 0, 0]  # wins, draws, losses of player 0 against player 1, for the SPRT
     status = None
-    with tqdm(total=len(scheduled), unit="game", disable=not progress) as bar, \
-            contextlib.closing(_played(config, game, scheduled)) as played:
+    with (
+        tqdm(total=len(scheduled), unit="game", disable=not progress) as bar,
+        contextlib.closing(_played(config, game, scheduled)) as played,
+    ):
         for record in played:
             records.append(record)
             bar.update()
@@ -169,10 +175,10 @@ def run_arena(config: ArenaConfig, *, game: Game | None = None, progress: bool =
                     break
     pairs = pair_results(records, len(config.specs))
     points, games = score_matrices(pairs, len(config.specs))
-    elo = fit_elo(points, games, anchor=config.anchor, anchor_rating=config.anchor_rating,
-                  prior_draws=config.prior_draws)
-    return ArenaResult(config, player_names(config.specs), tuple(records), pairs, elo, status, game.info.utility,
-                       game)
+    elo = fit_elo(
+        points, games, anchor=config.anchor, anchor_rating=config.anchor_rating, prior_draws=config.prior_draws
+    )
+    return ArenaResult(config, player_names(config.specs), tuple(records), pairs, elo, status, game.info.utility, game)
 
 
 def _first_player_outcome(record: GameRecord) -> int:
@@ -186,8 +192,14 @@ def _played(config: ArenaConfig, game: Game, scheduled: list[ScheduledGame]) -> 
     (`rlgames.parallel`), each building its own game from the registry name and parameters, and its
     agents."""
     agents = _build(game, config.specs)  # a bad spec fails here, not in a worker
-    yield from map_ordered(_play, scheduled, workers=config.workers, setup=_set_up,
-                           setup_args=(game_recipe(game), tuple(config.specs)), local=(game, agents))
+    yield from map_ordered(
+        _play,
+        scheduled,
+        workers=config.workers,
+        setup=_set_up,
+        setup_args=(game_recipe(game), tuple(config.specs)),
+        local=(game, agents),
+    )
 
 
 def _build(game: Game, specs: Sequence[str]) -> list[Any]:
@@ -208,8 +220,9 @@ def warm_up(game: Game, spec: str) -> None:
     while not state.is_terminal():
         if not state.is_chance_node():
             last = state
-        state = state.apply(state.sample_chance_outcome(rng) if state.is_chance_node()
-                            else int(rng.choice(state.legal_actions())))
+        state = state.apply(
+            state.sample_chance_outcome(rng) if state.is_chance_node() else int(rng.choice(state.legal_actions()))
+        )
     load_agent(spec, game).search(last)
 
 

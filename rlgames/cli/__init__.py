@@ -46,8 +46,11 @@ __all__ = ["SOLVE_TIME", "build_parser", "main", "parse_game_param"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="rlgames", description=__doc__.split("\n\nThe command is")[0],
-                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(
+        prog="rlgames",
+        description=__doc__.split("\n\nThe command is")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     verbs = parser.add_subparsers(dest="verb", required=True)
     add_game_verbs(verbs)
     add_play_verb(verbs)

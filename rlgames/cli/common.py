@@ -76,11 +76,21 @@ class SpecHelpAction(argparse.Action):
     """``-h``/``--help`` that also lists every agent with its parameters (imported only when asked)."""
 
     def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
-                         help="show this help, with every agent and its parameters, and exit")
+        super().__init__(
+            option_strings,
+            dest,
+            nargs=0,
+            default=argparse.SUPPRESS,
+            help="show this help, with every agent and its parameters, and exit",
+        )
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
-                 option_string: str | None = None) -> None:
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
         from rlgames.agents.spec import accepted_forms
 
         parser.print_help()
@@ -88,10 +98,16 @@ class SpecHelpAction(argparse.Action):
         parser.exit()
 
 
-def verb_with_agents(verbs: argparse._SubParsersAction, name: str, summary: str,
-                      description: str) -> argparse.ArgumentParser:
-    parser = verbs.add_parser(name, help=summary, add_help=False, description=f"{description}\n\n{SPEC_LANGUAGE}",
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
+def verb_with_agents(
+    verbs: argparse._SubParsersAction, name: str, summary: str, description: str
+) -> argparse.ArgumentParser:
+    parser = verbs.add_parser(
+        name,
+        help=summary,
+        add_help=False,
+        description=f"{description}\n\n{SPEC_LANGUAGE}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("-h", "--help", action=SpecHelpAction)
     add_game(parser)
     return parser
@@ -99,13 +115,24 @@ def verb_with_agents(verbs: argparse._SubParsersAction, name: str, summary: str,
 
 def add_game(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", type=game_name, metavar="GAME", help=f"one of: {', '.join(list_games())}")
-    parser.add_argument("--param", "-p", action="append", type=parse_game_param, default=[],
-                        metavar="KEY=VALUE", help="a game parameter, e.g. -p heaps=(1,3,5)")
+    parser.add_argument(
+        "--param",
+        "-p",
+        action="append",
+        type=parse_game_param,
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game parameter, e.g. -p heaps=(1,3,5)",
+    )
 
 
 def add_progress_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                        help="a progress bar on stderr (default: when stderr is a terminal)")
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress bar on stderr (default: when stderr is a terminal)",
+    )
 
 
 def progress_wanted(args: argparse.Namespace) -> bool:

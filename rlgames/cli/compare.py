@@ -37,9 +37,18 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from rlgames.arena.compare import CompareConfig, run_compare, summary, write_compare
     from rlgames.cli.common import game_from_args
 
-    config = CompareConfig(args.game, args.learned, depths=args.depths, seconds=None if args.no_time else args.time,
-                           games=args.games, seed=args.seed, workers=args.workers, opening_plies=args.opening_plies,
-                           game_params=tuple(args.param), search=tuple(args.search))
+    config = CompareConfig(
+        args.game,
+        args.learned,
+        depths=args.depths,
+        seconds=None if args.no_time else args.time,
+        games=args.games,
+        seed=args.seed,
+        workers=args.workers,
+        opening_plies=args.opening_plies,
+        game_params=tuple(args.param),
+        search=tuple(args.search),
+    )
     game = game_from_args(args)
     load_agent(config.specs(config.budgets()[0][1])[0], game)  # a bad checkpoint fails now, not in a worker
     result = run_compare(config, progress=progress_wanted(args), echo=lambda line: print(line, flush=True))
@@ -51,8 +60,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def add_compare_verb(verbs: argparse._SubParsersAction) -> None:
     compare = verbs.add_parser(
-        "compare", help="learned against hand-crafted evaluation, at equal depth and at equal time",
-        formatter_class=argparse.RawDescriptionHelpFormatter, description=(
+        "compare",
+        help="learned against hand-crafted evaluation, at equal depth and at equal time",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=(
             "Plays alpha-beta with a learned evaluator (a checkpoint; an NNUE runs inside the compiled search)\n"
             "against alpha-beta with the game's hand-crafted evaluator, at each equal depth and at equal time\n"
             "per move: GAMES games per budget from GAMES/2 distinct openings, colours swapped. Prints each\n"
@@ -60,23 +71,45 @@ def add_compare_verb(verbs: argparse._SubParsersAction) -> None:
             "compare.png and every game. In a game with chance nodes both sides search by expectiminimax,\n"
             "a depth counting plies (one player's roll and move).\n"
             "Example: rlgames compare connect_four --learned checkpoints/connect_four.nnue.pt --workers 2\n"
-            "         rlgames compare backgammon --learned checkpoints/backgammon.pt --search filter=8"))
+            "         rlgames compare backgammon --learned checkpoints/backgammon.pt --search filter=8"
+        ),
+    )
     add_game(compare)
-    compare.add_argument("--learned", required=True, type=existing_file, metavar="CHECKPOINT",
-                         help="the learned evaluator's checkpoint (e.g. checkpoints/connect_four.nnue.pt)")
-    compare.add_argument("--depths", type=depth_list, metavar="D1,D2,...",
-                         help="the equal depths (default 2,4,6, or plies 1,2 in a game with chance; '' for none)")
-    compare.add_argument("--search", action="append", default=[], type=search_param, metavar="KEY=VALUE",
-                         help="a parameter of both sides' searches, e.g. filter=8 (backgammon), over the "
-                              "game's usual settings (chess: quiescence=8); repeatable")
-    compare.add_argument("--time", type=positive_float, default=0.1, metavar="SECONDS",
-                         help="the equal time per move (default 0.1)")
+    compare.add_argument(
+        "--learned",
+        required=True,
+        type=existing_file,
+        metavar="CHECKPOINT",
+        help="the learned evaluator's checkpoint (e.g. checkpoints/connect_four.nnue.pt)",
+    )
+    compare.add_argument(
+        "--depths",
+        type=depth_list,
+        metavar="D1,D2,...",
+        help="the equal depths (default 2,4,6, or plies 1,2 in a game with chance; '' for none)",
+    )
+    compare.add_argument(
+        "--search",
+        action="append",
+        default=[],
+        type=search_param,
+        metavar="KEY=VALUE",
+        help="a parameter of both sides' searches, e.g. filter=8 (backgammon), over the "
+        "game's usual settings (chess: quiescence=8); repeatable",
+    )
+    compare.add_argument(
+        "--time", type=positive_float, default=0.1, metavar="SECONDS", help="the equal time per move (default 0.1)"
+    )
     compare.add_argument("--no-time", action="store_true", help="play no match at equal time")
     compare.add_argument("--games", type=int, default=400, help="games per budget, even (default 400)")
     compare.add_argument("--workers", type=int, default=1, help="processes playing games (default 1)")
     compare.add_argument("--seed", type=int, default=0, help="seed of the openings (default 0)")
-    compare.add_argument("--opening-plies", type=int, metavar="N",
-                         help="plies of the random openings (default: the fewest giving GAMES/2 distinct ones)")
+    compare.add_argument(
+        "--opening-plies",
+        type=int,
+        metavar="N",
+        help="plies of the random openings (default: the fewest giving GAMES/2 distinct ones)",
+    )
     compare.add_argument("--out", metavar="DIR", help="the report's folder (default compare-GAME)")
     add_progress_flag(compare)
     compare.set_defaults(run=cmd_compare)

@@ -18,8 +18,10 @@ def cmd_games(args: argparse.Namespace) -> int:
         low, high = info.utility
         extras = [f"returns in [{low:g}, {high:g}]"] + ["chance nodes"] * info.has_chance
         extras += ["history-dependent rules"] * info.history_dependent
-        print(f"{name}({defaults}): {info.num_actions} actions, observation {info.observation_shape}, "
-              f"at most {info.max_game_length} plies, {', '.join(extras)}")
+        print(
+            f"{name}({defaults}): {info.num_actions} actions, observation {info.observation_shape}, "
+            f"at most {info.max_game_length} plies, {', '.join(extras)}"
+        )
     return 0
 
 
@@ -74,9 +76,17 @@ def add_game_verbs(verbs: argparse._SubParsersAction) -> None:
     show.set_defaults(run=cmd_show)
     solve = verbs.add_parser("solve", help="solve a position exactly (deterministic games)")
     add_game(solve)
-    solve.add_argument("--moves", default="", help="moves in the game's notation, separated by spaces "
-                       "(connect four also reads a Pons string such as 4453)")
-    solve.add_argument("--time", type=positive_float, default=SOLVE_TIME, metavar="SECONDS",
-                       help=f"give up after this long (default {SOLVE_TIME:g}); a position too far from the end "
-                            "of a big game (othello: more than 12 empty squares) is refused at once")
+    solve.add_argument(
+        "--moves",
+        default="",
+        help="moves in the game's notation, separated by spaces (connect four also reads a Pons string such as 4453)",
+    )
+    solve.add_argument(
+        "--time",
+        type=positive_float,
+        default=SOLVE_TIME,
+        metavar="SECONDS",
+        help=f"give up after this long (default {SOLVE_TIME:g}); a position too far from the end "
+        "of a big game (othello: more than 12 empty squares) is refused at once",
+    )
     solve.set_defaults(run=cmd_solve)

@@ -13,8 +13,12 @@ HANDOVERS = ("train", "bench")
 """Verbs that hand their arguments over to another program."""
 
 
-TRAINERS = {"alphazero": "rlgames.train", "nnue": "rlgames.train.nnue", "td": "rlgames.train.td",
-            "linear": "rlgames.train.linear"}
+TRAINERS = {
+    "alphazero": "rlgames.train",
+    "nnue": "rlgames.train.nnue",
+    "td": "rlgames.train.td",
+    "linear": "rlgames.train.linear",
+}
 """``rlgames train --trainer NAME`` -> the trainer's module: AlphaZero self-play (the default), NNUE by
 alpha-beta self-play, TD(lambda) self-play, linear weights fitted to self-play."""
 
@@ -54,14 +58,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def add_handover_verbs(verbs: argparse._SubParsersAction) -> None:
-    train = verbs.add_parser("train", help="train by self-play: --trainer alphazero (default), nnue, td or linear",
-                             add_help=False, description="Hands over to the trainer: `rlgames train GAME --trainer "
-                             "nnue ...` runs `python -m rlgames.train.nnue GAME ...`; try `rlgames train --trainer "
-                             "nnue --help`.")
+    train = verbs.add_parser(
+        "train",
+        help="train by self-play: --trainer alphazero (default), nnue, td or linear",
+        add_help=False,
+        description="Hands over to the trainer: `rlgames train GAME --trainer "
+        "nnue ...` runs `python -m rlgames.train.nnue GAME ...`; try `rlgames train --trainer "
+        "nnue --help`.",
+    )
     train.add_argument("arguments", nargs="*", help="--trainer NAME, and the trainer's own arguments")
     train.set_defaults(run=cmd_train)
-    bench = verbs.add_parser("bench", help="run a benchmark against OpenSpiel",
-                             description="Runs benchmarks/bench_NAME.py, side by side with OpenSpiel.")
+    bench = verbs.add_parser(
+        "bench",
+        help="run a benchmark against OpenSpiel",
+        description="Runs benchmarks/bench_NAME.py, side by side with OpenSpiel.",
+    )
     bench.add_argument("name", choices=BENCHMARKS)
     bench.add_argument("arguments", nargs="*", help="arguments of the benchmark script")
     bench.set_defaults(run=cmd_bench)

@@ -24,14 +24,23 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def add_play_verb(verbs: argparse._SubParsersAction) -> None:
-    play = verb_with_agents(verbs, "play", "play against an agent in the terminal", (
-        "You against an agent: the board is drawn, you type moves in the game's notation (connect four:\n"
-        "a column 1-7; tic-tac-toe: a1..c3; othello: d3 or pass). 'undo' takes back your last move,\n"
-        "'moves' lists the legal ones, 'quit' stops.\n"
-        "Example: rlgames play connect_four --agent \"mcts(simulations=400)\" --seat 0"))
-    play.add_argument("--agent", metavar="SPEC",
-                      help="the opponent (default: the game's own, else alphabeta(depth=6); "
-                           "expectiminimax(depth=4) for chance games)")
+    play = verb_with_agents(
+        verbs,
+        "play",
+        "play against an agent in the terminal",
+        (
+            "You against an agent: the board is drawn, you type moves in the game's notation (connect four:\n"
+            "a column 1-7; tic-tac-toe: a1..c3; othello: d3 or pass). 'undo' takes back your last move,\n"
+            "'moves' lists the legal ones, 'quit' stops.\n"
+            'Example: rlgames play connect_four --agent "mcts(simulations=400)" --seat 0'
+        ),
+    )
+    play.add_argument(
+        "--agent",
+        metavar="SPEC",
+        help="the opponent (default: the game's own, else alphabeta(depth=6); "
+        "expectiminimax(depth=4) for chance games)",
+    )
     play.add_argument("--seat", choices=("0", "1", "random"), default="0", help="your seat; 0 moves first")
     play.add_argument("--moves", default="", help="start from the position after these moves")
     play.add_argument("--seed", type=int, default=0, help="seed of the agent, the seat draw and chance")

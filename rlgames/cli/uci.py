@@ -17,15 +17,24 @@ def cmd_uci(args: argparse.Namespace) -> int:
 
 
 def add_uci_verb(verbs: argparse._SubParsersAction) -> None:
-    uci = verbs.add_parser("uci", help="speak UCI on stdin/stdout (chess GUIs, python-chess, lichess bots)",
-                           formatter_class=argparse.RawDescriptionHelpFormatter, description=(
-                               "Runs AGENT as a UCI engine: point a chess GUI (Cute Chess, Arena) at this command.\n"
-                               "Alpha-beta takes each go's budget (movetime, clock, depth, nodes, infinite) and\n"
-                               "reports every iteration; another agent plays with the budget of its spec.\n"
-                               "The game's usual search settings apply unless the spec names them (chess:\n"
-                               "quiescence=8; quiescence=0 turns it off).\n"
-                               'Example: rlgames uci chess --agent "alphabeta(model=checkpoints/chess.nnue.pt)"'))
+    uci = verbs.add_parser(
+        "uci",
+        help="speak UCI on stdin/stdout (chess GUIs, python-chess, lichess bots)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=(
+            "Runs AGENT as a UCI engine: point a chess GUI (Cute Chess, Arena) at this command.\n"
+            "Alpha-beta takes each go's budget (movetime, clock, depth, nodes, infinite) and\n"
+            "reports every iteration; another agent plays with the budget of its spec.\n"
+            "The game's usual search settings apply unless the spec names them (chess:\n"
+            "quiescence=8; quiescence=0 turns it off).\n"
+            'Example: rlgames uci chess --agent "alphabeta(model=checkpoints/chess.nnue.pt)"'
+        ),
+    )
     add_game(uci)
-    uci.add_argument("--agent", default="alphabeta(eval=heuristic)", metavar="SPEC",
-                     help="the engine's agent (default alphabeta(eval=heuristic))")
+    uci.add_argument(
+        "--agent",
+        default="alphabeta(eval=heuristic)",
+        metavar="SPEC",
+        help="the engine's agent (default alphabeta(eval=heuristic))",
+    )
     uci.set_defaults(run=cmd_uci)

@@ -29,16 +29,31 @@ def cmd_warmup(args: argparse.Namespace) -> int:
 
 def add_warmup_verb(verbs: argparse._SubParsersAction) -> None:
     warmup = verbs.add_parser(
-        "warmup", help="compile the games' rules, evaluators and searches ahead (a first search then answers "
-                       "at once)", formatter_class=argparse.RawDescriptionHelpFormatter, description=(
+        "warmup",
+        help="compile the games' rules, evaluators and searches ahead (a first search then answers at once)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=(
             "Compiles, into numba's cache, each game's rules, its hand-crafted evaluator and the search of\n"
             "each agent (default: the game's own, as rlgames play uses; chess's searches with quiescence), so\n"
             "that later commands start at once. Protocol engines (rlgames uci) answer at once without it, on a\n"
             "fallback move until their search is compiled.\n"
-            'Example: rlgames warmup chess connect_four --agent "alphabeta(depth=6)"'))
+            'Example: rlgames warmup chess connect_four --agent "alphabeta(depth=6)"'
+        ),
+    )
     warmup.add_argument("games", nargs="*", type=game_name, metavar="GAME", help="the games (default: all)")
-    warmup.add_argument("--agent", action="append", metavar="SPEC",
-                        help="an agent whose search to compile (repeatable; default: the game's own)")
-    warmup.add_argument("--param", "-p", action="append", type=parse_game_param, default=[], metavar="KEY=VALUE",
-                        help="a game parameter, e.g. -p heaps=(1,3,5)")
+    warmup.add_argument(
+        "--agent",
+        action="append",
+        metavar="SPEC",
+        help="an agent whose search to compile (repeatable; default: the game's own)",
+    )
+    warmup.add_argument(
+        "--param",
+        "-p",
+        action="append",
+        type=parse_game_param,
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game parameter, e.g. -p heaps=(1,3,5)",
+    )
     warmup.set_defaults(run=cmd_warmup)

@@ -35,8 +35,16 @@ from rlgames.evaluators.base import (
 )
 from rlgames.game import Game
 
-__all__ = ["Evaluator", "LinearEvaluator", "ZeroEvaluator", "list_evaluators", "load_evaluator",
-           "read_weights_file", "uniform_policy"]
+__all__ = [
+    "Evaluator",
+    "LinearEvaluator",
+    "ZeroEvaluator",
+    "list_evaluators",
+    "load_evaluator",
+    "read_weights_file",
+    "uniform_policy",
+]
+
 
 def _import(target: str) -> Any:
     module_name, attribute = target.split(":")
@@ -80,15 +88,19 @@ def read_weights_file(path: str | os.PathLike, game: Game, evaluator: LinearEval
     if data.get("evaluator", expected) != expected:
         raise ValueError(f"{where} was fitted for evaluator {data['evaluator']!r}, but {game!r} uses {expected!r}")
     if list(names) != list(evaluator.feature_names):
-        raise ValueError(f"{where} has features {list(names)}, but {expected} of {game.name} has features "
-                         f"{list(evaluator.feature_names)}")
+        raise ValueError(
+            f"{where} has features {list(names)}, but {expected} of {game.name} has features "
+            f"{list(evaluator.feature_names)}"
+        )
     if weights.shape != (len(names),):
         raise ValueError(f"{where} has {weights.size} weights for its {len(names)} features")
     if not np.all(np.isfinite(weights)) or not np.isfinite(scale) or scale <= 0:
         raise ValueError(f"{where}: weights and scale must be finite (and the scale positive)")
     if "game_params" in data and data["game_params"] != json.loads(json.dumps(game.params)):
-        warnings.warn(f"{where} was fitted for {game.name} with parameters {data['game_params']}, "
-                      f"used here with {game.params}", stacklevel=3)
+        warnings.warn(
+            f"{where} was fitted for {game.name} with parameters {data['game_params']}, used here with {game.params}",
+            stacklevel=3,
+        )
     return weights * (evaluator.scale / scale)
 
 
@@ -103,8 +115,10 @@ def _heuristic(game: Game, **params: Any) -> Evaluator:
 
 def _learned(game: Game, **params: Any) -> Evaluator:
     if not isinstance(params.get("weights"), (str, os.PathLike)):
-        raise ValueError("the 'learned' evaluator needs weights=FILE, a JSON file written by "
-                         "`python -m rlgames.train.linear GAME --games N --out FILE`")
+        raise ValueError(
+            "the 'learned' evaluator needs weights=FILE, a JSON file written by "
+            "`python -m rlgames.train.linear GAME --games N --out FILE`"
+        )
     return _heuristic(game, **params)
 
 
@@ -122,8 +136,9 @@ def _model(game: Game, *, path: str | os.PathLike, **params: Any) -> Evaluator:
     return _import("rlgames.models.evaluator:NetworkEvaluator").from_checkpoint(path, game, **params)
 
 
-def _policy_rollout(game: Game, *, path: str | os.PathLike, rollout_path: str | os.PathLike | None = None,
-                    **params: Any) -> Evaluator:
+def _policy_rollout(
+    game: Game, *, path: str | os.PathLike, rollout_path: str | os.PathLike | None = None, **params: Any
+) -> Evaluator:
     """AlphaGo's leaf evaluation: the network at ``path`` gives priors and values, mixed with rollouts
     sampled from its policy head or from the network at ``rollout_path`` (`rlgames.models.rollout`)."""
     network = _model(game, path=path)

@@ -155,8 +155,7 @@ class LinearEvaluator(Evaluator):
 
 
 @functools.cache
-def make_linear_kernel(features: Callable[..., None], weights: tuple[float, ...],
-                       scale: float) -> Callable[..., float]:
+def make_linear_kernel(features: Callable[..., None], weights: tuple[float, ...], scale: float) -> Callable[..., float]:
     """An njit ``(s) -> tanh(weights . features(s) / scale)``; ``weights`` are frozen into the code.
     The features go to an array on the stack: search calls the kernel at every leaf, and allocating
     a heap array there cost as much as the rest of a simple evaluation."""

@@ -36,8 +36,11 @@ def feature_set(game: Game, inputs: Sequence[str]) -> FeatureSet:
         raise ValueError(f"an NNUE of {game.name} must read at least one feature set")
     combined = sets[0]
     for later in sets[1:]:
-        combined = FeatureSet(_followed_by(combined.features, later.features, combined.inputs),
-                              combined.inputs + later.inputs, combined.most + later.most)
+        combined = FeatureSet(
+            _followed_by(combined.features, later.features, combined.inputs),
+            combined.inputs + later.inputs,
+            combined.most + later.most,
+        )
     return combined
 
 
@@ -47,8 +50,10 @@ def updated_and_recomputed(game: Game, inputs: Sequence[str]) -> tuple[FeatureSe
     or None."""
     first, rest = _named(game, inputs[0]), list(inputs[1:])
     if first.recomputed or not all(_named(game, name).recomputed for name in rest):
-        raise ValueError(f"{game.name}: an NNUE reads the set it updates move by move first, then the sets it "
-                         f"recomputes at each evaluation; {'+'.join(inputs)} is not in that order")
+        raise ValueError(
+            f"{game.name}: an NNUE reads the set it updates move by move first, then the sets it "
+            f"recomputes at each evaluation; {'+'.join(inputs)} is not in that order"
+        )
     return first, feature_set(game, rest) if rest else None
 
 
@@ -81,15 +86,16 @@ def frozen_weights(weights: Weights) -> tuple:
     of 8 (a chess network's 128 units and PSQT: 129 floats, 136 padded), so that every row starts on a
     32-byte boundary of the vector loads (chess's alpha-beta 6% faster); a narrow row would grow by too much
     (connect four's 9 floats: its alpha-beta 14% slower at 16)."""
-    w1, b1, w2, b2, w3, b3 = (np.ascontiguousarray(w, dtype=np.float32) if isinstance(w, np.ndarray) else w
-                              for w in weights)
+    w1, b1, w2, b2, w3, b3 = (
+        np.ascontiguousarray(w, dtype=np.float32) if isinstance(w, np.ndarray) else w for w in weights
+    )
     psqt = w1.shape[1] > w2.shape[0]
     pad = -w1.shape[1] % 8 if w1.shape[1] > 64 else 0
     w1, b1 = np.pad(w1, ((0, 0), (0, pad))), np.pad(b1, (0, pad))
     return w1, b1, np.ascontiguousarray(w2.T), b2, w3, float(b3), psqt
 
 
-BLOCK_BYTES = 10 ** 6
+BLOCK_BYTES = 10**6
 """The summed kernel freezes the first layer into the compiled code in blocks of rows of at most this
 size: numba embeds an array of up to 1 MB as a constant and reads a larger one by its address, which
 makes the search compiled around it impossible to cache on disk (othello's 55,744 rows, 3.8 MB at
@@ -103,7 +109,7 @@ def _blocks(w1: np.ndarray) -> tuple[tuple[np.ndarray, ...], int] | None:
     if w1.nbytes <= BLOCK_BYTES:
         return None
     shift = max(1, BLOCK_BYTES // w1[0].nbytes).bit_length() - 1
-    return tuple(np.ascontiguousarray(w1[i:i + (1 << shift)]) for i in range(0, len(w1), 1 << shift)), shift
+    return tuple(np.ascontiguousarray(w1[i : i + (1 << shift)]) for i in range(0, len(w1), 1 << shift)), shift
 
 
 def make_output(w2t: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: float, psqt: bool) -> Callable[..., float]:
@@ -135,8 +141,16 @@ def make_output(w2t: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: float, psqt
                 t5 += a * w2t[j + 5, k]
                 t6 += a * w2t[j + 6, k]
                 t7 += a * w2t[j + 7, k]
-            out += (unit(t0, j) + unit(t1, j + 1) + unit(t2, j + 2) + unit(t3, j + 3)
-                    + unit(t4, j + 4) + unit(t5, j + 5) + unit(t6, j + 6) + unit(t7, j + 7))
+            out += (
+                unit(t0, j)
+                + unit(t1, j + 1)
+                + unit(t2, j + 2)
+                + unit(t3, j + 3)
+                + unit(t4, j + 4)
+                + unit(t5, j + 5)
+                + unit(t6, j + 6)
+                + unit(t7, j + 7)
+            )
         for j in range(blocked, hidden):
             total = np.float32(0.0)
             for k in range(width):
@@ -155,9 +169,15 @@ def _tanh(x: float) -> float:
     return math.copysign((1.0 - e) / (1.0 + e), x)
 
 
-def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[int, ...],
-                     weights: Weights, observer: Callable[..., int] = side_to_move_observer, *,
-                     features: Callable[..., int] | None = None, max_active: int = 0) -> Callable[..., float]:
+def make_nnue_kernel(
+    observation: Callable[..., None],
+    observation_shape: tuple[int, ...],
+    weights: Weights,
+    observer: Callable[..., int] = side_to_move_observer,
+    *,
+    features: Callable[..., int] | None = None,
+    max_active: int = 0,
+) -> Callable[..., float]:
     """The njit ``(s) -> value`` in [-1, 1] of the network with ``weights``, from the point of view of
     ``observer(s)`` (the game's ``GameKernels.observer``: the side to move at a decision node, the
     player who moved into a chance node); the weights are frozen into the compiled code (read-only
@@ -190,8 +210,14 @@ def make_nnue_kernel(observation: Callable[..., None], observation_shape: tuple[
     return cache_closure(kernel)
 
 
-def _sparse_kernel(features: Callable[..., int], observer: Callable[..., int], w1: np.ndarray, b1: np.ndarray,
-                   output: Callable[..., float], most: int) -> Callable[..., float]:
+def _sparse_kernel(
+    features: Callable[..., int],
+    observer: Callable[..., int],
+    w1: np.ndarray,
+    b1: np.ndarray,
+    output: Callable[..., float],
+    most: int,
+) -> Callable[..., float]:
     """`make_nnue_kernel`'s kernel over sparse features: the rows of the (at most ``most``) active
     inputs summed four at a time (a quarter of the stores into the accumulator), then ``output``;
     ``w1`` whole where it fits in a block (`_blocks`), as looking a row up in blocks costs a tenth of
@@ -199,6 +225,7 @@ def _sparse_kernel(features: Callable[..., int], observer: Callable[..., int], w
     width = w1.shape[1]
     blocked = _blocks(w1)
     if blocked is None:
+
         @njit(fastmath=True)
         def kernel(s) -> float:
             active = stack_int64(most)

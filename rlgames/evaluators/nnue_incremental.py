@@ -42,12 +42,19 @@ class Incremental(NamedTuple):
     width: int
 
 
-def make_incremental_nnue(observation: Callable[..., None], observation_shape: tuple[int, ...],
-                          weights: Weights, observer: Callable[..., int] = side_to_move_observer, *,
-                          features: Callable[..., int] | None = None,
-                          feature_changes: Callable[..., int] | None = None, max_active: int = 0,
-                          threats: Callable[..., int] | None = None, threat_offset: int = 0,
-                          max_threats: int = 0) -> Incremental:
+def make_incremental_nnue(
+    observation: Callable[..., None],
+    observation_shape: tuple[int, ...],
+    weights: Weights,
+    observer: Callable[..., int] = side_to_move_observer,
+    *,
+    features: Callable[..., int] | None = None,
+    feature_changes: Callable[..., int] | None = None,
+    max_active: int = 0,
+    threats: Callable[..., int] | None = None,
+    threat_offset: int = 0,
+    max_threats: int = 0,
+) -> Incremental:
     """The network of `make_nnue_kernel`, efficiently updatable: its values equal that kernel's (up to
     float32 rounding: a sum in another order). A child's accumulators are its parent's plus the rows of
     the inputs it gains and minus those it loses: the feature set's ``changes`` where it gives them,
@@ -114,8 +121,9 @@ def make_incremental_nnue(observation: Callable[..., None], observation_shape: t
         for j in range(0, size, 2):
             g0, g1, l0, l1 = gained[j], gained[j + 1], lost[j], lost[j + 1]
             for k in range(width):
-                accumulators[ply + 1, player, k] = (accumulators[source, player, k] + (w1[g0, k] + w1[g1, k])
-                                                    - (w1[l0, k] + w1[l1, k]))
+                accumulators[ply + 1, player, k] = (
+                    accumulators[source, player, k] + (w1[g0, k] + w1[g1, k]) - (w1[l0, k] + w1[l1, k])
+                )
             source = ply + 1
 
     @njit(fastmath=True, inline="always")

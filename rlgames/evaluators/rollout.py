@@ -53,7 +53,8 @@ def make_rollout_kernel(kernels: GameKernels, rollouts: int, rng_state: np.ndarr
     probs = np.empty(max_actions, dtype=np.float64)
     keys = np.empty(256 if has_repetition else 1, dtype=np.int64)
     rng_address, actions_address, probs_address, keys_address = (
-        a.ctypes.data for a in (rng_state, actions, probs, keys))
+        a.ctypes.data for a in (rng_state, actions, probs, keys)
+    )
     num_keys = len(keys)
 
     @njit

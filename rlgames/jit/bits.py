@@ -20,8 +20,21 @@ from llvmlite import ir as llvm_ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-__all__ = ["add", "bits_float", "count", "discard", "first", "float_bits", "has", "lsb", "msb", "popcount",
-           "shift_down", "shift_up", "words_for"]
+__all__ = [
+    "add",
+    "bits_float",
+    "count",
+    "discard",
+    "first",
+    "float_bits",
+    "has",
+    "lsb",
+    "msb",
+    "popcount",
+    "shift_down",
+    "shift_up",
+    "words_for",
+]
 
 
 def _unary_intrinsic(name: str):
@@ -78,16 +91,20 @@ else:
 @intrinsic
 def float_bits(typingctx, x):
     """The bits of float64 ``x`` as an int64 (a reinterpretation, not a conversion)."""
+
     def codegen(context, builder, signature, args):
         return builder.bitcast(args[0], llvm_ir.IntType(64))
+
     return types.int64(types.float64), codegen
 
 
 @intrinsic
 def bits_float(typingctx, x):
     """The float64 whose bits are int64 ``x`` (the inverse of `float_bits`)."""
+
     def codegen(context, builder, signature, args):
         return builder.bitcast(args[0], llvm_ir.DoubleType())
+
     return types.float64(types.int64), codegen
 
 

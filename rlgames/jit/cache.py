@@ -90,8 +90,11 @@ def unresolved_calls(library: Any) -> list[str]:
     module = library._final_module
     defined = {f.name for f in module.functions if not f.is_declaration}
     prefix = RuntimeLinker.PREFIX
-    return [g.name[len(prefix):] for g in module.global_variables
-            if g.name.startswith(prefix) and g.name[len(prefix):] not in defined]
+    return [
+        g.name[len(prefix) :]
+        for g in module.global_variables
+        if g.name.startswith(prefix) and g.name[len(prefix) :] not in defined
+    ]
 
 
 class _KeyNamedFile(IndexDataCacheFile):
@@ -226,4 +229,3 @@ class _Walker:
             stat = os.stat(path)
             stamp = (stat.st_size, stat.st_mtime_ns)
         self.feed("module", module.__name__, path, stamp, getattr(module, "__version__", None))
-

@@ -25,12 +25,15 @@ if hasattr(time, "CLOCK_MONOTONIC"):
     @intrinsic
     def _clock_ns(typingctx):
         """``() -> int64``: `now_ns` in compiled code (``clock_gettime(CLOCK_MONOTONIC)``)."""
+
         def codegen(context, builder, signature, args):
             int64 = ir.IntType(64)
             timespec = ir.LiteralStructType([int64, int64])  # (tv_sec, tv_nsec) on 64-bit POSIX
             clock_gettime = cgutils.get_or_insert_function(
-                builder.module, ir.FunctionType(ir.IntType(32), [ir.IntType(32), timespec.as_pointer()]),
-                "clock_gettime")
+                builder.module,
+                ir.FunctionType(ir.IntType(32), [ir.IntType(32), timespec.as_pointer()]),
+                "clock_gettime",
+            )
             ts = cgutils.alloca_once(builder, timespec)
             builder.call(clock_gettime, [ir.Constant(ir.IntType(32), time.CLOCK_MONOTONIC), ts])
             seconds = builder.load(cgutils.gep_inbounds(builder, ts, 0, 0))

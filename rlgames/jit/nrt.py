@@ -40,11 +40,13 @@ def borrowed(typingctx, array):
     Why: numba increments and decrements an array argument's reference count around code it cannot
     prune (inlined functions with loops and exits): two atomic operations per call, which cost more than
     a short kernel's work (listing backgammon's moves with checkers on the bar)."""
+
     def codegen(context, builder, signature, args):
         source = make_array(array)(context, builder, value=args[0])
         view = make_array(array)(context, builder)
-        populate_array(view, data=source.data, shape=source.shape, strides=source.strides,
-                       itemsize=source.itemsize, meminfo=None)
+        populate_array(
+            view, data=source.data, shape=source.shape, strides=source.strides, itemsize=source.itemsize, meminfo=None
+        )
         return view._getvalue()
 
     return array(array), codegen

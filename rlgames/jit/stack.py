@@ -31,9 +31,14 @@ def _stack_array(dtype: types.Number) -> Callable:
             itemsize = context.get_abi_sizeof(element)
             data = cgutils.alloca_once(builder, element, size=n)
             array = context.make_array(array_type)(context, builder)
-            context.populate_array(array, data=data, shape=(llvm_ir.Constant(intp, n),),
-                                   strides=(llvm_ir.Constant(intp, itemsize),),
-                                   itemsize=llvm_ir.Constant(intp, itemsize), meminfo=None)
+            context.populate_array(
+                array,
+                data=data,
+                shape=(llvm_ir.Constant(intp, n),),
+                strides=(llvm_ir.Constant(intp, itemsize),),
+                itemsize=llvm_ir.Constant(intp, itemsize),
+                meminfo=None,
+            )
             return array._getvalue()
 
         return array_type(size), codegen

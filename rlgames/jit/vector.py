@@ -31,8 +31,9 @@ def fixed_add_copy(width: int) -> Callable[..., None]:
             bases = ir.Constant(row, None)
             for j in range(width):
                 bases = builder.insert_element(bases, args[3], ir.Constant(ir.IntType(32), j))
-            builder.store(builder.add(words, bases), builder.bitcast(builder.gep(data, [args[1]]), row.as_pointer()),
-                          align=8)
+            builder.store(
+                builder.add(words, bases), builder.bitcast(builder.gep(data, [args[1]]), row.as_pointer()), align=8
+            )
             return context.get_dummy_value()
 
         return types.void(out, types.int64, types.int64, types.int64), codegen

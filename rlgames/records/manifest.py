@@ -245,4 +245,3 @@ def _build(cls: type, record: dict[str, Any] | None, where: str) -> Any:
         return cls(**record)
     except TypeError as error:
         raise ManifestError(f"{where}: {error}") from None
-

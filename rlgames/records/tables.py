@@ -31,8 +31,13 @@ from rlgames.records.manifest import Accuracy, Checkpoint, Manifest, Match, Meas
 
 RECORDS_PAGE = "docs/records.md"
 """The page of every record, relative to the checkout."""
-DOCUMENTS = ("README.md", "checkpoints/README.md", "docs/guide/the-answer.md", "docs/guide/backgammon.md",
-             "docs/guide/arena-and-compare.md")
+DOCUMENTS = (
+    "README.md",
+    "checkpoints/README.md",
+    "docs/guide/the-answer.md",
+    "docs/guide/backgammon.md",
+    "docs/guide/arena-and-compare.md",
+)
 """The files that hold generated regions, relative to the checkout."""
 REGION = re.compile(r"(<!-- generated: (?P<name>[^>]*?) -->)(?P<body>.*?)(<!-- end generated -->)", re.S)
 
@@ -102,11 +107,14 @@ def describe(measurement: Measurement) -> str:
     """A measurement in a sentence: what was measured and what it gave."""
     if isinstance(measurement, Match):
         m = measurement
-        return (f"`{m.player}` against `{m.opponent}`, {m.games:,} games: {m.wins} W, {m.draws} D, {m.losses} L, "
-                f"{score_text(m)}, Elo {elo_text(m)}")
+        return (
+            f"`{m.player}` against `{m.opponent}`, {m.games:,} games: {m.wins} W, {m.draws} D, {m.losses} L, "
+            f"{score_text(m)}, Elo {elo_text(m)}"
+        )
     if isinstance(measurement, Accuracy):
         a = measurement
-        return f"`{a.agent}` keeps the exact value on {a.correct:,} of {a.positions:,} positions ({percent(a.share)}), {a.on}"
+        share = percent(a.share)
+        return f"`{a.agent}` keeps the exact value on {a.correct:,} of {a.positions:,} positions ({share}), {a.on}"
     m = measurement
     text = f"{m.what}: {number(m.value)}"
     if m.reference is not None:
@@ -138,9 +146,13 @@ def answer_table(manifest: Manifest, document: str) -> str:
         if not checkpoint.answers:
             continue
         timed = checkpoint.matches("equal time")
-        time_cell = " ".join(f"{link(document, checkpoint, m, score_text(m))} at {m.budget}" for m in timed) or "not measured"
-        rows.append(f"| {checkpoint.game.replace('_', ' ')} | `{checkpoint.file}`: {checkpoint.inputs} | {time_cell} "
-                    f"| {depth_cell(document, checkpoint)} |")
+        time_cell = (
+            " ".join(f"{link(document, checkpoint, m, score_text(m))} at {m.budget}" for m in timed) or "not measured"
+        )
+        rows.append(
+            f"| {checkpoint.game.replace('_', ' ')} | `{checkpoint.file}`: {checkpoint.inputs} | {time_cell} "
+            f"| {depth_cell(document, checkpoint)} |"
+        )
     return "\n".join(rows)
 
 
@@ -153,8 +165,10 @@ def checkpoint_table(manifest: Manifest, document: str) -> str:
     rows = ["| file | game | network | trained | measured |", "|---|---|---|---|---|"]
     for c in manifest.checkpoints:
         measured = "; ".join(link(document, c, m, f"{short_label(m)} {cell_text(m)}") for m in c.measurements)
-        rows.append(f"| `{c.file}` | `{c.game}` | {c.network} | `{c.training.command}`: {c.training.summary}; "
-                    f"{duration(c.training.seconds)} on {c.training.hardware} | {measured} |")
+        rows.append(
+            f"| `{c.file}` | `{c.game}` | {c.network} | `{c.training.command}`: {c.training.summary}; "
+            f"{duration(c.training.seconds)} on {c.training.hardware} | {measured} |"
+        )
     return "\n".join(rows)
 
 
@@ -181,8 +195,10 @@ def compare_table(checkpoint: Checkpoint, document: str) -> str:
     """One network's matches against the hand-crafted evaluator, as `rlgames compare` reports them."""
     rows = ["| budget | games | W-D-L | score (95%) | Elo vs hand-crafted (95%) |", "|---|---|---|---|---|"]
     for m in checkpoint.matches("equal depth") + checkpoint.matches("equal time"):
-        rows.append(f"| {link(document, checkpoint, m, m.budget)} | {m.games:,} | {m.wins}-{m.draws}-{m.losses} "
-                    f"| {score_text(m)} | {elo_text(m)} |")
+        rows.append(
+            f"| {link(document, checkpoint, m, m.budget)} | {m.games:,} | {m.wins}-{m.draws}-{m.losses} "
+            f"| {score_text(m)} | {elo_text(m)} |"
+        )
     return "\n".join(rows)
 
 
@@ -200,16 +216,29 @@ def match_table(checkpoint: Checkpoint, ids: list[str], document: str) -> str:
 
 def records_page(manifest: Manifest) -> str:
     """`docs/records.md`: every record, each under its anchor."""
-    lines = ["# Records", "",
-             "Every figure the documentation shows about a shipped network, written once in "
-             "`checkpoints/manifest.json` and rendered here and in the tables by `python -m rlgames.records` "
-             "(a test fails when a table drifts from the manifest). Scores, intervals and Elo are computed from "
-             "the counts by the arena's statistics.", ""]
+    lines = [
+        "# Records",
+        "",
+        "Every figure the documentation shows about a shipped network, written once in "
+        "`checkpoints/manifest.json` and rendered here and in the tables by `python -m rlgames.records` "
+        "(a test fails when a table drifts from the manifest). Scores, intervals and Elo are computed from "
+        "the counts by the arena's statistics.",
+        "",
+    ]
     for c in manifest.checkpoints:
         t = c.training
-        lines += [f"## {c.file}", "", f"{c.network}. Plays `{c.game}`; reads {c.inputs}. SHA-256 `{c.sha256}`.", "",
-                  f"Trained at commit `{t.commit}` in {duration(t.seconds)} on {t.hardware}: {t.summary}.", "",
-                  "```bash", t.command, "```", ""]
+        lines += [
+            f"## {c.file}",
+            "",
+            f"{c.network}. Plays `{c.game}`; reads {c.inputs}. SHA-256 `{c.sha256}`.",
+            "",
+            f"Trained at commit `{t.commit}` in {duration(t.seconds)} on {t.hardware}: {t.summary}.",
+            "",
+            "```bash",
+            t.command,
+            "```",
+            "",
+        ]
         if t.research:
             lines += [f"How it was chosen: [{t.research}]({os.path.relpath(t.research, 'docs')}).", ""]
         for m in c.measurements:
@@ -220,7 +249,14 @@ def records_page(manifest: Manifest) -> str:
 def record_lines(checkpoint: Checkpoint, m: Measurement) -> list[str]:
     """One measurement's record: its anchor, what it gave, and where it came from."""
     p = m.provenance
-    lines = [f'<a id="{anchor(checkpoint, m)}"></a>', "", f"### {short_label(m).rstrip(':')}", "", describe(m) + ".", ""]
+    lines = [
+        f'<a id="{anchor(checkpoint, m)}"></a>',
+        "",
+        f"### {short_label(m).rstrip(':')}",
+        "",
+        describe(m) + ".",
+        "",
+    ]
     if isinstance(m, Match) and m.openings:
         lines += [f"{m.openings:,} distinct openings, each played with colours swapped.", ""]
     if p.note:
@@ -268,4 +304,3 @@ def sync(root: str | Path, manifest: Manifest, *, check: bool = False) -> list[s
             if not check:
                 path.write_text(text)
     return drifted
-

@@ -16,15 +16,37 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 _EXPORTS = {
-    "AlphaBeta": "alphabeta", "AlphaBetaConfig": "alphabeta", "Iteration": "alphabeta",
-    "Expectiminimax": "expectiminimax", "ExpectiminimaxConfig": "expectiminimax",
-    "MCTS": "mcts", "MCTSConfig": "mcts", "MultiTreeMCTS": "mcts",
-    "Gumbel": "mcts", "GumbelConfig": "mcts", "MultiTreeGumbel": "mcts",
-    "SearchResult": "result", "SearchStats": "result", "MultiTreeSearch": "result",
+    "AlphaBeta": "alphabeta",
+    "AlphaBetaConfig": "alphabeta",
+    "Iteration": "alphabeta",
+    "Expectiminimax": "expectiminimax",
+    "ExpectiminimaxConfig": "expectiminimax",
+    "MCTS": "mcts",
+    "MCTSConfig": "mcts",
+    "MultiTreeMCTS": "mcts",
+    "Gumbel": "mcts",
+    "GumbelConfig": "mcts",
+    "MultiTreeGumbel": "mcts",
+    "SearchResult": "result",
+    "SearchStats": "result",
+    "MultiTreeSearch": "result",
 }
-__all__ = ["MCTS", "AlphaBeta", "AlphaBetaConfig", "Expectiminimax", "ExpectiminimaxConfig", "Gumbel",
-           "GumbelConfig", "Iteration", "MCTSConfig", "MultiTreeGumbel", "MultiTreeMCTS", "MultiTreeSearch",
-           "SearchResult", "SearchStats"]
+__all__ = [
+    "MCTS",
+    "AlphaBeta",
+    "AlphaBetaConfig",
+    "Expectiminimax",
+    "ExpectiminimaxConfig",
+    "Gumbel",
+    "GumbelConfig",
+    "Iteration",
+    "MCTSConfig",
+    "MultiTreeGumbel",
+    "MultiTreeMCTS",
+    "MultiTreeSearch",
+    "SearchResult",
+    "SearchStats",
+]
 
 if TYPE_CHECKING:
     from rlgames.search.alphabeta import AlphaBeta, AlphaBetaConfig, Iteration

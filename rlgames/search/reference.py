@@ -69,8 +69,9 @@ def quiescence(state: State, evaluator: Evaluator, plies: int, counters: _Counte
     return best, line
 
 
-def minimax(state: State, *, depth: int | None = None, evaluator: Evaluator | None = None,
-            quiescence_depth: int = 0) -> SearchResult:
+def minimax(
+    state: State, *, depth: int | None = None, evaluator: Evaluator | None = None, quiescence_depth: int = 0
+) -> SearchResult:
     """Plain minimax (negamax form) to ``depth`` plies, or to the end of the game when ``depth`` is None.
 
     Ties go to the first action in `State.legal_actions` order; the policy is one-hot on the action.
@@ -115,8 +116,9 @@ def _minimax(state: State, depth: int | None, evaluator: Evaluator | None, count
     return best, line
 
 
-def _alphabeta(state: State, depth: int | None, alpha: float, beta: float, evaluator: Evaluator | None,
-               counters: _Counters):
+def _alphabeta(
+    state: State, depth: int | None, alpha: float, beta: float, evaluator: Evaluator | None, counters: _Counters
+):
     """``(value, principal variation)``; the value is exact inside ``(alpha, beta)``, a bound outside."""
     counters.nodes += 1
     if depth == 0:
@@ -150,14 +152,21 @@ def _check_root(state: State, depth: int | None, evaluator: Evaluator | None) ->
         raise ValueError(f"a depth limit ({depth}) needs depth >= 1 and an evaluator for the cut-off")
 
 
-def _result(state: State, value: float, line: tuple[int, ...], counters: _Counters, depth: int | None,
-            elapsed: float) -> SearchResult:
+def _result(
+    state: State, value: float, line: tuple[int, ...], counters: _Counters, depth: int | None, elapsed: float
+) -> SearchResult:
     policy = np.zeros(state.game.num_actions, dtype=np.float64)
     policy[line[0]] = 1.0
-    stats = SearchStats(nodes=counters.nodes, depth=len(line) if depth is None else depth,
-                        cutoffs=counters.cutoffs, time_s=elapsed)
-    return SearchResult(action=line[0], value=float(value) + 0.0,  # + 0.0 turns -0.0 into 0.0
-                        policy=policy, principal_variation=line, stats=stats)
+    stats = SearchStats(
+        nodes=counters.nodes, depth=len(line) if depth is None else depth, cutoffs=counters.cutoffs, time_s=elapsed
+    )
+    return SearchResult(
+        action=line[0],
+        value=float(value) + 0.0,  # + 0.0 turns -0.0 into 0.0
+        policy=policy,
+        principal_variation=line,
+        stats=stats,
+    )
 
 
 # --- expectiminimax -------------------------------------------------------------------------------
@@ -188,8 +197,14 @@ class _ChanceCounters:
             raise OutOfBudget(self.nodes)
 
 
-def expectiminimax(state: State, depth: int | None = None, evaluator: Evaluator | None = None, *,
-                   budget: Budget | None = None, by_turn: bool = False) -> SearchResult:
+def expectiminimax(
+    state: State,
+    depth: int | None = None,
+    evaluator: Evaluator | None = None,
+    *,
+    budget: Budget | None = None,
+    by_turn: bool = False,
+) -> SearchResult:
     """Plain expectiminimax over the `State` API, ``depth`` decisions (``by_turn``: turns, cut off on
     the chance node that ends one) deep (None: to the end of the game, which must then be finite),
     with the conventions of the compiled search and no pruning; raises `OutOfBudget` past a
@@ -206,14 +221,18 @@ def expectiminimax(state: State, depth: int | None = None, evaluator: Evaluator 
     value, line = _value(state, state.current_player(), depth, evaluator, counters)
     policy = np.zeros(state.game.num_actions, dtype=np.float64)
     policy[line[0]] = 1.0
-    stats = SearchStats(nodes=counters.nodes, depth=len(line) if depth is None else depth,
-                        time_s=time.perf_counter() - start, extra={"evaluations": counters.evaluations})
-    return SearchResult(action=line[0], value=float(value) + 0.0, policy=policy, principal_variation=line,
-                        stats=stats)
+    stats = SearchStats(
+        nodes=counters.nodes,
+        depth=len(line) if depth is None else depth,
+        time_s=time.perf_counter() - start,
+        extra={"evaluations": counters.evaluations},
+    )
+    return SearchResult(action=line[0], value=float(value) + 0.0, policy=policy, principal_variation=line, stats=stats)
 
 
-def _value(state: State, player: int, depth: int | None, evaluator: Evaluator | None,
-           counters: _ChanceCounters) -> tuple[float, tuple[int, ...]]:
+def _value(
+    state: State, player: int, depth: int | None, evaluator: Evaluator | None, counters: _ChanceCounters
+) -> tuple[float, tuple[int, ...]]:
     """``(value from player's point of view, expected line)``; ``player`` moves at a decision node."""
     counters.enter()
     if state.is_terminal():
@@ -239,8 +258,9 @@ def _value(state: State, player: int, depth: int | None, evaluator: Evaluator | 
     return best, line
 
 
-def _child(child: State, player: int, depth: int | None, evaluator: Evaluator | None,
-           counters: _ChanceCounters) -> tuple[float, tuple[int, ...]]:
+def _child(
+    child: State, player: int, depth: int | None, evaluator: Evaluator | None, counters: _ChanceCounters
+) -> tuple[float, tuple[int, ...]]:
     """The value of ``child`` from ``player``'s point of view: negated only when the other player moves."""
     mover = child.current_player()
     if mover in (player, TERMINAL, CHANCE):

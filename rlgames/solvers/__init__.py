@@ -3,7 +3,8 @@
 `solve` picks the solver: the one a game names (`Game.solver`; connect four: Pons' alpha-beta,
 `rlgames.games.connect_four.solver`), otherwise the generic `rlgames.solvers.exhaustive` solver, which visits
 every position reachable from the root and so suits small games only. Games with chance nodes are
-refused, and so are games whose rules depend on earlier positions. Specialised solvers are imported lazily, by module path, so that generic code never imports a
+refused, and so are games whose rules depend on earlier positions. Specialised solvers are imported lazily, by
+module path, so that generic code never imports a
 game.
 """
 
@@ -17,10 +18,12 @@ from rlgames.solvers.result import SolveBudgetError, SolveResult
 
 __all__ = ["ExhaustiveSolver", "SolveBudgetError", "SolveResult", "exhaustive_solver", "solve"]
 
+
 def solve(state: State, *, time_limit: float | None = None) -> SolveResult:
     """Solves ``state`` exactly. Raises `ValueError` for a terminal state, a chance node, a game with
     chance nodes or one whose rules depend on history, a position the game says is too big for the
-    exhaustive solver (`Game.too_big_to_solve`), and `SolveBudgetError` when the solver runs out of ``time_limit`` seconds (None: no
+    exhaustive solver (`Game.too_big_to_solve`), and `SolveBudgetError` when the solver runs out of
+    ``time_limit`` seconds (None: no
     limit) or, for the exhaustive solver, of its memo's memory.
 
     The first solve of a game also compiles its search. Solvers are kept for the process:
@@ -32,8 +35,10 @@ def solve(state: State, *, time_limit: float | None = None) -> SolveResult:
     if state.is_terminal():
         raise ValueError("solve needs a position where a player is to move; the game is over")
     if state.game.info.history_dependent:
-        raise ValueError(f"{state.game.name}'s rules depend on earlier positions: the exact solvers "
-                         f"remember positions, not paths (search it with minimax or alpha-beta)")
+        raise ValueError(
+            f"{state.game.name}'s rules depend on earlier positions: the exact solvers "
+            f"remember positions, not paths (search it with minimax or alpha-beta)"
+        )
     target = state.game.solver
     if target is None:
         reason = state.game.too_big_to_solve(state)

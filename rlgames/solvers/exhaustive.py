@@ -76,16 +76,24 @@ class Stack(NamedTuple):
 
 
 def new_memo(slots: int, state_length: int) -> Memo:
-    return Memo(keys=np.zeros(slots, dtype=np.int64), states=np.zeros((slots, state_length), dtype=np.int64),
-                values=np.zeros(slots, dtype=np.int8), plies=np.full(slots, EMPTY, dtype=np.int64),
-                used=np.zeros(1, dtype=np.int64))
+    return Memo(
+        keys=np.zeros(slots, dtype=np.int64),
+        states=np.zeros((slots, state_length), dtype=np.int64),
+        values=np.zeros(slots, dtype=np.int8),
+        plies=np.full(slots, EMPTY, dtype=np.int64),
+        used=np.zeros(1, dtype=np.int64),
+    )
 
 
 def new_stack(levels: int, state_length: int, max_actions: int) -> Stack:
-    return Stack(states=np.zeros((levels, state_length), dtype=np.int64),
-                 moves=np.zeros((levels, max_actions), dtype=np.int64), counts=np.zeros(levels, dtype=np.int64),
-                 next=np.zeros(levels, dtype=np.int64), values=np.zeros(levels, dtype=np.int64),
-                 plies=np.zeros(levels, dtype=np.int64))
+    return Stack(
+        states=np.zeros((levels, state_length), dtype=np.int64),
+        moves=np.zeros((levels, max_actions), dtype=np.int64),
+        counts=np.zeros(levels, dtype=np.int64),
+        next=np.zeros(levels, dtype=np.int64),
+        values=np.zeros(levels, dtype=np.int64),
+        plies=np.zeros(levels, dtype=np.int64),
+    )
 
 
 @njit(cache=True)
@@ -217,8 +225,9 @@ def make_exhaustive(legal_actions: Callable[..., int], apply: Callable, hash_key
                 level -= 1
                 if level >= 0:
                     mover = stack.states[level, PLAYER]
-                    improve(level, from_mover(stack.values[level + 1], s[PLAYER], mover),
-                            stack.plies[level + 1] + 1, stack)
+                    improve(
+                        level, from_mover(stack.values[level + 1], s[PLAYER], mover), stack.plies[level + 1] + 1, stack
+                    )
                 continue
             if counters[NODES] >= counters[STOP_AT]:
                 return
@@ -283,22 +292,32 @@ class ExhaustiveSolver:
             counters[STOP_AT] = counters[NODES] + CHUNK_NODES if time_limit is not None else np.iinfo(np.int64).max
             self._search(state.compact, self._memo, self._stack, counters)
             if counters[TOO_DEEP]:
-                raise ValueError(f"{self.game.name}: a line is longer than max_game_length "
-                                 f"({self.game.max_game_length}); the game is not acyclic")
+                raise ValueError(
+                    f"{self.game.name}: a line is longer than max_game_length "
+                    f"({self.game.max_game_length}); the game is not acyclic"
+                )
             if counters[OVERFLOW]:
                 self._grow(counters)
                 counters[OVERFLOW] = 0
             value, plies = self._lookup(state)
             if plies == EMPTY and time.perf_counter() > deadline:
-                raise SolveBudgetError(f"{self.game.name}: not solved within {time_limit:g} s "
-                                       f"({self._effort(counters)}); the exhaustive solver suits positions near "
-                                       "the end of a big game")
+                raise SolveBudgetError(
+                    f"{self.game.name}: not solved within {time_limit:g} s "
+                    f"({self._effort(counters)}); the exhaustive solver suits positions near "
+                    "the end of a big game"
+                )
         elapsed = time.perf_counter() - start
         children = self._children(state)
         best = tuple(a for a, v, p in children if v == value and p == plies)
         preserving = tuple(a for a, v, _ in children if v == value)
-        return SolveResult(value=value, plies_to_end=plies, nodes=int(counters[NODES]), time_s=elapsed,
-                           find_best_actions=lambda: best, find_value_preserving_actions=lambda: preserving)
+        return SolveResult(
+            value=value,
+            plies_to_end=plies,
+            nodes=int(counters[NODES]),
+            time_s=elapsed,
+            find_best_actions=lambda: best,
+            find_value_preserving_actions=lambda: preserving,
+        )
 
     def _lookup(self, state: State) -> tuple[int, int]:
         """``(value, plies_to_end)`` of a non-terminal state from the memo; plies is EMPTY when absent."""
@@ -323,9 +342,11 @@ class ExhaustiveSolver:
         old = self._memo
         slot_bytes = sum(array.itemsize * array[:1].size for array in old[:4])
         if 2 * len(old.keys) * slot_bytes > self.memory_mb * 2**20:
-            raise SolveBudgetError(f"{self.game.name}: not solved within the memo's {self.memory_mb:g} MB "
-                                   f"({self._effort(counters)}); the exhaustive solver suits positions near "
-                                   "the end of a big game")
+            raise SolveBudgetError(
+                f"{self.game.name}: not solved within the memo's {self.memory_mb:g} MB "
+                f"({self._effort(counters)}); the exhaustive solver suits positions near "
+                "the end of a big game"
+            )
         self._memo = new_memo(2 * len(old.keys), old.states.shape[1])
         rehash(old, self._memo)
 

@@ -43,8 +43,14 @@ def main(out: str) -> None:
         game = rlgames.load_game(name)
         evaluator = load_evaluator("model", game, path=f"checkpoints/{name}.nnue.pt")
         search = AlphaBeta(evaluator, AlphaBetaConfig(depth=2, tt_size_mb=0.25))
-        record[name] = [{"actions": line, "kernel": float(evaluator.kernel(state.compact)).hex(),
-                         "search": float(search.search(state).value).hex()} for state, line in positions(game, 12, 7)]
+        record[name] = [
+            {
+                "actions": line,
+                "kernel": float(evaluator.kernel(state.compact)).hex(),
+                "search": float(search.search(state).value).hex(),
+            }
+            for state, line in positions(game, 12, 7)
+        ]
     with open(out, "w", encoding="utf-8") as file:
         json.dump(record, file, indent=1)
 

@@ -1,4 +1,5 @@
-"""``python -m rlgames.train GAME [--preset NAME] [--config FILE] [--set KEY=VALUE ...] [--run-dir DIR] [--seed S] [--device auto|cpu|cuda] [--resume]``
+"""``python -m rlgames.train GAME [--preset NAME] [--config FILE] [--set KEY=VALUE ...] [--run-dir DIR] [--seed S]
+[--device auto|cpu|cuda] [--resume]``
 
 Trains a policy/value network for GAME by self-play; prints a progress line per iteration and writes
 checkpoints and TensorBoard events into the run directory (``tensorboard --logdir runs``).
@@ -19,13 +20,18 @@ import rlgames
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = settings_parser("python -m rlgames.train", __doc__.split("\n\n")[1], TrainConfig, PRESETS,
-                             example="selfplay.simulations=100")
+    parser = settings_parser(
+        "python -m rlgames.train", __doc__.split("\n\n")[1], TrainConfig, PRESETS, example="selfplay.simulations=100"
+    )
     parser.add_argument("--run-dir", help="where checkpoints and logs go (default: runs/GAME-PRESET-sSEED)")
     parser.add_argument("--seed", type=int, help="the seed of everything random (default: the config's, 0)")
     parser.add_argument("--iterations", type=int, help="train up to this many iterations (extends a resumed run)")
-    parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
-                        help="where the network runs (default auto: CUDA when torch sees a GPU, else the CPU)")
+    parser.add_argument(
+        "--device",
+        choices=("auto", "cpu", "cuda"),
+        default="auto",
+        help="where the network runs (default auto: CUDA when torch sees a GPU, else the CPU)",
+    )
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --run-dir from its checkpoint")
     return parser.parse_args(argv)

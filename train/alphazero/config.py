@@ -177,32 +177,44 @@ class TrainConfig:
 
 def validate(config: TrainConfig) -> None:
     """Raises `ConfigError` for values out of range."""
-    positive = {"iterations": config.iterations, "selfplay.games_per_iteration": config.selfplay.games_per_iteration,
-                "selfplay.parallel_games": config.selfplay.parallel_games,
-                "selfplay.simulations": config.selfplay.simulations,
-                "selfplay.leaves_per_game": config.selfplay.leaves_per_game, "replay.capacity": config.replay.capacity,
-                "optim.lr": config.optim.lr, "optim.batch_size": config.optim.batch_size,
-                "eval.simulations": config.eval.simulations,
-                "selfplay.random_move_plies": config.selfplay.random_move_plies,
-                "selfplay.sibling_proof_depth": config.selfplay.sibling_proof_depth,
-                "selfplay.siblings_per_position": config.selfplay.siblings_per_position,
-                "selfplay.workers": config.selfplay.workers}
+    positive = {
+        "iterations": config.iterations,
+        "selfplay.games_per_iteration": config.selfplay.games_per_iteration,
+        "selfplay.parallel_games": config.selfplay.parallel_games,
+        "selfplay.simulations": config.selfplay.simulations,
+        "selfplay.leaves_per_game": config.selfplay.leaves_per_game,
+        "replay.capacity": config.replay.capacity,
+        "optim.lr": config.optim.lr,
+        "optim.batch_size": config.optim.batch_size,
+        "eval.simulations": config.eval.simulations,
+        "selfplay.random_move_plies": config.selfplay.random_move_plies,
+        "selfplay.sibling_proof_depth": config.selfplay.sibling_proof_depth,
+        "selfplay.siblings_per_position": config.selfplay.siblings_per_position,
+        "selfplay.workers": config.selfplay.workers,
+    }
     for name, value in positive.items():
         if value <= 0:
             raise ConfigError(f"{name} must be positive, got {value}")
-    non_negative = {"optim.weight_decay": config.optim.weight_decay, "optim.momentum": config.optim.momentum,
-                    "optim.steps_per_iteration": config.optim.steps_per_iteration,
-                    "optim.min_replay": config.optim.min_replay, "optim.value_weight": config.optim.value_weight,
-                    "selfplay.temperature_moves": config.selfplay.temperature_moves,
-                    "eval.interval": config.eval.interval, "eval.games": config.eval.games,
-                    "eval.opening_plies": config.eval.opening_plies,
-                    "eval.solver_positions": config.eval.solver_positions,
-                    "eval.mcts_positions": config.eval.mcts_positions}
+    non_negative = {
+        "optim.weight_decay": config.optim.weight_decay,
+        "optim.momentum": config.optim.momentum,
+        "optim.steps_per_iteration": config.optim.steps_per_iteration,
+        "optim.min_replay": config.optim.min_replay,
+        "optim.value_weight": config.optim.value_weight,
+        "selfplay.temperature_moves": config.selfplay.temperature_moves,
+        "eval.interval": config.eval.interval,
+        "eval.games": config.eval.games,
+        "eval.opening_plies": config.eval.opening_plies,
+        "eval.solver_positions": config.eval.solver_positions,
+        "eval.mcts_positions": config.eval.mcts_positions,
+    }
     for name, value in non_negative.items():
         if value < 0:
             raise ConfigError(f"{name} must be non-negative, got {value}")
     if not 0.0 <= config.selfplay.random_move_fraction <= 1.0:
-        raise ConfigError(f"selfplay.random_move_fraction must be in [0, 1], got {config.selfplay.random_move_fraction}")
+        raise ConfigError(
+            f"selfplay.random_move_fraction must be in [0, 1], got {config.selfplay.random_move_fraction}"
+        )
     if not 0.0 <= config.selfplay.search_value_weight <= 1.0:
         raise ConfigError(f"selfplay.search_value_weight must be in [0, 1], got {config.selfplay.search_value_weight}")
     if not 0.0 <= config.selfplay.sibling_fraction <= 1.0:
@@ -212,7 +224,9 @@ def validate(config: TrainConfig) -> None:
     if config.optim.optimizer not in ("adam", "sgd"):
         raise ConfigError(f"optim.optimizer must be 'adam' or 'sgd', got {config.optim.optimizer!r}")
     if config.eval.games % 2:
-        raise ConfigError(f"eval.games must be even (each opening is played with both colours), got {config.eval.games}")
+        raise ConfigError(
+            f"eval.games must be even (each opening is played with both colours), got {config.eval.games}"
+        )
     for entry in config.optim.lr_schedule:
         if len(entry) != 2 or entry[0] < 0 or entry[1] <= 0:
             raise ConfigError(f"optim.lr_schedule entries are [iteration >= 0, lr > 0], got {list(entry)}")
@@ -234,94 +248,211 @@ PRESETS: dict[str, dict[str, Any]] = {
     "tic_tac_toe": {
         "iterations": 200,
         "network": {"arch": "mlp", "args": {"hidden": 128, "layers": 2}},
-        "selfplay": {"games_per_iteration": 64, "parallel_games": 64, "search": "gumbel", "simulations": 32,
-                     "temperature_moves": 6},
+        "selfplay": {
+            "games_per_iteration": 64,
+            "parallel_games": 64,
+            "search": "gumbel",
+            "simulations": 32,
+            "temperature_moves": 6,
+        },
         "replay": {"capacity": 20_000},
-        "optim": {"lr": 3e-3, "batch_size": 128, "steps_per_iteration": 80, "min_replay": 128,
-                  "lr_schedule": [[80, 1e-3]]},
-        "eval": {"interval": 40, "games": 10, "opening_plies": 1, "simulations": 32,
-                 "opponents": ["alphabeta(depth=2, eval=heuristic)", "mcts(simulations=100)"]},
+        "optim": {
+            "lr": 3e-3,
+            "batch_size": 128,
+            "steps_per_iteration": 80,
+            "min_replay": 128,
+            "lr_schedule": [[80, 1e-3]],
+        },
+        "eval": {
+            "interval": 40,
+            "games": 10,
+            "opening_plies": 1,
+            "simulations": 32,
+            "opponents": ["alphabeta(depth=2, eval=heuristic)", "mcts(simulations=100)"],
+        },
     },
     "connect_four": {
         "iterations": 200,
         "network": {"arch": "resnet", "args": {"blocks": 4, "channels": 64}},
-        "selfplay": {"games_per_iteration": 128, "parallel_games": 128, "search": "puct", "simulations": 100,
-                     "temperature_moves": 8, "dirichlet_alpha": 1.0},
+        "selfplay": {
+            "games_per_iteration": 128,
+            "parallel_games": 128,
+            "search": "puct",
+            "simulations": 100,
+            "temperature_moves": 8,
+            "dirichlet_alpha": 1.0,
+        },
         "replay": {"capacity": 200_000},
-        "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 100, "min_replay": 2_000,
-                  "lr_schedule": [[100, 5e-4], [160, 1e-4]]},
-        "eval": {"interval": 10, "games": 10, "opening_plies": 2, "simulations": 200, "solver_positions": 200,
-                 "mcts_positions": 100,
-                 "opponents": ["alphabeta(depth=4, eval=heuristic)", "mcts(simulations=400)"]},
+        "optim": {
+            "lr": 2e-3,
+            "batch_size": 256,
+            "steps_per_iteration": 100,
+            "min_replay": 2_000,
+            "lr_schedule": [[100, 5e-4], [160, 1e-4]],
+        },
+        "eval": {
+            "interval": 10,
+            "games": 10,
+            "opening_plies": 2,
+            "simulations": 200,
+            "solver_positions": 200,
+            "mcts_positions": 100,
+            "opponents": ["alphabeta(depth=4, eval=heuristic)", "mcts(simulations=400)"],
+        },
     },
     "connect_four_small": {
         "iterations": 400,
         "network": {"arch": "resnet", "args": {"blocks": 3, "channels": 32}},
-        "selfplay": {"games_per_iteration": 64, "parallel_games": 64, "search": "gumbel", "simulations": 32,
-                     "temperature_moves": 8, "dirichlet_alpha": 1.0,
-                     # value targets for alpha-beta's leaves as well as MCTS's: random-move games, (z + q) / 2,
-                     # and every child of a searched position proven by a 6-ply alpha-beta (siblings)
-                     "random_move_fraction": 0.5, "random_move_plies": 30, "search_value_weight": 0.5,
-                     "sibling_fraction": 1.0, "siblings_per_position": 7, "sibling_proof_depth": 6},
+        "selfplay": {
+            "games_per_iteration": 64,
+            "parallel_games": 64,
+            "search": "gumbel",
+            "simulations": 32,
+            "temperature_moves": 8,
+            "dirichlet_alpha": 1.0,
+            # value targets for alpha-beta's leaves as well as MCTS's: random-move games, (z + q) / 2,
+            # and every child of a searched position proven by a 6-ply alpha-beta (siblings)
+            "random_move_fraction": 0.5,
+            "random_move_plies": 30,
+            "search_value_weight": 0.5,
+            "sibling_fraction": 1.0,
+            "siblings_per_position": 7,
+            "sibling_proof_depth": 6,
+        },
         "replay": {"capacity": 100_000},
-        "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 40, "min_replay": 2_000,
-                  "lr_schedule": [[150, 5e-4], [250, 1e-4]]},
-        "eval": {"interval": 25, "games": 10, "opening_plies": 2, "simulations": 200, "solver_positions": 200,
-                 "mcts_positions": 100,
-                 "opponents": ["alphabeta(depth=4, eval=heuristic)", "mcts(simulations=400)"]},
+        "optim": {
+            "lr": 2e-3,
+            "batch_size": 256,
+            "steps_per_iteration": 40,
+            "min_replay": 2_000,
+            "lr_schedule": [[150, 5e-4], [250, 1e-4]],
+        },
+        "eval": {
+            "interval": 25,
+            "games": 10,
+            "opening_plies": 2,
+            "simulations": 200,
+            "solver_positions": 200,
+            "mcts_positions": 100,
+            "opponents": ["alphabeta(depth=4, eval=heuristic)", "mcts(simulations=400)"],
+        },
     },
     "othello": {
         "iterations": 300,
         "network": {"arch": "resnet", "args": {"blocks": 6, "channels": 64}},
-        "selfplay": {"games_per_iteration": 128, "parallel_games": 128, "search": "puct", "simulations": 100,
-                     "temperature_moves": 12, "dirichlet_alpha": 0.5},
+        "selfplay": {
+            "games_per_iteration": 128,
+            "parallel_games": 128,
+            "search": "puct",
+            "simulations": 100,
+            "temperature_moves": 12,
+            "dirichlet_alpha": 0.5,
+        },
         "replay": {"capacity": 400_000},
-        "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 200, "min_replay": 5_000,
-                  "lr_schedule": [[150, 5e-4], [240, 1e-4]]},
-        "eval": {"interval": 10, "games": 10, "opening_plies": 2, "simulations": 200,
-                 "opponents": ["alphabeta(depth=3, eval=heuristic)", "mcts(simulations=400)"]},
+        "optim": {
+            "lr": 2e-3,
+            "batch_size": 256,
+            "steps_per_iteration": 200,
+            "min_replay": 5_000,
+            "lr_schedule": [[150, 5e-4], [240, 1e-4]],
+        },
+        "eval": {
+            "interval": 10,
+            "games": 10,
+            "opening_plies": 2,
+            "simulations": 200,
+            "opponents": ["alphabeta(depth=3, eval=heuristic)", "mcts(simulations=400)"],
+        },
     },
     "othello_small": {
         "iterations": 300,
         "network": {"arch": "resnet", "args": {"blocks": 3, "channels": 32}},
-        "selfplay": {"games_per_iteration": 64, "parallel_games": 64, "search": "puct", "simulations": 50,
-                     "temperature_moves": 12, "dirichlet_alpha": 0.5},
+        "selfplay": {
+            "games_per_iteration": 64,
+            "parallel_games": 64,
+            "search": "puct",
+            "simulations": 50,
+            "temperature_moves": 12,
+            "dirichlet_alpha": 0.5,
+        },
         "replay": {"capacity": 150_000},
-        "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 60, "min_replay": 4_000,
-                  "lr_schedule": [[150, 5e-4], [250, 1e-4]]},
-        "eval": {"interval": 25, "games": 10, "opening_plies": 2, "simulations": 200,
-                 "opponents": ["alphabeta(depth=3, eval=heuristic)", "mcts(simulations=400)"]},
+        "optim": {
+            "lr": 2e-3,
+            "batch_size": 256,
+            "steps_per_iteration": 60,
+            "min_replay": 4_000,
+            "lr_schedule": [[150, 5e-4], [250, 1e-4]],
+        },
+        "eval": {
+            "interval": 25,
+            "games": 10,
+            "opening_plies": 2,
+            "simulations": 200,
+            "opponents": ["alphabeta(depth=3, eval=heuristic)", "mcts(simulations=400)"],
+        },
     },
     "chess": {  # a start on 2 CPU cores (weak, as expected): chess's fast learned evaluation is the NNUE
         "iterations": 100,
         "network": {"arch": "resnet", "args": {"blocks": 4, "channels": 32}},
-        "selfplay": {"games_per_iteration": 32, "parallel_games": 32, "search": "gumbel", "simulations": 16,
-                     "temperature_moves": 20},
+        "selfplay": {
+            "games_per_iteration": 32,
+            "parallel_games": 32,
+            "search": "gumbel",
+            "simulations": 16,
+            "temperature_moves": 20,
+        },
         "replay": {"capacity": 100_000},
         "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 40, "min_replay": 2_000},
-        "eval": {"interval": 10, "games": 4, "opening_plies": 2, "simulations": 32,
-                 "opponents": ["alphabeta(depth=1, eval=heuristic)", "random"]},
+        "eval": {
+            "interval": 10,
+            "games": 4,
+            "opening_plies": 2,
+            "simulations": 32,
+            "opponents": ["alphabeta(depth=1, eval=heuristic)", "random"],
+        },
     },
     "backgammon": {  # policy/value self-play on a chance game (MCTS samples the dice); backgammon's strong
         # learner is TD(lambda) (`python -m rlgames.train.td backgammon`), whose net plays 1-ply afterstate search
         "iterations": 100,
         "network": {"arch": "mlp", "args": {"hidden": 128, "layers": 2}},
-        "selfplay": {"games_per_iteration": 32, "parallel_games": 32, "search": "puct", "simulations": 32,
-                     "temperature_moves": 10},
+        "selfplay": {
+            "games_per_iteration": 32,
+            "parallel_games": 32,
+            "search": "puct",
+            "simulations": 32,
+            "temperature_moves": 10,
+        },
         "replay": {"capacity": 100_000},
         "optim": {"lr": 2e-3, "batch_size": 256, "steps_per_iteration": 40, "min_replay": 2_000},
-        "eval": {"interval": 10, "games": 20, "opening_plies": 0, "simulations": 32,
-                 "opponents": ["expectiminimax(plies=1, eval=pubeval)", "random"]},
+        "eval": {
+            "interval": 10,
+            "games": 20,
+            "opening_plies": 0,
+            "simulations": 32,
+            "opponents": ["expectiminimax(plies=1, eval=pubeval)", "random"],
+        },
     },
     "smoke": {
         "iterations": 2,
         "network": {"arch": "mlp", "args": {"hidden": 16, "layers": 1}},
-        "selfplay": {"games_per_iteration": 4, "parallel_games": 4, "simulations": 8, "leaves_per_game": 2,
-                     "temperature_moves": 2},
+        "selfplay": {
+            "games_per_iteration": 4,
+            "parallel_games": 4,
+            "simulations": 8,
+            "leaves_per_game": 2,
+            "temperature_moves": 2,
+        },
         "replay": {"capacity": 500},
         "optim": {"batch_size": 16, "steps_per_iteration": 3, "min_replay": 8},
-        "eval": {"interval": 1, "games": 2, "opening_plies": 1, "simulations": 8, "solver_positions": 50,
-                 "mcts_positions": 10, "opponents": ["alphabeta(depth=1, eval=heuristic)", "mcts(simulations=10)"]},
+        "eval": {
+            "interval": 1,
+            "games": 2,
+            "opening_plies": 1,
+            "simulations": 8,
+            "solver_positions": 50,
+            "mcts_positions": 10,
+            "opponents": ["alphabeta(depth=1, eval=heuristic)", "mcts(simulations=10)"],
+        },
     },
 }
 

@@ -65,8 +65,10 @@ class SolverBenchmark:
         rounded = np.where(values > 1 / 3, 1, np.where(values < -1 / 3, -1, 0))
         policy_ok = np.array([int(np.argmax(prior)) in p.preserving for p, prior in zip(positions, priors)])
         decisive = np.array([p.decisive for p in positions])
-        results = {"value_correct": float(np.mean(rounded == [p.value for p in positions])),
-                   "policy_optimal": float(policy_ok.mean())}
+        results = {
+            "value_correct": float(np.mean(rounded == [p.value for p in positions])),
+            "policy_optimal": float(policy_ok.mean()),
+        }
         if decisive.any():
             results["policy_optimal_decisive"] = float(policy_ok[decisive].mean())
             searched = [p for p in positions if p.decisive][:mcts_positions]
@@ -121,8 +123,14 @@ def network_search(evaluator: NetworkEvaluator, simulations: int, seed: int) -> 
     return MultiTreeMCTS(config, evaluator, seed=seed)
 
 
-def evaluate(game: Game, network: PolicyValueNet, config: EvalConfig, benchmark: SolverBenchmark | None,
-             seed: int, device: str = "cpu") -> tuple[dict[str, float], float]:
+def evaluate(
+    game: Game,
+    network: PolicyValueNet,
+    config: EvalConfig,
+    benchmark: SolverBenchmark | None,
+    seed: int,
+    device: str = "cpu",
+) -> tuple[dict[str, float], float]:
     """All evaluation results (keys without the ``eval/`` prefix) and the seconds they took."""
     start = time.perf_counter()
     rng = np.random.default_rng(seed)
@@ -132,7 +140,8 @@ def evaluate(game: Game, network: PolicyValueNet, config: EvalConfig, benchmark:
     player = MCTS(search.config, evaluator, seed=seed)
     for spec in config.opponents:
         tag = opponent_tag(spec)
-        outcome = match(game, player, load_agent(spec, game), games=config.games,
-                        opening_plies=config.opening_plies, rng=rng)
+        outcome = match(
+            game, player, load_agent(spec, game), games=config.games, opening_plies=config.opening_plies, rng=rng
+        )
         results |= {f"{name}_vs_{tag}": value for name, value in outcome.items()}
     return results, time.perf_counter() - start

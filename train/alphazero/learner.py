@@ -31,15 +31,17 @@ class Losses:
 def make_optimizer(network: PolicyValueNet, config: OptimConfig) -> torch.optim.Optimizer:
     if config.optimizer == "adam":
         return torch.optim.AdamW(network.parameters(), lr=config.lr, weight_decay=config.weight_decay)
-    return torch.optim.SGD(network.parameters(), lr=config.lr, momentum=config.momentum,
-                           weight_decay=config.weight_decay)
+    return torch.optim.SGD(
+        network.parameters(), lr=config.lr, momentum=config.momentum, weight_decay=config.weight_decay
+    )
 
 
 class Learner:
     """Takes optimisation steps on ``network`` (already on ``device``) with ``optimizer``."""
 
-    def __init__(self, network: PolicyValueNet, optimizer: torch.optim.Optimizer, config: OptimConfig,
-                 device: torch.device) -> None:
+    def __init__(
+        self, network: PolicyValueNet, optimizer: torch.optim.Optimizer, config: OptimConfig, device: torch.device
+    ) -> None:
         self.network = network
         self.optimizer = optimizer
         self.value_weight = config.value_weight

@@ -18,8 +18,17 @@ from rlgames.train.logger import RunLogger
 class IterationLogger(RunLogger):
     """`RunLogger` with the lines of AlphaZero's iterations and evaluations."""
 
-    def iteration(self, step: int, total: int, selfplay: SelfPlayStats, losses: Losses | None, lr: float,
-                  replay_size: int, replay_added: int, seconds: float) -> None:
+    def iteration(
+        self,
+        step: int,
+        total: int,
+        selfplay: SelfPlayStats,
+        losses: Losses | None,
+        lr: float,
+        replay_size: int,
+        replay_added: int,
+        seconds: float,
+    ) -> None:
         """Logs one iteration's scalars and prints its progress line."""
         rate = 1.0 / selfplay.seconds if selfplay.seconds > 0 else 0.0
         values = {
@@ -34,20 +43,30 @@ class IterationLogger(RunLogger):
             "lr": lr,
         }
         if losses is not None:
-            values |= {"loss/policy": losses.policy, "loss/value": losses.value, "loss/entropy": losses.entropy,
-                       "loss/total": losses.total}
+            values |= {
+                "loss/policy": losses.policy,
+                "loss/value": losses.value,
+                "loss/entropy": losses.entropy,
+                "loss/total": losses.total,
+            }
         self.scalars(values, step)
-        loss_text = (f"loss p {losses.policy:.3f} v {losses.value:.3f} ent {losses.entropy:.2f}"
-                     if losses is not None else "loss - (filling replay)")
+        loss_text = (
+            f"loss p {losses.policy:.3f} v {losses.value:.3f} ent {losses.entropy:.2f}"
+            if losses is not None
+            else "loss - (filling replay)"
+        )
         siblings = f" + {selfplay.siblings} siblings" if selfplay.siblings else ""
-        self.echo(f"it {step}/{total} | {selfplay.games} games, {selfplay.positions} pos{siblings} "
-                  f"({values['selfplay/positions_per_s']:.0f} pos/s, {values['selfplay/evals_per_s']:.0f} evals/s, "
-                  f"len {selfplay.mean_length:.1f}) | replay {replay_size} | {loss_text} | lr {lr:.2g} | {seconds:.1f}s")
+        self.echo(
+            f"it {step}/{total} | {selfplay.games} games, {selfplay.positions} pos{siblings} "
+            f"({values['selfplay/positions_per_s']:.0f} pos/s, {values['selfplay/evals_per_s']:.0f} evals/s, "
+            f"len {selfplay.mean_length:.1f}) | replay {replay_size} | {loss_text} | lr {lr:.2g} | {seconds:.1f}s"
+        )
 
     def evaluation(self, step: int, results: Mapping[str, float], seconds: float) -> None:
         """Logs evaluation results (keys without the ``eval/`` prefix) and prints them (scores, not the
         win rates and Elo differences they imply)."""
         self.scalars({f"eval/{name}": value for name, value in results.items()}, step)
-        shown = ", ".join(f"{name} {value:.3g}" for name, value in results.items()
-                          if not name.startswith(("win_rate_", "elo_")))
+        shown = ", ".join(
+            f"{name} {value:.3g}" for name, value in results.items() if not name.startswith(("win_rate_", "elo_"))
+        )
         self.echo(f"eval @ it {step}: {shown} ({seconds:.1f}s)")

@@ -59,10 +59,16 @@ class ReplayBuffer:
     def save(self, path: str | Path) -> None:
         """Writes the buffer to ``path`` (.npz) atomically (`rlgames.files.atomic_write`)."""
         with atomic_write(path) as handle:
-            np.savez(handle, observations=self.observations[: self.size], masks=self.masks[: self.size],
-                     policies=self.policies[: self.size], values=self.values[: self.size],
-                     value_weights=self.value_weights[: self.size], policy_weights=self.policy_weights[: self.size],
-                     counters=np.array([self.cursor, self.added, self.capacity]))
+            np.savez(
+                handle,
+                observations=self.observations[: self.size],
+                masks=self.masks[: self.size],
+                policies=self.policies[: self.size],
+                values=self.values[: self.size],
+                value_weights=self.value_weights[: self.size],
+                policy_weights=self.policy_weights[: self.size],
+                counters=np.array([self.cursor, self.added, self.capacity]),
+            )
 
     @classmethod
     def load(cls, path: str | Path, observation_shape: tuple[int, ...], num_actions: int) -> ReplayBuffer:
@@ -73,8 +79,10 @@ class ReplayBuffer:
             buffer = cls(capacity, observation_shape, num_actions)
             size = len(data["values"])
             if data["observations"].shape[1:] != tuple(observation_shape) or data["masks"].shape[1:] != (num_actions,):
-                raise ValueError(f"{path}: replay positions shaped {data['observations'].shape[1:]} with "
-                                 f"{data['masks'].shape[1]} actions do not fit {observation_shape} and {num_actions}")
+                raise ValueError(
+                    f"{path}: replay positions shaped {data['observations'].shape[1:]} with "
+                    f"{data['masks'].shape[1]} actions do not fit {observation_shape} and {num_actions}"
+                )
             for target, name in zip(_fields(buffer), FIELDS):
                 target[:size] = data[name] if name in data else 1.0
         buffer.size, buffer.cursor, buffer.added = size, cursor, added

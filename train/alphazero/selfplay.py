@@ -114,8 +114,9 @@ class Siblings:
         self.per_position = per_position
         # fixed depth and no transposition table: nothing is allocated per call, so a shallow proof costs
         # little more than the Python call
-        self.prover = AlphaBeta(load_evaluator("zero", game),
-                                AlphaBetaConfig(depth=proof_depth, tt_size_mb=0.0, iterative_deepening=False))
+        self.prover = AlphaBeta(
+            load_evaluator("zero", game), AlphaBetaConfig(depth=proof_depth, tt_size_mb=0.0, iterative_deepening=False)
+        )
 
     def record(self, played: _Game, rng: np.random.Generator) -> None:
         """Maybe records siblings of ``played``'s current position (no random number is drawn when
@@ -141,11 +142,16 @@ class Siblings:
         policy = np.zeros(sibling.game.num_actions, dtype=np.float32)
         if won:
             policy[result.action] = 1.0
-        played.siblings.append(Positions(
-            observations=sibling.observation(sibling.current_player())[None],
-            masks=sibling.legal_action_mask().astype(bool)[None], policies=policy[None],
-            values=np.array([result.value], dtype=np.float32), value_weights=np.ones(1, dtype=np.float32),
-            policy_weights=np.array([float(won)], dtype=np.float32)))
+        played.siblings.append(
+            Positions(
+                observations=sibling.observation(sibling.current_player())[None],
+                masks=sibling.legal_action_mask().astype(bool)[None],
+                policies=policy[None],
+                values=np.array([result.value], dtype=np.float32),
+                value_weights=np.ones(1, dtype=np.float32),
+                policy_weights=np.array([float(won)], dtype=np.float32),
+            )
+        )
 
 
 def make_search(config: SelfPlayConfig, evaluator: NetworkEvaluator, seed: int) -> MultiTreeSearch:
@@ -153,8 +159,10 @@ def make_search(config: SelfPlayConfig, evaluator: NetworkEvaluator, seed: int) 
     and Sequential Halving picks the move) or PUCT with Dirichlet noise (visit counts are the target).
     ``config.search`` must be settled (`rlgames.train.alphazero.config.settle_for_device`), not "auto"."""
     if config.search not in ("puct", "gumbel"):
-        raise ValueError(f"self-play needs search 'puct' or 'gumbel', got {config.search!r}: settle 'auto' "
-                         f"for the device first (train.config.settle_for_device)")
+        raise ValueError(
+            f"self-play needs search 'puct' or 'gumbel', got {config.search!r}: settle 'auto' "
+            f"for the device first (train.config.settle_for_device)"
+        )
     if config.search == "gumbel":
         return MultiTreeGumbel(GumbelConfig(simulations=config.simulations), evaluator, seed=seed)
     return MultiTreeMCTS(search_config(config), evaluator, seed=seed)
@@ -162,13 +170,22 @@ def make_search(config: SelfPlayConfig, evaluator: NetworkEvaluator, seed: int) 
 
 def search_config(config: SelfPlayConfig) -> MCTSConfig:
     """The MCTS settings of PUCT self-play."""
-    return MCTSConfig(simulations=config.simulations, selection="puct", c_puct=config.c_puct,
-                      batch_size=config.leaves_per_game, root_noise=True, dirichlet_alpha=config.dirichlet_alpha,
-                      dirichlet_epsilon=config.dirichlet_epsilon, temperature=0.0, solver=True)
+    return MCTSConfig(
+        simulations=config.simulations,
+        selection="puct",
+        c_puct=config.c_puct,
+        batch_size=config.leaves_per_game,
+        root_noise=True,
+        dirichlet_alpha=config.dirichlet_alpha,
+        dirichlet_epsilon=config.dirichlet_epsilon,
+        temperature=0.0,
+        solver=True,
+    )
 
 
-def play_iteration(game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, seed: int
-                   ) -> tuple[Positions, SelfPlayStats]:
+def play_iteration(
+    game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, seed: int
+) -> tuple[Positions, SelfPlayStats]:
     """``config.games_per_iteration`` games: `play_games` in this process, or with ``config.workers`` > 1 an
     equal share in each of as many processes (`rlgames.parallel.map_ordered`), each with a copy of the
     network on the CPU and its share's seed drawn from ``(seed, share)``; the shares' positions in order.
@@ -178,10 +195,18 @@ def play_iteration(game: Game, evaluator: NetworkEvaluator, config: SelfPlayConf
     start = time.perf_counter()
     shares = [len(part) for part in np.array_split(np.arange(config.games_per_iteration), config.workers) if len(part)]
     items = [(share_seed(seed, k), games) for k, games in enumerate(shares)]
-    played = list(map_ordered(_play_share, items, workers=len(shares), setup=_share_setup,
-                              setup_args=(game_recipe(game), config, network_record(evaluator.network))))
-    return concatenate([positions for positions, _ in played]), merged([stats for _, stats in played],
-                                                                        time.perf_counter() - start)
+    played = list(
+        map_ordered(
+            _play_share,
+            items,
+            workers=len(shares),
+            setup=_share_setup,
+            setup_args=(game_recipe(game), config, network_record(evaluator.network)),
+        )
+    )
+    return concatenate([positions for positions, _ in played]), merged(
+        [stats for _, stats in played], time.perf_counter() - start
+    )
 
 
 def share_seed(seed: int, share: int) -> int:
@@ -189,34 +214,44 @@ def share_seed(seed: int, share: int) -> int:
     return int(np.random.SeedSequence([seed, share]).generate_state(1, dtype=np.uint32)[0])
 
 
-def _share_setup(recipe: GameRecipe, config: SelfPlayConfig, record: NetworkRecord
-                 ) -> tuple[Game, NetworkEvaluator, SelfPlayConfig]:
+def _share_setup(
+    recipe: GameRecipe, config: SelfPlayConfig, record: NetworkRecord
+) -> tuple[Game, NetworkEvaluator, SelfPlayConfig]:
     """A worker's game (rebuilt from its registry name and parameters), network and settings."""
     torch.set_num_threads(1)
     game = rebuild_game(recipe)
     return game, NetworkEvaluator(network_from_record(record), game), config
 
 
-def _play_share(context: tuple[Game, NetworkEvaluator, SelfPlayConfig], item: tuple[int, int]
-                ) -> tuple[Positions, SelfPlayStats]:
+def _play_share(
+    context: tuple[Game, NetworkEvaluator, SelfPlayConfig], item: tuple[int, int]
+) -> tuple[Positions, SelfPlayStats]:
     game, evaluator, config = context
     seed, games = item
     evaluator.clear_cache()  # a worker may play several shares: each starts as it would in any worker
-    share = dataclasses.replace(config, games_per_iteration=games, parallel_games=min(config.parallel_games, games),
-                                workers=1)
+    share = dataclasses.replace(
+        config, games_per_iteration=games, parallel_games=min(config.parallel_games, games), workers=1
+    )
     return play_games(game, evaluator, share, seed)
 
 
 def merged(parts: list[SelfPlayStats], seconds: float) -> SelfPlayStats:
     """The stats of shares played side by side in ``seconds``."""
     games, positions = sum(s.games for s in parts), sum(s.positions for s in parts)
-    return SelfPlayStats(games=games, positions=positions, siblings=sum(s.siblings for s in parts),
-                         evaluations=sum(s.evaluations for s in parts), seconds=seconds,
-                         mean_length=positions / games,
-                         first_player_score=sum(s.first_player_score * s.games for s in parts) / games)
+    return SelfPlayStats(
+        games=games,
+        positions=positions,
+        siblings=sum(s.siblings for s in parts),
+        evaluations=sum(s.evaluations for s in parts),
+        seconds=seconds,
+        mean_length=positions / games,
+        first_player_score=sum(s.first_player_score * s.games for s in parts) / games,
+    )
 
 
-def play_games(game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, seed: int) -> tuple[Positions, SelfPlayStats]:
+def play_games(
+    game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, seed: int
+) -> tuple[Positions, SelfPlayStats]:
     """Plays ``config.games_per_iteration`` games; positions come out game by game, in the order the
     games end. Everything random derives from ``seed``."""
     start, evaluations = time.perf_counter(), evaluator.evaluations
@@ -241,10 +276,15 @@ def play_games(game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, 
         in_flight = still_playing  # with fewer games than trees, MultiTreeMCTS rebuilds its trees
     positions = _collect(finished, config.search_value_weight)
     moves = sum(len(g.players) for g in finished)
-    stats = SelfPlayStats(games=len(finished), positions=moves, siblings=len(positions) - moves,
-                          evaluations=evaluator.evaluations - evaluations,
-                          seconds=time.perf_counter() - start, mean_length=moves / len(finished),
-                          first_player_score=float(np.mean([outcome_values(g.state)[0] for g in finished])))
+    stats = SelfPlayStats(
+        games=len(finished),
+        positions=moves,
+        siblings=len(positions) - moves,
+        evaluations=evaluator.evaluations - evaluations,
+        seconds=time.perf_counter() - start,
+        mean_length=moves / len(finished),
+        first_player_score=float(np.mean([outcome_values(g.state)[0] for g in finished])),
+    )
     return positions, stats
 
 
@@ -260,8 +300,14 @@ def _new_game(game: Game, config: SelfPlayConfig, rng: np.random.Generator) -> _
     return _Game(state)
 
 
-def _play_move(search: MultiTreeSearch, index: int, played: _Game, result: SearchResult, temperature_moves: int,
-               rng: np.random.Generator) -> bool:
+def _play_move(
+    search: MultiTreeSearch,
+    index: int,
+    played: _Game,
+    result: SearchResult,
+    temperature_moves: int,
+    rng: np.random.Generator,
+) -> bool:
     """Records the position of game ``played`` (tree ``index``), plays its move and the chance outcomes
     after it, and moves the tree along; returns whether the game goes on."""
     _record(played, result)
@@ -305,17 +351,24 @@ def _collect(games: list[_Game], search_value_weight: float) -> Positions:
     for played in games:
         z = outcome_values(played.state)  # player 0's and player 1's, in [-1, 1]
         n = len(played.players)
-        parts.append(Positions(
-            observations=np.stack(played.observations), masks=np.stack(played.masks),
-            policies=np.stack(played.policies),
-            values=np.array([(1.0 - w) * z[p] + w * q for p, q in zip(played.players, played.search_values)],
-                            dtype=np.float32),
-            value_weights=(np.arange(n) > played.random_ply).astype(np.float32),
-            policy_weights=np.ones(n, dtype=np.float32)))
+        parts.append(
+            Positions(
+                observations=np.stack(played.observations),
+                masks=np.stack(played.masks),
+                policies=np.stack(played.policies),
+                values=np.array(
+                    [(1.0 - w) * z[p] + w * q for p, q in zip(played.players, played.search_values)], dtype=np.float32
+                ),
+                value_weights=(np.arange(n) > played.random_ply).astype(np.float32),
+                policy_weights=np.ones(n, dtype=np.float32),
+            )
+        )
         parts += played.siblings
     return concatenate(parts)
 
 
 def concatenate(parts: list[Positions]) -> Positions:
     """The positions of ``parts`` (not empty), in order."""
-    return Positions(*(np.concatenate([getattr(part, f.name) for part in parts]) for f in dataclasses.fields(Positions)))
+    return Positions(
+        *(np.concatenate([getattr(part, f.name) for part in parts]) for f in dataclasses.fields(Positions))
+    )

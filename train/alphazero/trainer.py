@@ -83,18 +83,28 @@ class IterationResult:
 class Trainer:
     """One training run of ``game`` in ``run_dir``; `run` trains up to ``config.iterations``."""
 
-    def __init__(self, game: Game, config: TrainConfig, run_dir: str | Path, *, resume: bool = False,
-                 device: str = "cpu", echo: Callable[[str], None] = print) -> None:
+    def __init__(
+        self,
+        game: Game,
+        config: TrainConfig,
+        run_dir: str | Path,
+        *,
+        resume: bool = False,
+        device: str = "cpu",
+        echo: Callable[[str], None] = print,
+    ) -> None:
         self.device = torch.device(device)
         config = settle_for_device(config, self.device.type)
         self.game, self.config, self.run_dir = game, config, Path(run_dir)
         self.echo = echo
-        self.network: PolicyValueNet = build_network(game, config.network.arch,
-                                                     seed=iteration_seed(config.seed, Stream.NETWORK),
-                                                     **config.network.args).to(self.device)
+        self.network: PolicyValueNet = build_network(
+            game, config.network.arch, seed=iteration_seed(config.seed, Stream.NETWORK), **config.network.args
+        ).to(self.device)
         if config.network.init:
-            load_weights(self.network, load_checkpoint(config.network.init, game=game, map_location=self.device,
-                                                       network=self.network.config))
+            load_weights(
+                self.network,
+                load_checkpoint(config.network.init, game=game, map_location=self.device, network=self.network.config),
+            )
         self.optimizer = make_optimizer(self.network, config.optim)
         self.learner = Learner(self.network, self.optimizer, config.optim, self.device)
         self.rng = RngStreams.from_seed(iteration_seed(config.seed, Stream.SAMPLING))
@@ -116,46 +126,64 @@ class Trainer:
                 self._restore()
             return
         if run_file.exists():
-            raise TrainError(f"{self.run_dir} already holds a run: pass --resume to continue it, or choose "
-                             f"another --run-dir")
+            raise TrainError(
+                f"{self.run_dir} already holds a run: pass --resume to continue it, or choose another --run-dir"
+            )
         self.run_dir.mkdir(parents=True, exist_ok=True)
-        run = {"game": {"name": self.game.name, "version": self.game.version, "params": self.game.params},
-               "config": self.config.to_dict()}
+        run = {
+            "game": {"name": self.game.name, "version": self.game.version, "params": self.game.params},
+            "config": self.config.to_dict(),
+        }
         run_file.write_text(json.dumps(run, indent=2) + "\n")
 
     def _check_same_run(self, run: dict[str, Any]) -> None:
         game = run.get("game", {})
         if (game.get("name"), game.get("version"), game.get("params")) != (
-                self.game.name, self.game.version, json.loads(json.dumps(self.game.params))):
-            raise TrainError(f"{self.run_dir} holds a run of {game.get('name')} {game.get('params')} "
-                             f"(version {game.get('version')}), not of {self.game.name} {self.game.params}")
+            self.game.name,
+            self.game.version,
+            json.loads(json.dumps(self.game.params)),
+        ):
+            raise TrainError(
+                f"{self.run_dir} holds a run of {game.get('name')} {game.get('params')} "
+                f"(version {game.get('version')}), not of {self.game.name} {self.game.params}"
+            )
         saved, current = _flatten(config_from_dict(run["config"]).to_dict()), _flatten(self.config.to_dict())
-        differing = sorted(key for key in saved.keys() | current.keys()
-                           if key != "iterations" and saved.get(key) != current.get(key))
+        differing = sorted(
+            key for key in saved.keys() | current.keys() if key != "iterations" and saved.get(key) != current.get(key)
+        )
         if differing:
             shown = "; ".join(f"{key}: run {saved.get(key)!r}, now {current.get(key)!r}" for key in differing)
-            raise TrainError(f"{self.run_dir} was made with another config ({shown}); resume it with the same "
-                             f"preset and overrides, or start a new --run-dir")
+            raise TrainError(
+                f"{self.run_dir} was made with another config ({shown}); resume it with the same "
+                f"preset and overrides, or start a new --run-dir"
+            )
 
     def _restore(self) -> None:
-        info = load_checkpoint(self.run_dir / CHECKPOINT, game=self.game, map_location=self.device,
-                               network=self.network.config)
+        info = load_checkpoint(
+            self.run_dir / CHECKPOINT, game=self.game, map_location=self.device, network=self.network.config
+        )
         load_weights(self.network, info)
         self.optimizer.load_state_dict(info.optimizer_state)
         self.rng.set_state(info.rng_state)
         self.iteration = int(info.counters["iteration"])
-        self.replay = ReplayBuffer.load(self.run_dir / info.counters["replay_file"], tuple(self.game.observation_shape),
-                                        self.game.num_actions)
+        self.replay = ReplayBuffer.load(
+            self.run_dir / info.counters["replay_file"], tuple(self.game.observation_shape), self.game.num_actions
+        )
         self.echo(f"resumed {self.run_dir} at iteration {self.iteration} ({len(self.replay)} positions in replay)")
 
     def _checkpoint(self) -> None:
         """Replay file first, then the checkpoint naming it (atomic), then the older replay files."""
         replay_file = f"replay-{self.iteration:06d}.npz"
         self.replay.save(self.run_dir / replay_file)
-        save_checkpoint(self.run_dir / CHECKPOINT, network=self.network, game=self.game, optimizer=self.optimizer,
-                        counters={"iteration": self.iteration, "replay_file": replay_file,
-                                  "positions_added": self.replay.added},
-                        config=self.config.to_dict(), rng=self.rng)
+        save_checkpoint(
+            self.run_dir / CHECKPOINT,
+            network=self.network,
+            game=self.game,
+            optimizer=self.optimizer,
+            counters={"iteration": self.iteration, "replay_file": replay_file, "positions_added": self.replay.added},
+            config=self.config.to_dict(),
+            rng=self.rng,
+        )
         for old in self.run_dir.glob("replay-*.npz"):
             if old.name != replay_file:
                 old.unlink()
@@ -181,16 +209,25 @@ class Trainer:
         """Self-play, replay, learning, checkpoint: one iteration."""
         config, iteration = self.config, self.iteration
         start = time.perf_counter()
-        positions, selfplay = play_iteration(self.game, self.evaluator, config.selfplay,
-                                             iteration_seed(config.seed, Stream.SELFPLAY, iteration))
+        positions, selfplay = play_iteration(
+            self.game, self.evaluator, config.selfplay, iteration_seed(config.seed, Stream.SELFPLAY, iteration)
+        )
         self.replay.add(positions)
         lr = config.lr_at(iteration)
         losses = self._learn(lr)
         self.evaluator.clear_cache()  # the weights changed
         self.iteration += 1
         self._checkpoint()
-        logger.iteration(self.iteration, config.iterations, selfplay, losses, lr, len(self.replay), self.replay.added,
-                         time.perf_counter() - start)
+        logger.iteration(
+            self.iteration,
+            config.iterations,
+            selfplay,
+            losses,
+            lr,
+            len(self.replay),
+            self.replay.added,
+            time.perf_counter() - start,
+        )
         return IterationResult(self.iteration, len(positions), losses)
 
     def _learn(self, lr: float) -> Losses | None:
@@ -199,8 +236,10 @@ class Trainer:
             return None
         self.learner.set_lr(lr)
         symmetries = self.game.symmetries() if self.config.replay.augment else ()
-        history = [self.learner.step(self.replay.sample(optim.batch_size, self.rng.numpy, symmetries))
-                   for _ in range(optim.steps_per_iteration)]
+        history = [
+            self.learner.step(self.replay.sample(optim.batch_size, self.rng.numpy, symmetries))
+            for _ in range(optim.steps_per_iteration)
+        ]
         return mean_losses(history)
 
     def _evaluate(self, logger: IterationLogger) -> None:
@@ -208,10 +247,17 @@ class Trainer:
         if not config.interval:
             return
         if self._benchmark is None:
-            self._benchmark = SolverBenchmark(self.game, config,
-                                              np.random.default_rng(iteration_seed(self.config.seed, Stream.BENCHMARK)))
-        results, seconds = evaluate(self.game, self.network, config, self._benchmark,
-                                    iteration_seed(self.config.seed, Stream.EVALUATION, self.iteration), self.device)
+            self._benchmark = SolverBenchmark(
+                self.game, config, np.random.default_rng(iteration_seed(self.config.seed, Stream.BENCHMARK))
+            )
+        results, seconds = evaluate(
+            self.game,
+            self.network,
+            config,
+            self._benchmark,
+            iteration_seed(self.config.seed, Stream.EVALUATION, self.iteration),
+            self.device,
+        )
         self.evaluations.append((self.iteration, results))
         logger.evaluation(self.iteration, results, seconds)
 

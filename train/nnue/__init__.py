@@ -6,14 +6,26 @@ and `cli` (``python -m rlgames.train.nnue``)."""
 from rlgames.train.nnue.cli import main, make_config, parse_args
 from rlgames.train.nnue.config import PRESETS, NNUEConfig
 from rlgames.train.nnue.learning import (
-           held_out,
-           learn,
-           learn_generation,
-           new_network,
-           relearn,
-           value_loss,
+    held_out,
+    learn,
+    learn_generation,
+    new_network,
+    relearn,
+    value_loss,
 )
 from rlgames.train.nnue.run import Run
 
-__all__ = ["NNUEConfig", "PRESETS", "Run", "held_out", "learn", "learn_generation", "main", "make_config",
-           "new_network", "parse_args", "relearn", "value_loss"]
+__all__ = [
+    "NNUEConfig",
+    "PRESETS",
+    "Run",
+    "held_out",
+    "learn",
+    "learn_generation",
+    "main",
+    "make_config",
+    "new_network",
+    "parse_args",
+    "relearn",
+    "value_loss",
+]

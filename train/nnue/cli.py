@@ -1,4 +1,5 @@
-"""``python -m rlgames.train.nnue GAME [--preset NAME] [--config FILE] [--generations N] [--run-dir DIR] [--seed S] [--resume] [--workers N] [--out FILE] [--relearn RUN_DIR [--init CHECKPOINT]] [--set KEY=VALUE ...]``
+"""``python -m rlgames.train.nnue GAME [--preset NAME] [--config FILE] [--generations N] [--run-dir DIR] [--seed S]
+[--resume] [--workers N] [--out FILE] [--relearn RUN_DIR [--init CHECKPOINT]] [--set KEY=VALUE ...]``
 
 Trains an NNUE (`rlgames.models.networks.NNUE`) for GAME by alpha-beta self-play, generation by generation,
 as Stockfish's NNUE data is made: each generation plays ``games`` games of depth-``depth`` alpha-beta
@@ -47,22 +48,34 @@ from rlgames.game import Game
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = settings_parser("python -m rlgames.train.nnue", __doc__.split("\n\n")[1], NNUEConfig, PRESETS,
-                             example="depth=10")
+    parser = settings_parser(
+        "python -m rlgames.train.nnue", __doc__.split("\n\n")[1], NNUEConfig, PRESETS, example="depth=10"
+    )
     parser.add_argument("--generations", type=int, help="train up to this many generations")
     parser.add_argument("--seed", type=int, default=0, help="the seed of everything random (default 0)")
     parser.add_argument("--run-dir", help="checkpoints and logs (default: runs/nnue-GAME-PRESET-sSEED)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --run-dir (with the same settings)")
-    parser.add_argument("--workers", type=int, default=1,
-                        help="play each generation's games in this many processes (the same games; default 1)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="play each generation's games in this many processes (the same games; default 1)",
+    )
     parser.add_argument("--out", help="also write the final network here (e.g. checkpoints/GAME.nnue.pt)")
-    parser.add_argument("--relearn", metavar="RUN_DIR", nargs="+",
-                        help="play nothing: learn a network from the positions RUN_DIR saved (its window; of "
-                             "several runs, generation by generation), with this command's settings, and write "
-                             "it to --out")
-    parser.add_argument("--init", metavar="CHECKPOINT",
-                        help="with --relearn: learn further from this network (of the settings' size, or one "
-                             "reading fewer threat inputs: it grows) instead of a fresh one")
+    parser.add_argument(
+        "--relearn",
+        metavar="RUN_DIR",
+        nargs="+",
+        help="play nothing: learn a network from the positions RUN_DIR saved (its window; of "
+        "several runs, generation by generation), with this command's settings, and write "
+        "it to --out",
+    )
+    parser.add_argument(
+        "--init",
+        metavar="CHECKPOINT",
+        help="with --relearn: learn further from this network (of the settings' size, or one "
+        "reading fewer threat inputs: it grows) instead of a fresh one",
+    )
     return parser.parse_args(argv)
 
 
@@ -92,8 +105,13 @@ def main(argv: list[str] | None = None) -> int:
         run = Run(game, config, run_dir, resume=args.resume)
         run.run(workers=args.workers)
         if args.out:
-            save_checkpoint(args.out, network=run.network, game=game,
-                            counters={"generation": run.generation}, config=dataclasses.asdict(config))
+            save_checkpoint(
+                args.out,
+                network=run.network,
+                game=game,
+                counters={"generation": run.generation},
+                config=dataclasses.asdict(config),
+            )
             print(f"wrote {args.out}")
     except (CheckpointError, ValueError, OSError) as error:
         print(f"python -m rlgames.train.nnue: {error}", file=sys.stderr)
@@ -109,18 +127,26 @@ def _relearn(args: argparse.Namespace, game: Game, config: NNUEConfig) -> int:
     paths = [Path(run_dir) / "window.npz" for run_dir in args.relearn]
     for path in paths:
         if not path.is_file():
-            raise ValueError(f"{path} does not exist: --relearn takes the directory of a run of python -m rlgames.train.nnue")
+            raise ValueError(
+                f"{path} does not exist: --relearn takes the directory of a run of python -m rlgames.train.nnue"
+            )
     windows = [load_window(path, game) for path in paths]
     for path, window in zip(paths, windows):
         _check_inputs(path, window, game, config)
-    generations = [Positions.concatenate([w[g] for w in windows if g < len(w)])
-                   for g in range(max(map(len, windows)))]
+    generations = [Positions.concatenate([w[g] for w in windows if g < len(w)]) for g in range(max(map(len, windows)))]
     init = initial_network(args.init, game, config) if args.init else None
-    print(f"learning an NNUE for {args.game} from the {sum(map(len, generations))} positions of "
-          f"{', '.join(map(str, paths))}" + (f", starting from {args.init}" if init else ""))
+    print(
+        f"learning an NNUE for {args.game} from the {sum(map(len, generations))} positions of "
+        f"{', '.join(map(str, paths))}" + (f", starting from {args.init}" if init else "")
+    )
     network = relearn(game, config, generations, init=init)
-    save_checkpoint(args.out, network=network, game=game, counters={"generation": len(generations)},
-                    config=dataclasses.asdict(config))
+    save_checkpoint(
+        args.out,
+        network=network,
+        game=game,
+        counters={"generation": len(generations)},
+        config=dataclasses.asdict(config),
+    )
     print(f"wrote {args.out}")
     return 0
 
@@ -130,18 +156,25 @@ def initial_network(path: str, game: Game, config: NNUEConfig) -> NNUE:
     of the feature sets (``inputs`` a beginning of the settings') grows into the settings' network: the
     rows of the inputs it gains start at zero, so that it computes the same values at first."""
     network, info = load_network(path, game)
-    wanted = NNUEArgs(accumulator=config.accumulator, hidden=config.hidden, psqt=config.psqt,
-                      inputs=config.feature_inputs(game))
+    wanted = NNUEArgs(
+        accumulator=config.accumulator, hidden=config.hidden, psqt=config.psqt, inputs=config.feature_inputs(game)
+    )
     args = info.network.args
-    if info.network.arch == "nnue" and len(args.inputs) < len(wanted.inputs) \
-            and dataclasses.replace(args, inputs=wanted.inputs) == wanted \
-            and wanted.inputs[:len(args.inputs)] == args.inputs:
+    if (
+        info.network.arch == "nnue"
+        and len(args.inputs) < len(wanted.inputs)
+        and dataclasses.replace(args, inputs=wanted.inputs) == wanted
+        and wanted.inputs[: len(args.inputs)] == args.inputs
+    ):
         return _grown(network, game, config)  # type: ignore[arg-type]
     if info.network.arch != "nnue" or args != wanted:
-        sizes = ", ".join(f"{k}={'+'.join(v) or 'observation' if isinstance(v, tuple) else v}"
-                          for k, v in dataclasses.asdict(wanted).items())
-        raise ValueError(f"{path} is a network {info.network.describe()}; the settings ask for nnue({sizes}): "
-                         f"pass --set to match it")
+        sizes = ", ".join(
+            f"{k}={'+'.join(v) or 'observation' if isinstance(v, tuple) else v}"
+            for k, v in dataclasses.asdict(wanted).items()
+        )
+        raise ValueError(
+            f"{path} is a network {info.network.describe()}; the settings ask for nnue({sizes}): pass --set to match it"
+        )
     return network  # type: ignore[return-value]
 
 
@@ -154,7 +187,7 @@ def _grown(network: NNUE, game: Game, config: NNUEConfig) -> NNUE:
             source = sources[name]
             if name == "accumulator.weight":  # [accumulator + psqt, inputs]: the old inputs come first
                 parameter.zero_()
-                parameter[:, :source.shape[1]] = source
+                parameter[:, : source.shape[1]] = source
             else:
                 parameter.copy_(source)
     return grown
@@ -172,5 +205,7 @@ def _check_inputs(path: Path, window: list[Positions], game: Game, config: NNUEC
     wanted = config.feature_inputs(game)
     if held != wanted:
         setting = json.dumps(list(held), separators=(",", ":"))
-        raise ValueError(f"{path} holds positions with the inputs of {'+'.join(held)}; the network reads "
-                         f"{'+'.join(wanted)}: relearn them with --set 'inputs={setting}'")
+        raise ValueError(
+            f"{path} holds positions with the inputs of {'+'.join(held)}; the network reads "
+            f"{'+'.join(wanted)}: relearn them with --set 'inputs={setting}'"
+        )

@@ -71,8 +71,7 @@ class Positions:
             inputs = [p.observations if p.sparse else sparse_inputs(p.observations) for p in parts]
             most = max(x.shape[1] for x in inputs)
             parts = [dataclasses.replace(p, observations=_padded(x, most)) for p, x in zip(parts, inputs)]
-        return Positions(*(np.concatenate([getattr(p, f.name) for p in parts])
-                           for f in dataclasses.fields(Positions)))
+        return Positions(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in dataclasses.fields(Positions)))
 
     def under(self, symmetries: Sequence[Symmetry]) -> Positions:
         """These positions under each of ``symmetries`` in turn (``len(symmetries)`` times as many):
@@ -83,8 +82,9 @@ class Positions:
         for symmetry in symmetries:
             moves = np.where(self.moves >= 0, symmetry.action_map[np.maximum(self.moves, 0)], -1)
             masks = symmetry.policy(self.legal_masks(len(symmetry.action_map)))
-            parts.append(Positions(symmetry.observation(self.observations), pack_masks(masks), moves, self.values,
-                                   self.results))
+            parts.append(
+                Positions(symmetry.observation(self.observations), pack_masks(masks), moves, self.values, self.results)
+            )
         return Positions.concatenate(parts)
 
 
@@ -123,8 +123,15 @@ def load_window(path: Path, game: Game) -> list[Positions]:
     return window
 
 
-def play_generation(game: Game, config: NNUEConfig, generation: int, network: NNUE | None, *,
-                    workers: int = 1, progress: Callable[[int], None] | None = None) -> Positions:
+def play_generation(
+    game: Game,
+    config: NNUEConfig,
+    generation: int,
+    network: NNUE | None,
+    *,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Positions:
     """Generation ``generation``'s ``config.games`` self-play games (`play_games`), played with
     ``network`` (None, or with ``config.hand_crafted_games``: with the hand-crafted evaluator), in
     this process or, with ``workers`` > 1, split among as many processes (the same positions); after
@@ -133,13 +140,20 @@ def play_generation(game: Game, config: NNUEConfig, generation: int, network: NN
     seed = (config.seed, generation)
     batches = [b.tolist() for b in np.array_split(np.arange(config.games), max(10, 4 * workers)) if len(b)]
     local = (_players(game, config, record), config) if workers == 1 else None  # this game, as given
-    results = map_ordered(_play_batch, [(seed, batch) for batch in batches], workers=workers, setup=_set_up,
-                          setup_args=(game_recipe(game), config, record), local=local)
+    results = map_ordered(
+        _play_batch,
+        [(seed, batch) for batch in batches],
+        workers=workers,
+        setup=_set_up,
+        setup_args=(game_recipe(game), config, record),
+        local=local,
+    )
     return _gathered(results, batches, progress)
 
 
-def _gathered(results: Iterable[Positions], batches: list[list[int]],
-              progress: Callable[[int], None] | None) -> Positions:
+def _gathered(
+    results: Iterable[Positions], batches: list[list[int]], progress: Callable[[int], None] | None
+) -> Positions:
     """The batches' positions in order, reporting the games played after each."""
     parts, played = [], 0
     for part, batch in zip(results, batches):
@@ -150,8 +164,14 @@ def _gathered(results: Iterable[Positions], batches: list[list[int]],
     return Positions.concatenate(parts)
 
 
-def play_games(game: Game, player: Evaluator, teacher: Evaluator | None, config: NNUEConfig, seed: Sequence[int],
-               games: Iterable[int]) -> Positions:
+def play_games(
+    game: Game,
+    player: Evaluator,
+    teacher: Evaluator | None,
+    config: NNUEConfig,
+    seed: Sequence[int],
+    games: Iterable[int],
+) -> Positions:
     """Games ``games`` (each seeded from ``(*seed, 0, i)``) of depth-``config.depth`` alpha-beta with
     ``player``, each from a random opening (and with ``config.random_moves`` of its moves random), and
     ended early once the search's value reaches ``config.adjudicate`` either way (Stockfish's
@@ -182,15 +202,24 @@ def play_games(game: Game, player: Evaluator, teacher: Evaluator | None, config:
             moves += [-1] * len(children)  # no move to learn: the policy loss ignores them
             values += taught
             results += taught
-    observations = (active_features(game, states, inputs=config.feature_inputs(game)) if reads_features(game, "nnue")
-                    else network_inputs(game, "nnue", states))
+    observations = (
+        active_features(game, states, inputs=config.feature_inputs(game))
+        if reads_features(game, "nnue")
+        else network_inputs(game, "nnue", states)
+    )
     masks = pack_masks(np.array([state.legal_action_mask() for state in states], dtype=bool).reshape(len(states), -1))
-    return Positions(observations, masks, np.array(moves, dtype=np.int64),
-                     np.array(values, dtype=np.float32), np.array(results, dtype=np.float32))
+    return Positions(
+        observations,
+        masks,
+        np.array(moves, dtype=np.int64),
+        np.array(values, dtype=np.float32),
+        np.array(results, dtype=np.float32),
+    )
 
 
-def play_game(game: Game, search: AlphaBeta, config: NNUEConfig, rng: np.random.Generator
-              ) -> tuple[list[tuple[State, int, float]], tuple[float, float]]:
+def play_game(
+    game: Game, search: AlphaBeta, config: NNUEConfig, rng: np.random.Generator
+) -> tuple[list[tuple[State, int, float]], tuple[float, float]]:
     """One game of ``search`` from a `random_opening` (``config.random_plies``; a ``config.random_moves``
     fraction of its moves random, and adjudicated at ``config.adjudicate``): its searched positions
     ``(state, searched move, search value)`` and the players' results."""
@@ -223,7 +252,7 @@ def active_features(game: Game, states: Sequence[State], *, inputs: tuple[str, .
     (`rlgames.evaluators.nnue.feature_set`) from its side to move, padded with -1 to the most any state has."""
     inputs = feature_set(game, inputs)
     out = np.zeros(inputs.most, dtype=np.int64)
-    return _padded([out[:inputs.features(state.compact, state.current_player(), out)].copy() for state in states])
+    return _padded([out[: inputs.features(state.compact, state.current_player(), out)].copy() for state in states])
 
 
 def sparse_inputs(dense: np.ndarray) -> np.ndarray:
@@ -236,14 +265,15 @@ def _padded(rows: Sequence[np.ndarray], width: int = 0) -> np.ndarray:
     """int32[len(rows), max(width, longest row)]: the rows, padded with -1."""
     active = np.full((len(rows), max(width, *map(len, rows), 0)), -1, dtype=np.int32)
     for row, indices in zip(active, rows):
-        row[:len(indices)] = indices
+        row[: len(indices)] = indices
     return active
 
 
 def evaluator_values(evaluator: Evaluator, states: list[State]) -> np.ndarray:
     """float64[len(states)]: the evaluator's values from each side to move, in batches."""
-    return np.concatenate([evaluator.evaluate_batch(states[i:i + 256])[0] for i in range(0, len(states), 256)]
-                          or [np.zeros(0)])
+    return np.concatenate(
+        [evaluator.evaluate_batch(states[i : i + 256])[0] for i in range(0, len(states), 256)] or [np.zeros(0)]
+    )
 
 
 def _random_children(positions: list[State], fraction: float, rng: np.random.Generator) -> list[State]:
@@ -267,14 +297,16 @@ def _players(game: Game, config: NNUEConfig, record: NetworkRecord | None) -> tu
     return game, player, teacher
 
 
-def _set_up(recipe: GameRecipe, config: NNUEConfig,
-            record: NetworkRecord | None) -> tuple[tuple[Game, Evaluator, Evaluator | None], NNUEConfig]:
+def _set_up(
+    recipe: GameRecipe, config: NNUEConfig, record: NetworkRecord | None
+) -> tuple[tuple[Game, Evaluator, Evaluator | None], NNUEConfig]:
     """A worker's players (its game rebuilt from the registry name and parameters) and settings."""
     return _players(rebuild_game(recipe), config, record), config
 
 
-def _play_batch(context: tuple[tuple[Game, Evaluator, Evaluator | None], NNUEConfig],
-                item: tuple[Sequence[int], list[int]]) -> Positions:
+def _play_batch(
+    context: tuple[tuple[Game, Evaluator, Evaluator | None], NNUEConfig], item: tuple[Sequence[int], list[int]]
+) -> Positions:
     players, config = context
     seed, games = item
     return play_games(*players, config, seed, games)

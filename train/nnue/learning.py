@@ -18,16 +18,23 @@ from torch.nn.utils import parametrize
 from rlgames.game import Game
 
 
-def learn(network: NNUE, optimizer: torch.optim.Optimizer, data: Positions, config: NNUEConfig,
-          generator: torch.Generator) -> dict[str, float]:
+def learn(
+    network: NNUE, optimizer: torch.optim.Optimizer, data: Positions, config: NNUEConfig, generator: torch.Generator
+) -> dict[str, float]:
     """``config.epochs`` passes over ``data`` in shuffled minibatches; the last epoch's mean losses."""
     obs = torch.from_numpy(data.observations)
     moves, labels = torch.from_numpy(data.moves), torch.from_numpy(data.labels(config.lam))
     shared = factorize(network.accumulator, config.factor) if config.factor else None
     optimizers = [optimizer] + ([torch.optim.Adam(shared.parameters(), lr=config.lr)] if shared else [])
     steps = config.epochs * -(-len(labels) // config.batch_size)
-    schedules = [torch.optim.lr_scheduler.OneCycleLR(each, max_lr=config.lr, total_steps=steps, pct_start=0.1)
-                 for each in optimizers] if config.one_cycle else []
+    schedules = (
+        [
+            torch.optim.lr_scheduler.OneCycleLR(each, max_lr=config.lr, total_steps=steps, pct_start=0.1)
+            for each in optimizers
+        ]
+        if config.one_cycle
+        else []
+    )
     network.train()
     for _ in range(config.epochs):
         totals, batches = np.zeros(2), 0
@@ -50,8 +57,9 @@ def learn(network: NNUE, optimizer: torch.optim.Optimizer, data: Positions, conf
     return {"loss/value": totals[0] / batches} | ({"loss/policy": totals[1] / batches} if config.policy_weight else {})
 
 
-def _losses(network: NNUE, data: Positions, obs: torch.Tensor, moves: torch.Tensor, labels: torch.Tensor,
-            batch: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+def _losses(
+    network: NNUE, data: Positions, obs: torch.Tensor, moves: torch.Tensor, labels: torch.Tensor, batch: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
     """A minibatch's value and policy losses (the policy's over the positions with a searched move)."""
     forward = network.forward_active if data.sparse else network
     legal = torch.from_numpy(data.legal_masks(network.config.num_actions, batch.numpy()))  # [B, A]
@@ -86,14 +94,26 @@ def factorize(layer: torch.nn.Linear, size: int) -> Factorizer:
 
 def new_network(game: Game, config: NNUEConfig) -> tuple[NNUE, torch.optim.Optimizer]:
     """A run's network, initialised from ``config.seed``, and its optimizer."""
-    network: NNUE = build_network(game, "nnue", seed=config.seed, accumulator=config.accumulator,
-                                  hidden=config.hidden, psqt=config.psqt,
-                                  inputs=config.feature_inputs(game))  # type: ignore[assignment]
+    network: NNUE = build_network(
+        game,
+        "nnue",
+        seed=config.seed,
+        accumulator=config.accumulator,
+        hidden=config.hidden,
+        psqt=config.psqt,
+        inputs=config.feature_inputs(game),
+    )  # type: ignore[assignment]
     return network, torch.optim.Adam(network.parameters(), lr=config.lr)
 
 
-def learn_generation(network: NNUE, optimizer: torch.optim.Optimizer, game: Game, window: list[Positions],
-                     config: NNUEConfig, generation: int) -> dict[str, float]:
+def learn_generation(
+    network: NNUE,
+    optimizer: torch.optim.Optimizer,
+    game: Game,
+    window: list[Positions],
+    config: NNUEConfig,
+    generation: int,
+) -> dict[str, float]:
     """Generation ``generation``'s learning (`learn`) of the ``window`` that ends with its positions,
     seeded from ``(seed, generation)``, less each generation's `held_out` positions; with a ``holdout``, its
     losses include the value loss on the newest generation's."""
@@ -117,8 +137,10 @@ def value_loss(network: NNUE, data: Positions, lam: float) -> float:
     """The value head's mean squared error on ``data``'s labels (``lam``), evaluated in batches."""
     obs, labels = torch.from_numpy(data.observations), torch.from_numpy(data.labels(lam))
     with torch.no_grad():
-        total = sum(F.mse_loss(network.value_only(x, active=data.sparse), y, reduction="sum").item()
-                    for x, y in zip(obs.split(4096), labels.split(4096)))
+        total = sum(
+            F.mse_loss(network.value_only(x, active=data.sparse), y, reduction="sum").item()
+            for x, y in zip(obs.split(4096), labels.split(4096))
+        )
     return total / max(1, len(data))
 
 
@@ -127,8 +149,14 @@ def scalars(values: dict[str, float]) -> str:
     return ", ".join(f"{k.split('/')[-1]} {v:.3f}" for k, v in values.items())
 
 
-def relearn(game: Game, config: NNUEConfig, generations: list[Positions], echo=functools.partial(print, flush=True),
-            *, init: NNUE | None = None) -> NNUE:
+def relearn(
+    game: Game,
+    config: NNUEConfig,
+    generations: list[Positions],
+    echo=functools.partial(print, flush=True),
+    *,
+    init: NNUE | None = None,
+) -> NNUE:
     """A network learnt from ``generations`` (a run's saved positions, in order) as a run with ``config``
     learns them: the same network as that run's where its games do not depend on its networks (the
     first generation's; every one's with ``hand_crafted_games``), and otherwise what ``config``'s
@@ -140,8 +168,7 @@ def relearn(game: Game, config: NNUEConfig, generations: list[Positions], echo=f
     else:
         network, optimizer = init, torch.optim.Adam(init.parameters(), lr=config.lr)
     for g in range(len(generations)):
-        window = generations[max(0, g + 1 - config.window):g + 1]
+        window = generations[max(0, g + 1 - config.window) : g + 1]
         losses = learn_generation(network, optimizer, game, window, config, g)
-        echo(f"generation {g + 1}/{len(generations)}: {sum(map(len, window))} positions learnt, "
-             + scalars(losses))
+        echo(f"generation {g + 1}/{len(generations)}: {sum(map(len, window))} positions learnt, " + scalars(losses))
     return network

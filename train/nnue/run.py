@@ -47,15 +47,22 @@ class SearchAgent:
         """Nothing to seed: the search is deterministic."""
 
 
-def evaluate(game: Game, new: Evaluator, previous: Evaluator, hand_crafted: Evaluator, config: NNUEConfig,
-             rng: np.random.Generator) -> dict[str, float]:
+def evaluate(
+    game: Game,
+    new: Evaluator,
+    previous: Evaluator,
+    hand_crafted: Evaluator,
+    config: NNUEConfig,
+    rng: np.random.Generator,
+) -> dict[str, float]:
     """The new network's score against the previous evaluation and the hand-crafted one, at equal time."""
     player = SearchAgent(new, config.eval_time, config.quiescence)
     scores = {}
     for tag, opponent in (("previous", previous), ("hand_crafted", hand_crafted)):
         rival = SearchAgent(opponent, config.eval_time, config.quiescence)
-        scores[f"eval/score_vs_{tag}"] = match(game, player, rival, games=config.eval_games,
-                                                     opening_plies=config.eval_opening_plies, rng=rng)["score"]
+        scores[f"eval/score_vs_{tag}"] = match(
+            game, player, rival, games=config.eval_games, opening_plies=config.eval_opening_plies, rng=rng
+        )["score"]
     return scores
 
 
@@ -85,20 +92,28 @@ class Run:
             g, start = self.generation, time.perf_counter()
             rng = np.random.default_rng([self.config.seed, g, 1])  # the evaluation matches'
             previous = self.hand_crafted if g == 0 else NNUEvaluator(self.network, self.game)
-            data = self._played(g, workers, lambda line: echo(f"generation {g + 1}: {line}, "
-                                                              f"{time.perf_counter() - start:.0f} s"))
-            self.window = [*self.window, data][-self.config.window:]
+            data = self._played(
+                g, workers, lambda line: echo(f"generation {g + 1}: {line}, {time.perf_counter() - start:.0f} s")
+            )
+            self.window = [*self.window, data][-self.config.window :]
             losses = learn_generation(self.network, self.optimizer, self.game, self.window, self.config, g)
-            scores = evaluate(self.game, NNUEvaluator(self.network, self.game), previous, self.hand_crafted,
-                              self.config, rng)
+            scores = evaluate(
+                self.game, NNUEvaluator(self.network, self.game), previous, self.hand_crafted, self.config, rng
+            )
             self.generation += 1
             self._save()
-            values = {**losses, **scores, "selfplay/positions": len(data),
-                      "time/generation_s": time.perf_counter() - start}
+            values = {
+                **losses,
+                **scores,
+                "selfplay/positions": len(data),
+                "time/generation_s": time.perf_counter() - start,
+            }
             self.logger.scalars(values, self.generation)
-            echo(f"generation {self.generation}/{self.config.generations}: {len(data)} positions, "
-                 + scalars({k: v for k, v in values.items() if k.startswith(("loss", "eval"))})
-                 + f", {values['time/generation_s']:.0f} s")
+            echo(
+                f"generation {self.generation}/{self.config.generations}: {len(data)} positions, "
+                + scalars({k: v for k, v in values.items() if k.startswith(("loss", "eval"))})
+                + f", {values['time/generation_s']:.0f} s"
+            )
 
     def _played(self, g: int, workers: int, echo) -> Positions:
         """Generation ``g``'s self-play positions: played now, and kept in the run directory until the
@@ -108,16 +123,28 @@ class Run:
             echo(f"its games were played before the run stopped ({path})")
             return load_window(path, self.game)[0]
         network = None if g == 0 else self.network
-        data = play_generation(self.game, self.config, g, network, workers=workers,
-                               progress=lambda n: echo(f"{n}/{self.config.games} games played"))
+        data = play_generation(
+            self.game,
+            self.config,
+            g,
+            network,
+            workers=workers,
+            progress=lambda n: echo(f"{n}/{self.config.games} games played"),
+        )
         save_window(path, [data])
         return data
 
     def _save(self) -> None:
         """The network, optimizer and window after ``generation`` generations (0: as the run starts)."""
         path = self.run_dir / "latest.nnue.pt"
-        save_checkpoint(path, network=self.network, game=self.game, optimizer=self.optimizer,
-                        counters={"generation": self.generation}, config=dataclasses.asdict(self.config))
+        save_checkpoint(
+            path,
+            network=self.network,
+            game=self.game,
+            optimizer=self.optimizer,
+            counters={"generation": self.generation},
+            config=dataclasses.asdict(self.config),
+        )
         save_window(self.run_dir / "window.npz", self.window)
         (self.run_dir / f"played-{self.generation}.npz").unlink(missing_ok=True)
 
@@ -126,7 +153,9 @@ class Run:
         settings = json.loads(json.dumps(dataclasses.replace(self.config, generations=0).__dict__))
         defaults = json.loads(json.dumps(dataclasses.asdict(NNUEConfig())))  # of settings added since the run began
         if {**defaults, **json.loads(json.dumps(info.config)), "generations": 0} != settings:
-            raise ValueError(f"{self.run_dir} was trained with other settings; resume it with the same preset and --set")
+            raise ValueError(
+                f"{self.run_dir} was trained with other settings; resume it with the same preset and --set"
+            )
         load_weights(self.network, info)
         self.optimizer.load_state_dict(info.optimizer_state)
         self.generation = int(info.counters["generation"])

@@ -5,13 +5,27 @@ matches), `run` (the loop with its evaluations and checkpoints) and `cli` (``pyt
 from rlgames.train.td.cli import main, make_config, parse_args
 from rlgames.train.td.config import PRESETS, TDConfig
 from rlgames.train.td.network import (
-           from_network,
-           initial_params,
-           network_dims,
-           to_network,
-           value_path,
+    from_network,
+    initial_params,
+    network_dims,
+    to_network,
+    value_path,
 )
 from rlgames.train.td.run import CHECKPOINT, Run, compile_ops, evaluate
 
-__all__ = ["CHECKPOINT", "PRESETS", "Run", "TDConfig", "compile_ops", "evaluate", "from_network",
-           "initial_params", "main", "make_config", "network_dims", "parse_args", "to_network", "value_path"]
+__all__ = [
+    "CHECKPOINT",
+    "PRESETS",
+    "Run",
+    "TDConfig",
+    "compile_ops",
+    "evaluate",
+    "from_network",
+    "initial_params",
+    "main",
+    "make_config",
+    "network_dims",
+    "parse_args",
+    "to_network",
+    "value_path",
+]

@@ -1,4 +1,5 @@
-"""``python -m rlgames.train.td GAME [--preset NAME] [--games N] [--out DIR] [--seed S] [--resume] [--workers N] [--set KEY=VALUE ...]``
+"""``python -m rlgames.train.td GAME [--preset NAME] [--games N] [--out DIR] [--seed S] [--resume] [--workers N]
+[--set KEY=VALUE ...]``
 
 Trains an NNUE (`rlgames.models.networks.NNUE`'s value path) by TD(lambda) self-play, as TD-Gammon learned
 backgammon (Tesauro 1992, 1995), for any rlgames game, chance games included; the game loop, the
@@ -43,14 +44,19 @@ import rlgames
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = settings_parser("python -m rlgames.train.td", __doc__.split("\n\n")[1], TDConfig, PRESETS,
-                             example="alpha=0.05")
+    parser = settings_parser(
+        "python -m rlgames.train.td", __doc__.split("\n\n")[1], TDConfig, PRESETS, example="alpha=0.05"
+    )
     parser.add_argument("--games", type=int, help="train up to this many games in all (extends a resumed run)")
     parser.add_argument("--seed", type=int, help="the seed of everything random (default: the preset's, 0)")
     parser.add_argument("--out", help="checkpoint and logs (default: runs/td-GAME)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out")
-    parser.add_argument("--workers", type=int, default=1,
-                        help="play each evaluation's games in this many processes (the same games; default 1)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="play each evaluation's games in this many processes (the same games; default 1)",
+    )
     return parser.parse_args(argv)
 
 

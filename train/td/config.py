@@ -56,19 +56,30 @@ class TDConfig:
                 raise ConfigError(f"{name} must be at least 1, got {getattr(self, name)}")
         if self.eval_games % 2:
             raise ConfigError(f"eval_games must be even (colours alternate), got {self.eval_games}")
-        if not (self.alpha > 0 and 0 <= self.lam <= 1 and 0 <= self.epsilon <= 1 and self.decision_weight >= 0
-                and self.init_range > 0 and self.eval_opening_turns >= 0):
-            raise ConfigError("need alpha > 0, 0 <= lam <= 1, 0 <= epsilon <= 1, decision_weight >= 0, "
-                              f"init_range > 0 and eval_opening_turns >= 0: got {self}")
+        if not (
+            self.alpha > 0
+            and 0 <= self.lam <= 1
+            and 0 <= self.epsilon <= 1
+            and self.decision_weight >= 0
+            and self.init_range > 0
+            and self.eval_opening_turns >= 0
+        ):
+            raise ConfigError(
+                "need alpha > 0, 0 <= lam <= 1, 0 <= epsilon <= 1, decision_weight >= 0, "
+                f"init_range > 0 and eval_opening_turns >= 0: got {self}"
+            )
 
 
 PRESETS = {
     # TD-Gammon 0.0's 40 to 80 hidden units, here feeding a small second layer (docs/research/td.md)
-    "backgammon": TDConfig(accumulator=80, hidden=16, alpha=0.01, games=400_000, eval_every=10_000,
-                           eval_games=1000, opponent="pubeval"),
-    "tic_tac_toe": TDConfig(accumulator=32, hidden=16, epsilon=0.2, games=20_000, eval_every=2_000,
-                            eval_opening_turns=1),
+    "backgammon": TDConfig(
+        accumulator=80, hidden=16, alpha=0.01, games=400_000, eval_every=10_000, eval_games=1000, opponent="pubeval"
+    ),
+    "tic_tac_toe": TDConfig(
+        accumulator=32, hidden=16, epsilon=0.2, games=20_000, eval_every=2_000, eval_opening_turns=1
+    ),
     "pig": TDConfig(accumulator=32, hidden=16, epsilon=0.1, games=20_000, eval_every=2_000),
-    "smoke": TDConfig(accumulator=8, hidden=4, epsilon=0.1, games=200, eval_every=100, eval_games=20,
-                      eval_opening_turns=1),
+    "smoke": TDConfig(
+        accumulator=8, hidden=4, epsilon=0.1, games=200, eval_every=100, eval_games=20, eval_opening_turns=1
+    ),
 }

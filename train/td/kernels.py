@@ -144,8 +144,12 @@ def new_scratch(params, dims):
     """The scratch arrays of the network: ``(x[F] float32, idx[F], xv[F], layers[6, max(A, H)])``
     (observations are float32; the others take the parameters' dtype)."""
     features, width, hidden = dims
-    return (np.zeros(features, dtype=np.float32), np.empty(features, dtype=np.int64),
-            np.empty(features, dtype=params.dtype), np.empty((6, max(width, hidden)), dtype=params.dtype))
+    return (
+        np.zeros(features, dtype=np.float32),
+        np.empty(features, dtype=np.int64),
+        np.empty(features, dtype=params.dtype),
+        np.empty((6, max(width, hidden)), dtype=params.dtype),
+    )
 
 
 @njit(cache=True)
@@ -208,8 +212,9 @@ class TDOps(NamedTuple):
 
 
 @functools.cache
-def make_td_ops(kernels: GameKernels, observation_shape: tuple[int, ...], initial: tuple,
-                heuristic: Callable[..., float]) -> TDOps:
+def make_td_ops(
+    kernels: GameKernels, observation_shape: tuple[int, ...], initial: tuple, heuristic: Callable[..., float]
+) -> TDOps:
     """The compiled `TDOps` of the game with these kernels, observation shape and initial compact
     state; ``heuristic`` is the njit ``(s) -> value`` for ``observer(s)`` that ``kind_b = HEURISTIC``
     plays with. Cached: each game compiles once per process (numba does not cache closures on disk)."""
@@ -299,9 +304,13 @@ def make_td_ops(kernels: GameKernels, observation_shape: tuple[int, ...], initia
     @njit
     def turn_buffers():
         """``(leaves, stack, table, actions, probs)``: the scratch of `afterstates` and `roll`."""
-        return (np.empty((64, size), dtype=np.int64), np.empty((8, size), dtype=np.int64),
-                np.zeros((mask + 1, 2), dtype=np.int64), np.empty(max_actions, dtype=np.int64),
-                np.empty(max_actions, dtype=np.float64))
+        return (
+            np.empty((64, size), dtype=np.int64),
+            np.empty((8, size), dtype=np.int64),
+            np.zeros((mask + 1, 2), dtype=np.int64),
+            np.empty(max_actions, dtype=np.int64),
+            np.empty(max_actions, dtype=np.float64),
+        )
 
     @njit
     def turn_afterstates(s) -> np.ndarray:
@@ -349,8 +358,9 @@ def make_td_ops(kernels: GameKernels, observation_shape: tuple[int, ...], initia
         value, nnz = net_value(s, params, dims, sc)
         delta = target - value
         sign = 1.0 if observer(s) == 0 else -1.0
-        return abs(delta), td_update(params, trace, dims, touched, rows, n_rows, sign, delta, alpha, lam, value,
-                                     nnz, sc)
+        return abs(delta), td_update(
+            params, trace, dims, touched, rows, n_rows, sign, delta, alpha, lam, value, nnz, sc
+        )
 
     @njit
     def supervise(s, params, dims, target, rate, sc) -> None:
@@ -386,8 +396,19 @@ def make_td_ops(kernels: GameKernels, observation_shape: tuple[int, ...], initia
                     score = score_net(to_fixed_tuple(leaves[played], size), p, params, dims, sc)
                 after = to_fixed_tuple(leaves[played], size)
                 if pending:  # TD(lambda) follows the moves played, random ones included
-                    delta, n_rows = learn_at(previous, params, trace, dims, touched, rows, n_rows,
-                                             for_player(previous, p, score), alpha, lam, sc)
+                    delta, n_rows = learn_at(
+                        previous,
+                        params,
+                        trace,
+                        dims,
+                        touched,
+                        rows,
+                        n_rows,
+                        for_player(previous, p, score),
+                        alpha,
+                        lam,
+                        sc,
+                    )
                     stats[2] += 1
                     stats[3] += delta
                 if decision_weight > 0.0:  # a decision is worth its best afterstate
@@ -396,8 +417,19 @@ def make_td_ops(kernels: GameKernels, observation_shape: tuple[int, ...], initia
                 stats[5] += n
                 previous, pending, s = after, after[0] != TERMINAL, after
             if pending:  # the game ended at a chance outcome
-                delta, n_rows = learn_at(previous, params, trace, dims, touched, rows, n_rows,
-                                         terminal_value(s, observer(previous)), alpha, lam, sc)
+                delta, n_rows = learn_at(
+                    previous,
+                    params,
+                    trace,
+                    dims,
+                    touched,
+                    rows,
+                    n_rows,
+                    terminal_value(s, observer(previous)),
+                    alpha,
+                    lam,
+                    sc,
+                )
                 stats[2] += 1
                 stats[3] += delta
             stats[0] += 1

@@ -40,9 +40,14 @@ def value_path(params: np.ndarray, dims: tuple[int, int, int]) -> dict[str, torc
     """The entries of an `NNUE`'s state dict that hold its value path, from the flat ``params``."""
     features, width, hidden = dims
     b1, w2, b2, w3, b3, _ = layout(dims)
-    arrays = {"accumulator.weight": params[:b1].reshape(features, width).T, "accumulator.bias": params[b1:w2],
-              "hidden.weight": params[w2:b2].reshape(width, hidden).T, "hidden.bias": params[b2:w3],
-              "value.weight": params[w3:b3].reshape(1, hidden), "value.bias": params[b3:]}
+    arrays = {
+        "accumulator.weight": params[:b1].reshape(features, width).T,
+        "accumulator.bias": params[b1:w2],
+        "hidden.weight": params[w2:b2].reshape(width, hidden).T,
+        "hidden.bias": params[b2:w3],
+        "value.weight": params[w3:b3].reshape(1, hidden),
+        "value.bias": params[b3:],
+    }
     return {name: torch.from_numpy(np.ascontiguousarray(array)) for name, array in arrays.items()}
 
 

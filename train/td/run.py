@@ -60,17 +60,37 @@ def match_summary(returns: np.ndarray, max_return: int) -> dict[str, float]:
     """The first player's win rate, score (win 1, draw 1/2) and points per game over ``returns``, the
     last two with 95% intervals (`rlgames.arena.scores`)."""
     values, counts = np.unique(returns, return_counts=True)
-    pair = PairResult((0, 1), int((returns > 0).sum()), int((returns == 0).sum()), int((returns < 0).sum()),
-                      points=tuple((float(v), int(c)) for v, c in zip(values, counts)))
+    pair = PairResult(
+        (0, 1),
+        int((returns > 0).sum()),
+        int((returns == 0).sum()),
+        int((returns < 0).sum()),
+        points=tuple((float(v), int(c)) for v, c in zip(values, counts)),
+    )
     score_low, score_high = pair.interval()
     points_low, points_high = pair.points_interval(bound=max_return)
-    return {"win_rate": pair.wins / pair.games, "score": pair.score, "score_low": score_low,
-            "score_high": score_high, "points": pair.points_per_game, "points_low": points_low,
-            "points_high": points_high}
+    return {
+        "win_rate": pair.wins / pair.games,
+        "score": pair.score,
+        "score_low": score_low,
+        "score_high": score_high,
+        "points": pair.points_per_game,
+        "points_low": points_low,
+        "points_high": points_high,
+    }
 
 
-def evaluate(game: Game, ops: TDOps, params: np.ndarray, previous: np.ndarray, dims: tuple[int, int, int],
-             config: TDConfig, step: int, *, workers: int = 1) -> dict[str, dict[str, float]]:
+def evaluate(
+    game: Game,
+    ops: TDOps,
+    params: np.ndarray,
+    previous: np.ndarray,
+    dims: tuple[int, int, int],
+    config: TDConfig,
+    step: int,
+    *,
+    workers: int = 1,
+) -> dict[str, dict[str, float]]:
     """The network's results, as a 1-ply greedy player, against each opponent: ``config.opponent`` (unless
     that is the hand-crafted evaluator of a game without one), the ``previous`` parameters and random turns.
     Each pair of games has its own seed, so ``workers`` processes (`rlgames.parallel`), each playing a
@@ -81,12 +101,25 @@ def evaluate(game: Game, ops: TDOps, params: np.ndarray, previous: np.ndarray, d
     if config.opponent == "heuristic" and game.heuristic is None:
         del opponents["heuristic"]
     shares = [part for part in np.array_split(np.arange(pairs), workers) if len(part)]
-    items = [(kind, params, previous, dims, pair_rngs[share], config.eval_opening_turns)
-             for kind in opponents.values() for share in shares]
-    played = list(map_ordered(_play_pairs, items, workers=min(workers, len(items)), setup=compile_ops,
-                              setup_args=(game_recipe(game), config.opponent), local=ops))
-    return {name: match_summary(np.concatenate(played[i * len(shares):(i + 1) * len(shares)]), game.kernels.max_return)
-            for i, name in enumerate(opponents)}
+    items = [
+        (kind, params, previous, dims, pair_rngs[share], config.eval_opening_turns)
+        for kind in opponents.values()
+        for share in shares
+    ]
+    played = list(
+        map_ordered(
+            _play_pairs,
+            items,
+            workers=min(workers, len(items)),
+            setup=compile_ops,
+            setup_args=(game_recipe(game), config.opponent),
+            local=ops,
+        )
+    )
+    return {
+        name: match_summary(np.concatenate(played[i * len(shares) : (i + 1) * len(shares)]), game.kernels.max_return)
+        for i, name in enumerate(opponents)
+    }
 
 
 def _play_pairs(ops: TDOps, item: tuple) -> np.ndarray:
@@ -100,8 +133,16 @@ def _play_pairs(ops: TDOps, item: tuple) -> np.ndarray:
 class Run:
     """A training run in ``out``: the parameters, the PRNG, the counters and the logs."""
 
-    def __init__(self, game: Game, config: TDConfig, out: Path, *, resume: bool,
-                 echo: Callable[[str], None] = print, workers: int = 1) -> None:
+    def __init__(
+        self,
+        game: Game,
+        config: TDConfig,
+        out: Path,
+        *,
+        resume: bool,
+        echo: Callable[[str], None] = print,
+        workers: int = 1,
+    ) -> None:
         """``workers``: processes that play the evaluations' games (the self-play learns game after game, in
         this process)."""
         if workers < 1:
@@ -125,40 +166,71 @@ class Run:
             chunk = min(self.config.eval_every, self.config.games - self.games)
             stats = np.zeros(len(STATS))
             start = time.perf_counter()
-            self.ops.train(self.params, self.dims, self.rng, chunk, self.config.alpha, self.config.lam,
-                           self.config.epsilon, self.config.decision_weight, stats)
+            self.ops.train(
+                self.params,
+                self.dims,
+                self.rng,
+                chunk,
+                self.config.alpha,
+                self.config.lam,
+                self.config.epsilon,
+                self.config.decision_weight,
+                stats,
+            )
             seconds = time.perf_counter() - start
             self.games += chunk
             self.save(self.out / CHECKPOINT)
-            results = evaluate(self.game, self.ops, self.params, self.previous, self.dims, self.config, self.games,
-                               workers=self.workers)
+            results = evaluate(
+                self.game,
+                self.ops,
+                self.params,
+                self.previous,
+                self.dims,
+                self.config,
+                self.games,
+                workers=self.workers,
+            )
             self.previous = self.params.copy()
             self._log(dict(zip(STATS, stats)), seconds, results)
         self.logger.close()
 
     def _log(self, stats: dict[str, float], seconds: float, results: dict[str, dict[str, float]]) -> None:
-        values = {"td/mean_abs_delta": stats["abs_delta"] / max(stats["td_steps"], 1),
-                  "speed/games_per_s": stats["games"] / seconds,
-                  "selfplay/decisions_per_game": stats["decisions"] / stats["games"],
-                  "selfplay/afterstates_per_decision": stats["afterstates"] / max(stats["decisions"], 1),
-                  "selfplay/first_player_points": stats["first_player_return"] * self.game.kernels.max_return
-                  / stats["games"]}
+        values = {
+            "td/mean_abs_delta": stats["abs_delta"] / max(stats["td_steps"], 1),
+            "speed/games_per_s": stats["games"] / seconds,
+            "selfplay/decisions_per_game": stats["decisions"] / stats["games"],
+            "selfplay/afterstates_per_decision": stats["afterstates"] / max(stats["decisions"], 1),
+            "selfplay/first_player_points": stats["first_player_return"]
+            * self.game.kernels.max_return
+            / stats["games"],
+        }
         values |= {f"eval/{name}_{key}": value for name, result in results.items() for key, value in result.items()}
         self.logger.scalars(values, self.games)
-        shown = ", ".join(f"vs {name} {r['score']:.1%} [{r['score_low']:.1%}, {r['score_high']:.1%}] "
-                          f"{r['points']:+.2f} pts/game" for name, r in results.items())
-        self.echo(f"games {self.games}/{self.config.games}: |delta| {values['td/mean_abs_delta']:.3f}, "
-                  f"{values['speed/games_per_s']:.0f} games/s; {shown}")
+        shown = ", ".join(
+            f"vs {name} {r['score']:.1%} [{r['score_low']:.1%}, {r['score_high']:.1%}] {r['points']:+.2f} pts/game"
+            for name, r in results.items()
+        )
+        self.echo(
+            f"games {self.games}/{self.config.games}: |delta| {values['td/mean_abs_delta']:.3f}, "
+            f"{values['speed/games_per_s']:.0f} games/s; {shown}"
+        )
 
     def save(self, path: Path) -> None:
-        save_checkpoint(path, network=to_network(self.params, self.dims, self.game, self.config.seed),
-                        game=self.game, counters={"games": self.games, "rng": [int(w) for w in self.rng]},
-                        config=dataclasses.asdict(self.config))
+        save_checkpoint(
+            path,
+            network=to_network(self.params, self.dims, self.game, self.config.seed),
+            game=self.game,
+            counters={"games": self.games, "rng": [int(w) for w in self.rng]},
+            config=dataclasses.asdict(self.config),
+        )
 
     def _initial_weights(self, path: str) -> np.ndarray:
         network, _ = load_network(Path(path), self.game)
         features, width, hidden = self.dims
-        if not isinstance(network, NNUE) or [w.shape for w in network.export()[:3:2]] != [(features, width), (width, hidden)]:
+        if not isinstance(network, NNUE) or [w.shape for w in network.export()[:3:2]] != [
+            (features, width),
+            (width, hidden),
+        ]:
             raise ConfigError(f"init {path}: not a TD network of {width} + {hidden} units for {self.game.name}")
         return from_network(network)
 
@@ -166,7 +238,9 @@ class Run:
         path = self.out / CHECKPOINT
         info = load_checkpoint(path, game=self.game)
         if {**info.config, "games": 0} != {**dataclasses.asdict(self.config), "games": 0}:
-            raise ValueError(f"{self.out} was trained with other settings; resume it with the same preset and overrides")
+            raise ValueError(
+                f"{self.out} was trained with other settings; resume it with the same preset and overrides"
+            )
         network, _ = load_network(path, self.game)
         try:
             self.params = from_network(network)  # type: ignore[arg-type]

@@ -83,38 +83,77 @@ OUTER_END = 18
 """Indices HOME..OUTER_END - 1 are the outer boards, OUTER_END..23 the enemy's home board."""
 
 FEATURE_NAMES = (
-    "tempo", "race", "pip_lead", "keith_lead", "keith_total",
-    "blots_mover", "blots_opponent",
-    "shot_risk_mover", "shot_risk_opponent",
-    "home_points_mover", "home_points_opponent",
-    "outer_points_mover", "outer_points_opponent",
-    "anchors_mover", "anchors_opponent",
-    "prime_mover", "prime_opponent",
-    "bar_mover", "bar_opponent",
-    "off_mover", "off_opponent",
+    "tempo",
+    "race",
+    "pip_lead",
+    "keith_lead",
+    "keith_total",
+    "blots_mover",
+    "blots_opponent",
+    "shot_risk_mover",
+    "shot_risk_opponent",
+    "home_points_mover",
+    "home_points_opponent",
+    "outer_points_mover",
+    "outer_points_opponent",
+    "anchors_mover",
+    "anchors_opponent",
+    "prime_mover",
+    "prime_opponent",
+    "bar_mover",
+    "bar_opponent",
+    "off_mover",
+    "off_opponent",
 )
-(TEMPO, RACE, PIP_LEAD, KEITH_LEAD, KEITH_TOTAL,
- BLOTS_MOVER, BLOTS_OPPONENT, SHOT_RISK_MOVER, SHOT_RISK_OPPONENT,
- HOME_POINTS_MOVER, HOME_POINTS_OPPONENT, OUTER_POINTS_MOVER, OUTER_POINTS_OPPONENT,
- ANCHORS_MOVER, ANCHORS_OPPONENT, PRIME_MOVER, PRIME_OPPONENT,
- BAR_MOVER, BAR_OPPONENT, OFF_MOVER, OFF_OPPONENT) = range(len(FEATURE_NAMES))
+(
+    TEMPO,
+    RACE,
+    PIP_LEAD,
+    KEITH_LEAD,
+    KEITH_TOTAL,
+    BLOTS_MOVER,
+    BLOTS_OPPONENT,
+    SHOT_RISK_MOVER,
+    SHOT_RISK_OPPONENT,
+    HOME_POINTS_MOVER,
+    HOME_POINTS_OPPONENT,
+    OUTER_POINTS_MOVER,
+    OUTER_POINTS_OPPONENT,
+    ANCHORS_MOVER,
+    ANCHORS_OPPONENT,
+    PRIME_MOVER,
+    PRIME_OPPONENT,
+    BAR_MOVER,
+    BAR_OPPONENT,
+    OFF_MOVER,
+    OFF_OPPONENT,
+) = range(len(FEATURE_NAMES))
 NUM_FEATURES = len(FEATURE_NAMES)
 
 DEFAULT_WEIGHTS = (
     4.0,  # tempo: the player on roll is half an average roll (49/12 pips) ahead
     0.0,  # race: a switch to the race formula, not a score
     1.0,  # pip_lead: the unit, one pip of race lead
-    0.0, 0.0,  # keith_lead, keith_total: the race formula's inputs
-    0.0, 0.0,  # blots: priced by shot_risk; a blot out of direct range cost nothing measurable
-    -0.3, 1.0,  # shot_risk: the player on roll hits now and gains the pips; its own blots are shot
+    0.0,
+    0.0,  # keith_lead, keith_total: the race formula's inputs
+    0.0,
+    0.0,  # blots: priced by shot_risk; a blot out of direct range cost nothing measurable
+    -0.3,
+    1.0,  # shot_risk: the player on roll hits now and gains the pips; its own blots are shot
     #             at only after its move, which may cover them
-    5.0, -5.0,  # home_points: block the entry of hit checkers and build primes, worth most
-    4.0, -4.0,  # outer_points: landing spots, and blocks against escaping checkers
-    -4.0, 4.0,  # anchors: safe, but they hold checkers back that should come home (a positive
+    5.0,
+    -5.0,  # home_points: block the entry of hit checkers and build primes, worth most
+    4.0,
+    -4.0,  # outer_points: landing spots, and blocks against escaping checkers
+    -4.0,
+    4.0,  # anchors: safe, but they hold checkers back that should come home (a positive
     #             weight lost the matches against pubeval: they stayed back too long)
-    1.0, -1.0,  # prime: (L - 1)**2, a full prime traps what is behind it (25 pips more)
-    -5.0, 5.0,  # bar: a checker there must enter before anything else moves (its 25 pips are counted)
-    1.0, -1.0,  # off: fewer checkers left, fewer rolls to bear them off than the pips say
+    1.0,
+    -1.0,  # prime: (L - 1)**2, a full prime traps what is behind it (25 pips more)
+    -5.0,
+    5.0,  # bar: a checker there must enter before anything else moves (its 25 pips are counted)
+    1.0,
+    -1.0,  # off: fewer checkers left, fewer rolls to bear them off than the pips say
 )
 """The contact weights, in pips of race lead, in `FEATURE_NAMES` order."""
 SCALE = 50.0
@@ -130,37 +169,259 @@ ROLL_PIPS = ROLL_MEAN / 2.0
 PUBEVAL_WIN = 99999999.0
 """pubeval.c's score of a move that bears off the last checker."""
 PUBEVAL_INPUTS = 122
-PUBEVAL_RACE = np.array([
-    0.00000, -0.17160, 0.27010, 0.29906, -0.08471, 0.00000, -1.40375, -1.05121, 0.07217, -0.01351,
-    0.00000, -1.29506, -2.16183, 0.13246, -1.03508, 0.00000, -2.29847, -2.34631, 0.17253, 0.08302,
-    0.00000, -1.27266, -2.87401, -0.07456, -0.34240, 0.00000, -1.34640, -2.46556, -0.13022, -0.01591,
-    0.00000, 0.27448, 0.60015, 0.48302, 0.25236, 0.00000, 0.39521, 0.68178, 0.05281, 0.09266,
-    0.00000, 0.24855, -0.06844, -0.37646, 0.05685, 0.00000, 0.17405, 0.00430, 0.74427, 0.00576,
-    0.00000, 0.12392, 0.31202, -0.91035, -0.16270, 0.00000, 0.01418, -0.10839, -0.02781, -0.88035,
-    0.00000, 1.07274, 2.00366, 1.16242, 0.22520, 0.00000, 0.85631, 1.06349, 1.49549, 0.18966,
-    0.00000, 0.37183, -0.50352, -0.14818, 0.12039, 0.00000, 0.13681, 0.13978, 1.11245, -0.12707,
-    0.00000, -0.22082, 0.20178, -0.06285, -0.52728, 0.00000, -0.13597, -0.19412, -0.09308, -1.26062,
-    0.00000, 3.05454, 5.16874, 1.50680, 5.35000, 0.00000, 2.19605, 3.85390, 0.88296, 2.30052,
-    0.00000, 0.92321, 1.08744, -0.11696, -0.78560, 0.00000, -0.09795, -0.83050, -1.09167, -4.94251,
-    0.00000, -1.00316, -3.66465, -2.56906, -9.67677, 0.00000, -2.77982, -7.26713, -3.40177, -12.32252,
-    0.00000, 3.42040,
-])
+PUBEVAL_RACE = np.array(
+    [
+        0.00000,
+        -0.17160,
+        0.27010,
+        0.29906,
+        -0.08471,
+        0.00000,
+        -1.40375,
+        -1.05121,
+        0.07217,
+        -0.01351,
+        0.00000,
+        -1.29506,
+        -2.16183,
+        0.13246,
+        -1.03508,
+        0.00000,
+        -2.29847,
+        -2.34631,
+        0.17253,
+        0.08302,
+        0.00000,
+        -1.27266,
+        -2.87401,
+        -0.07456,
+        -0.34240,
+        0.00000,
+        -1.34640,
+        -2.46556,
+        -0.13022,
+        -0.01591,
+        0.00000,
+        0.27448,
+        0.60015,
+        0.48302,
+        0.25236,
+        0.00000,
+        0.39521,
+        0.68178,
+        0.05281,
+        0.09266,
+        0.00000,
+        0.24855,
+        -0.06844,
+        -0.37646,
+        0.05685,
+        0.00000,
+        0.17405,
+        0.00430,
+        0.74427,
+        0.00576,
+        0.00000,
+        0.12392,
+        0.31202,
+        -0.91035,
+        -0.16270,
+        0.00000,
+        0.01418,
+        -0.10839,
+        -0.02781,
+        -0.88035,
+        0.00000,
+        1.07274,
+        2.00366,
+        1.16242,
+        0.22520,
+        0.00000,
+        0.85631,
+        1.06349,
+        1.49549,
+        0.18966,
+        0.00000,
+        0.37183,
+        -0.50352,
+        -0.14818,
+        0.12039,
+        0.00000,
+        0.13681,
+        0.13978,
+        1.11245,
+        -0.12707,
+        0.00000,
+        -0.22082,
+        0.20178,
+        -0.06285,
+        -0.52728,
+        0.00000,
+        -0.13597,
+        -0.19412,
+        -0.09308,
+        -1.26062,
+        0.00000,
+        3.05454,
+        5.16874,
+        1.50680,
+        5.35000,
+        0.00000,
+        2.19605,
+        3.85390,
+        0.88296,
+        2.30052,
+        0.00000,
+        0.92321,
+        1.08744,
+        -0.11696,
+        -0.78560,
+        0.00000,
+        -0.09795,
+        -0.83050,
+        -1.09167,
+        -4.94251,
+        0.00000,
+        -1.00316,
+        -3.66465,
+        -2.56906,
+        -9.67677,
+        0.00000,
+        -2.77982,
+        -7.26713,
+        -3.40177,
+        -12.32252,
+        0.00000,
+        3.42040,
+    ]
+)
 """Tesauro's race weights (``wr`` of pubeval.c)."""
-PUBEVAL_CONTACT = np.array([
-    0.25696, -0.66937, -1.66135, -2.02487, -2.53398, -0.16092, -1.11725, -1.06654, -0.92830, -1.99558,
-    -1.10388, -0.80802, 0.09856, -0.62086, -1.27999, -0.59220, -0.73667, 0.89032, -0.38933, -1.59847,
-    -1.50197, -0.60966, 1.56166, -0.47389, -1.80390, -0.83425, -0.97741, -1.41371, 0.24500, 0.10970,
-    -1.36476, -1.05572, 1.15420, 0.11069, -0.38319, -0.74816, -0.59244, 0.81116, -0.39511, 0.11424,
-    -0.73169, -0.56074, 1.09792, 0.15977, 0.13786, -1.18435, -0.43363, 1.06169, -0.21329, 0.04798,
-    -0.94373, -0.22982, 1.22737, -0.13099, -0.06295, -0.75882, -0.13658, 1.78389, 0.30416, 0.36797,
-    -0.69851, 0.13003, 1.23070, 0.40868, -0.21081, -0.64073, 0.31061, 1.59554, 0.65718, 0.25429,
-    -0.80789, 0.08240, 1.78964, 0.54304, 0.41174, -1.06161, 0.07851, 2.01451, 0.49786, 0.91936,
-    -0.90750, 0.05941, 1.83120, 0.58722, 1.28777, -0.83711, -0.33248, 2.64983, 0.52698, 0.82132,
-    -0.58897, -1.18223, 3.35809, 0.62017, 0.57353, -0.07276, -0.36214, 4.37655, 0.45481, 0.21746,
-    0.10504, -0.61977, 3.54001, 0.04612, -0.18108, 0.63211, -0.87046, 2.47673, -0.48016, -1.27157,
-    0.86505, -1.11342, 1.24612, -0.82385, -2.77082, 1.23606, -1.59529, 0.10438, -1.30206, -4.11520,
-    5.62596, -2.75800,
-])
+PUBEVAL_CONTACT = np.array(
+    [
+        0.25696,
+        -0.66937,
+        -1.66135,
+        -2.02487,
+        -2.53398,
+        -0.16092,
+        -1.11725,
+        -1.06654,
+        -0.92830,
+        -1.99558,
+        -1.10388,
+        -0.80802,
+        0.09856,
+        -0.62086,
+        -1.27999,
+        -0.59220,
+        -0.73667,
+        0.89032,
+        -0.38933,
+        -1.59847,
+        -1.50197,
+        -0.60966,
+        1.56166,
+        -0.47389,
+        -1.80390,
+        -0.83425,
+        -0.97741,
+        -1.41371,
+        0.24500,
+        0.10970,
+        -1.36476,
+        -1.05572,
+        1.15420,
+        0.11069,
+        -0.38319,
+        -0.74816,
+        -0.59244,
+        0.81116,
+        -0.39511,
+        0.11424,
+        -0.73169,
+        -0.56074,
+        1.09792,
+        0.15977,
+        0.13786,
+        -1.18435,
+        -0.43363,
+        1.06169,
+        -0.21329,
+        0.04798,
+        -0.94373,
+        -0.22982,
+        1.22737,
+        -0.13099,
+        -0.06295,
+        -0.75882,
+        -0.13658,
+        1.78389,
+        0.30416,
+        0.36797,
+        -0.69851,
+        0.13003,
+        1.23070,
+        0.40868,
+        -0.21081,
+        -0.64073,
+        0.31061,
+        1.59554,
+        0.65718,
+        0.25429,
+        -0.80789,
+        0.08240,
+        1.78964,
+        0.54304,
+        0.41174,
+        -1.06161,
+        0.07851,
+        2.01451,
+        0.49786,
+        0.91936,
+        -0.90750,
+        0.05941,
+        1.83120,
+        0.58722,
+        1.28777,
+        -0.83711,
+        -0.33248,
+        2.64983,
+        0.52698,
+        0.82132,
+        -0.58897,
+        -1.18223,
+        3.35809,
+        0.62017,
+        0.57353,
+        -0.07276,
+        -0.36214,
+        4.37655,
+        0.45481,
+        0.21746,
+        0.10504,
+        -0.61977,
+        3.54001,
+        0.04612,
+        -0.18108,
+        0.63211,
+        -0.87046,
+        2.47673,
+        -0.48016,
+        -1.27157,
+        0.86505,
+        -1.11342,
+        1.24612,
+        -0.82385,
+        -2.77082,
+        1.23606,
+        -1.59529,
+        0.10438,
+        -1.30206,
+        -4.11520,
+        5.62596,
+        -2.75800,
+    ]
+)
 """Tesauro's contact weights (``wc`` of pubeval.c)."""
 
 
@@ -288,6 +549,7 @@ def _side(row, enemy_mask: int, out, slot: int) -> tuple[int, int]:
 
 # --- the heuristic --------------------------------------------------------------------------------
 
+
 @njit(cache=True)
 def features(own, opp, out) -> None:
     """The features (`FEATURE_NAMES` order) of the board ``own``/``opp`` for the player on roll,
@@ -338,12 +600,18 @@ def heuristic(own, opp) -> float:
 
 # --- pubeval --------------------------------------------------------------------------------------
 
+
 @njit(cache=True, inline="always")
 def _block(n: int, blot: bool) -> tuple[float, float, float, float, float]:
     """The five inputs of one point holding ``n`` of the mover's checkers, ``blot`` whether a single
     checker of the opponent's stands there."""
-    return (1.0 if blot else 0.0, 1.0 if n == 1 else 0.0, 1.0 if n >= 2 else 0.0, 1.0 if n == 3 else 0.0,
-            (n - 3) / 2.0 if n >= 4 else 0.0)
+    return (
+        1.0 if blot else 0.0,
+        1.0 if n == 1 else 0.0,
+        1.0 if n >= 2 else 0.0,
+        1.0 if n == 3 else 0.0,
+        (n - 3) / 2.0 if n >= 4 else 0.0,
+    )
 
 
 @njit(cache=True)
@@ -351,7 +619,7 @@ def pubeval_inputs(mover, opp, x) -> None:
     """Tesauro's 122 inputs (the module docstring) of the board after ``mover``'s move into ``x``:
     block ``k`` is the mover's point 24 - k, which is the opponent's point k + 1."""
     for k in range(POINTS):
-        x[5 * k:5 * k + 5] = _block(mover[POINTS - 1 - k], opp[k] == 1)
+        x[5 * k : 5 * k + 5] = _block(mover[POINTS - 1 - k], opp[k] == 1)
     x[5 * POINTS] = opp[BAR] / 2.0
     x[5 * POINTS + 1] = mover[OFF] / CHECKERS
 

@@ -148,10 +148,10 @@ class BackgammonState(State):
         for column, (top, bottom) in zip(columns, zip(range(13, 25), range(12, 0, -1))):
             for point, rows in ((top, range(_GRID_ROWS)), (bottom, range(2 * _GRID_ROWS, _GRID_ROWS, -1))):
                 mine, theirs = board[0, point - 1], board[1, 24 - point]
-                for row in list(rows)[:max(mine, theirs)]:
+                for row in list(rows)[: max(mine, theirs)]:
                     grid[row, column] = 1 if mine else 2
-        grid[:min(board[1, 24], _GRID_ROWS), 6] = 2
-        grid[2 * _GRID_ROWS + 1 - min(board[0, 24], _GRID_ROWS):, 6] = 1
+        grid[: min(board[1, 24], _GRID_ROWS), 6] = 2
+        grid[2 * _GRID_ROWS + 1 - min(board[0, 24], _GRID_ROWS) :, 6] = 1
         return grid
 
     def __str__(self) -> str:
@@ -199,9 +199,14 @@ class Backgammon(Game):
     @classmethod
     def describe(cls, scoring_type: str = "winloss_scoring", max_player_turns: int = 500) -> GameInfo:
         scoring_type, max_player_turns = _check(scoring_type, max_player_turns)
-        return GameInfo(cls.name, num_actions=NUM_ACTIONS, observation_shape=OBSERVATION_SHAPE,
-                        max_game_length=3 * max_player_turns + 1, has_chance=True,
-                        utility=(-1 - SCORING_TYPES.index(scoring_type), 1 + SCORING_TYPES.index(scoring_type)))
+        return GameInfo(
+            cls.name,
+            num_actions=NUM_ACTIONS,
+            observation_shape=OBSERVATION_SHAPE,
+            max_game_length=3 * max_player_turns + 1,
+            has_chance=True,
+            utility=(-1 - SCORING_TYPES.index(scoring_type), 1 + SCORING_TYPES.index(scoring_type)),
+        )
 
     def initial_compact_state(self) -> tuple:
         return pack_state(CHANCE, 0, initial_counts(), (0, 0), self._meta())
@@ -209,8 +214,9 @@ class Backgammon(Game):
     def _meta(self) -> int:
         return start_meta(SCORING_TYPES.index(self.scoring_type), self.max_player_turns)
 
-    def state_from_position_id(self, position_id: str, *, dice: tuple[int, int] | None = None,
-                               player: int = 0) -> BackgammonState:
+    def state_from_position_id(
+        self, position_id: str, *, dice: tuple[int, int] | None = None, player: int = 0
+    ) -> BackgammonState:
         """The position of gnubg's ``position_id``, ``player`` (0 or 1) on roll: gnubg's ID is from the
         point of view of the player on roll, and does not say which of the two that is. With ``dice``
         (two ints 1-6, in any order), ``player`` is to move them (the first half, for a double); without,
@@ -248,9 +254,12 @@ def _check(scoring_type: str, max_player_turns: int) -> tuple[str, int]:
     """The parameters, checked; raises `ValueError` naming a bad one."""
     if scoring_type not in SCORING_TYPES:
         raise ValueError(f"backgammon: scoring_type must be one of {', '.join(SCORING_TYPES)}, got {scoring_type!r}")
-    if isinstance(max_player_turns, (bool, np.bool_)) or not isinstance(max_player_turns, (int, np.integer)) \
-            or not 1 <= max_player_turns <= MAX_PLAYER_TURNS:
-        raise ValueError(f"backgammon: max_player_turns must be an int from 1 to {MAX_PLAYER_TURNS}, "
-                         f"got {max_player_turns!r}")
+    if (
+        isinstance(max_player_turns, (bool, np.bool_))
+        or not isinstance(max_player_turns, (int, np.integer))
+        or not 1 <= max_player_turns <= MAX_PLAYER_TURNS
+    ):
+        raise ValueError(
+            f"backgammon: max_player_turns must be an int from 1 to {MAX_PLAYER_TURNS}, got {max_player_turns!r}"
+        )
     return scoring_type, int(max_player_turns)
-

@@ -102,8 +102,7 @@ def _unblocked(die: int, blocked: int, player: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _open_pairs(d1: int, d2: int, mine: int, single: int, blocked: int, player: int, offset: int, out,
-                n: int) -> int:
+def _open_pairs(d1: int, d2: int, mine: int, single: int, blocked: int, player: int, offset: int, out, n: int) -> int:
     """The pairs with ``d1`` then ``d2`` where no checker is on the bar and none can bear off, from masks
     of positions: for each second move ``b`` (in increasing order), every first move but ``b``'s lone
     checker when ``b`` was open before the first move, else the one first move landing on ``b``.
@@ -141,8 +140,7 @@ def _open_pairs(d1: int, d2: int, mine: int, single: int, blocked: int, player: 
 
 
 @njit(cache=True, inline="always")
-def _marked_pairs(d1: int, d2: int, mine: int, single: int, blocked: int, player: int, offset: int, out,
-                  n: int) -> int:
+def _marked_pairs(d1: int, d2: int, mine: int, single: int, blocked: int, player: int, offset: int, out, n: int) -> int:
     """The pairs with ``d1`` then ``d2`` in any position without checkers on the bar, through the table:
     bit ``a`` of ``out[TABLE + b]`` marks first move ``a`` with second move ``b``."""
     for b in range(TABLE, TABLE + 25):
@@ -171,8 +169,9 @@ def _marked_pairs(d1: int, d2: int, mine: int, single: int, blocked: int, player
 
 
 @njit(cache=True, inline="always")
-def _pairs(d1: int, d2: int, mine: int, single: int, blocked: int, on_bar: int, player: int, offset: int, out,
-           n: int) -> int:
+def _pairs(
+    d1: int, d2: int, mine: int, single: int, blocked: int, on_bar: int, player: int, offset: int, out, n: int
+) -> int:
     """Appends the pairs with ``d1`` then ``d2`` (actions ``offset + 26 * second + first``) in order, from
     relative masks, in a position with checkers on the bar or where checkers may bear off."""
     if on_bar >= 2:

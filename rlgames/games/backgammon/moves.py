@@ -154,8 +154,7 @@ def decision_is_legal(s, action: int) -> bool:
     on_bar = bar(s, player)
     mine, single, blocked = relative_masks(s, player)
     if first == NO_MOVE:  # the pass
-        return action == PASS and not sources(high, mine, blocked, on_bar) and not sources(
-            low, mine, blocked, on_bar)
+        return action == PASS and not sources(high, mine, blocked, on_bar) and not sources(low, mine, blocked, on_bar)
     a = to_relative(first, player)
     if not sources(d1, mine, blocked, on_bar) >> a & 1:
         return False
@@ -163,14 +162,16 @@ def decision_is_legal(s, action: int) -> bool:
         if low_first and sources(high, mine, blocked, on_bar):
             return False
         return not _has_pair(high, low, mine, single, blocked, on_bar) and not _has_pair(
-            low, high, mine, single, blocked, on_bar)
+            low, high, mine, single, blocked, on_bar
+        )
     mine2, bar2 = after_move(a, d1, mine, single, on_bar)
     return sources(d2, mine2, blocked, bar2) >> to_relative(second, player) & 1 == 1
 
 
 @njit(cache=True)
-def move_checker(owner: int, c0: int, c1: int, c2: int, c3: int, meta: int, player: int, source: int,
-                 die: int) -> tuple[int, int, int, int, int, int]:
+def move_checker(
+    owner: int, c0: int, c1: int, c2: int, c3: int, meta: int, player: int, source: int, die: int
+) -> tuple[int, int, int, int, int, int]:
     """``(owner, c0, c1, c2, c3, meta)`` (the board slots) after ``player`` moves a checker ``die`` pips
     from position ``source`` (`BAR`: the bar), hitting a single opposing checker where it lands; the
     move is assumed legal. The counts change by bit-sliced decrement and increment (borrow and carry

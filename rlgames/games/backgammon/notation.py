@@ -82,8 +82,9 @@ def action_string(action: int, player: int, low: int, high: int, board: np.ndarr
     dice = (low, high) if low_first else (high, low)
     starts, ends, hits = [], [], []
     for digit, die in zip((code % 26, code // 26), dice):
-        start = BAR_POINT if digit == BAR else point_of(digit, player) if digit != NO_MOVE else (
-            25 if player == 0 else 0)  # OpenSpiel's start of a pass
+        start = (
+            BAR_POINT if digit == BAR else point_of(digit, player) if digit != NO_MOVE else (25 if player == 0 else 0)
+        )  # OpenSpiel's start of a pass
         end = -1 if digit == NO_MOVE else start - die if start > die else -2  # -1: a pass, -2: off
         starts.append(start)
         ends.append(end)
@@ -91,8 +92,9 @@ def action_string(action: int, player: int, low: int, high: int, board: np.ndarr
     return _openspiel_text(action, starts, ends, hits, passes=(code % 26 == NO_MOVE, code // 26 == NO_MOVE))
 
 
-def _openspiel_text(action: int, starts: list[int], ends: list[int], hits: list[bool],
-                    passes: tuple[bool, bool]) -> str:
+def _openspiel_text(
+    action: int, starts: list[int], ends: list[int], hits: list[bool], passes: tuple[bool, bool]
+) -> str:
     (s0, s1), (e0, e1), (h0, h1) = starts, ends, hits
     star0, star1 = "*" * h0, "*" * h1
     double_hit = h0 and h1 and e0 == e1
@@ -155,8 +157,9 @@ def roll_outcome(text: str, opening: bool) -> int:
     second die, as OpenSpiel writes its outcomes). Raises `ValueError`."""
     match = re.fullmatch(r"(?:roll:?\s*)?\(?([1-6])[\s,-]*([1-6])\)?", text.strip().lower())
     if not match:
-        raise ValueError(f"backgammon: cannot read roll {text!r}; expected two dice like 52, 5-2 or "
-                         "OpenSpiel's 'chance outcome ...'")
+        raise ValueError(
+            f"backgammon: cannot read roll {text!r}; expected two dice like 52, 5-2 or OpenSpiel's 'chance outcome ...'"
+        )
     dice = (int(match[1]), int(match[2]))
     if opening and dice[0] == dice[1]:
         raise ValueError(f"backgammon: the opening roll cannot be a double ({text!r})")
@@ -197,8 +200,10 @@ def board_text(board: np.ndarray, viewer: int) -> str:
     lines += [row(bottom, GLYPHS[viewer], int(board[viewer, 24]), level) for level in range(4, -1, -1)]
     lines += [edge, " " + "".join(f"{p:>3}" for p in bottom[:6]) + "     " + "".join(f"{p:>3}" for p in bottom[6:])]
     for player in (0, 1):
-        lines.append(f"{GLYPHS[player]} (player {player}): {board[player, 24]} on the bar, {board[player, 25]} off, "
-                     f"pip count {pips(board, player)}")
+        lines.append(
+            f"{GLYPHS[player]} (player {player}): {board[player, 24]} on the bar, {board[player, 25]} off, "
+            f"pip count {pips(board, player)}"
+        )
     return "\n".join(lines)
 
 

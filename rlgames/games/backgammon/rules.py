@@ -63,7 +63,9 @@ from rlgames.games.backgammon.slots import (
 
 OUTCOME_DICE = np.array(
     [pair for low in range(1, 7) for high in range(low + 1, 7) for pair in ((low, high), (high, low))]
-    + [(d, d) for d in range(1, 7)], dtype=np.int64)
+    + [(d, d) for d in range(1, 7)],
+    dtype=np.int64,
+)
 """OpenSpiel's chance outcomes: the dice of outcome ``k``, in the order they are written."""
 OUTCOME_LOW, OUTCOME_HIGH = OUTCOME_DICE.min(axis=1), OUTCOME_DICE.max(axis=1)
 OPENING_OUTCOMES, ROLL_OUTCOMES = 30, 36
@@ -290,5 +292,12 @@ def observation(s, player, out) -> None:
     out[DICE_ROW, 16] = opening
 
 
-KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
-                      max_actions=MAX_ACTIONS, chance_outcomes=chance_outcomes, observer=observer)
+KERNELS = GameKernels(
+    legal_actions=legal_actions,
+    apply=apply,
+    hash_key=hash_key,
+    observation=observation,
+    max_actions=MAX_ACTIONS,
+    chance_outcomes=chance_outcomes,
+    observer=observer,
+)

@@ -70,6 +70,7 @@ WINLOSS, GAMMONS, FULL = range(3)
 INITIAL_POINTS = ((0, 2), (11, 5), (16, 3), (18, 5))
 """Player 0's opening checkers as (position, count); player 1's mirror them (position 23 - p)."""
 
+
 @njit(cache=True)
 def bar(s, player: int) -> int:
     """Player ``player``'s checkers on the bar."""
@@ -91,8 +92,12 @@ def turn(s) -> int:
 @njit(cache=True)
 def count_at(s, position: int) -> int:
     """The number of checkers (of either player) on ``position``."""
-    return (s[COUNTS] >> position & 1 | (s[COUNTS + 1] >> position & 1) << 1
-            | (s[COUNTS + 2] >> position & 1) << 2 | (s[COUNTS + 3] >> position & 1) << 3)
+    return (
+        s[COUNTS] >> position & 1
+        | (s[COUNTS + 1] >> position & 1) << 1
+        | (s[COUNTS + 2] >> position & 1) << 2
+        | (s[COUNTS + 3] >> position & 1) << 3
+    )
 
 
 @njit(cache=True)

@@ -62,15 +62,17 @@ diagonal, anti-diagonal. A rook uses lines 0 and 1, a bishop lines 2 and 3."""
 
 KNIGHT = _table(lambda sq: _steps(sq, KNIGHT_DELTAS))
 KING = _table(lambda sq: _steps(sq, KING_DELTAS))
-PAWN_ATTACKS = np.array([_table(lambda sq: _steps(sq, ((-1, 1), (1, 1))) if sq < 56 else 0),
-                         _table(lambda sq: _steps(sq, ((-1, -1), (1, -1))) if sq >= 8 else 0)])
+PAWN_ATTACKS = np.array(
+    [
+        _table(lambda sq: _steps(sq, ((-1, 1), (1, 1))) if sq < 56 else 0),
+        _table(lambda sq: _steps(sq, ((-1, -1), (1, -1))) if sq >= 8 else 0),
+    ]
+)
 """``PAWN_ATTACKS[colour, sq]``: the squares a pawn of ``colour`` (0 white) on ``sq`` attacks, which
 are also the squares from which an enemy pawn attacks ``sq``."""
 
-UPPER = np.array([[sum(1 << q for q in _ray(sq, df, dr)) for df, dr in LINES] for sq in range(64)],
-                 dtype=np.uint64)
-LOWER = np.array([[sum(1 << q for q in _ray(sq, -df, -dr)) for df, dr in LINES] for sq in range(64)],
-                 dtype=np.uint64)
+UPPER = np.array([[sum(1 << q for q in _ray(sq, df, dr)) for df, dr in LINES] for sq in range(64)], dtype=np.uint64)
+LOWER = np.array([[sum(1 << q for q in _ray(sq, -df, -dr)) for df, dr in LINES] for sq in range(64)], dtype=np.uint64)
 LINE_EX = UPPER | LOWER
 """``UPPER[sq, line]`` and ``LOWER[sq, line]``: the squares of ``line`` above and below ``sq``."""
 ROOK_EMPTY = LINE_EX[:, 0] | LINE_EX[:, 1]

@@ -184,8 +184,14 @@ def _pieces(piece: int, c: int, board: int, own: int, occupied: int, zone: int):
         attacks = piece_attacks(piece, q, occupied)
         mob += popcount(attacks & ~own) - _MOBILITY_CENTRE[piece]
         attackers += (attacks & zone) != 0
-    return (pst_mg, pst_eg, mob * _MOBILITY_MG[piece], mob * _MOBILITY_EG[piece],
-            attackers, attackers * _ATTACK_UNITS[piece])
+    return (
+        pst_mg,
+        pst_eg,
+        mob * _MOBILITY_MG[piece],
+        mob * _MOBILITY_EG[piece],
+        attackers,
+        attackers * _ATTACK_UNITS[piece],
+    )
 
 
 @njit(cache=True)
@@ -215,8 +221,9 @@ def _not_passed(c: int, their_pawns: int) -> int:
 
 
 @njit(cache=True)
-def colour_terms(c: int, own: int, opp: int, pawns: int, knights: int, bishops: int, rooks: int,
-                 queens: int, kings: int):
+def colour_terms(
+    c: int, own: int, opp: int, pawns: int, knights: int, bishops: int, rooks: int, queens: int, kings: int
+):
     """The terms of colour ``c`` (0 white, 1 black) owning ``own``, against ``opp``: a tuple of
     (mg, eg) pairs in `TERM_NAMES` order, flattened, from colour ``c``'s point of view."""
     occupied = own | opp
@@ -258,21 +265,36 @@ def colour_terms(c: int, own: int, opp: int, pawns: int, knights: int, bishops: 
         k = lsb(own_king)
         material_mg += PST_MG[c, KING, k]
         material_eg += PST_EG[c, KING, k]
-        king_mg += (SHIELD_NEAR * popcount(own_pawns & SHIELD_NEAR_SQUARES[c, k])
-                    + SHIELD_FAR * popcount(own_pawns & SHIELD_FAR_SQUARES[c, k]))
+        king_mg += SHIELD_NEAR * popcount(own_pawns & SHIELD_NEAR_SQUARES[c, k]) + SHIELD_FAR * popcount(
+            own_pawns & SHIELD_FAR_SQUARES[c, k]
+        )
 
     own_bishops = bishops & own
     pair = 1 if own_bishops & LIGHT_SQUARES and own_bishops & DARK_SQUARES else 0
-    return (material_mg, material_eg, mobility_mg, mobility_eg, pawn_mg, pawn_eg,
-            king_mg, 0, pair * BISHOP_PAIR[0], pair * BISHOP_PAIR[1])
+    return (
+        material_mg,
+        material_eg,
+        mobility_mg,
+        mobility_eg,
+        pawn_mg,
+        pawn_eg,
+        king_mg,
+        0,
+        pair * BISHOP_PAIR[0],
+        pair * BISHOP_PAIR[1],
+    )
 
 
 @njit(cache=True)
 def game_phase(s) -> int:
     """PeSTO's game phase of the compact state ``s``: 24 (`GAME_PHASE_MAX`) at the start and above,
     0 with kings and pawns only."""
-    phase = (PHASE_WEIGHTS[KNIGHT] * popcount(s[PIECES + KNIGHT]) + PHASE_WEIGHTS[BISHOP] * popcount(s[PIECES + BISHOP])
-             + PHASE_WEIGHTS[ROOK] * popcount(s[PIECES + ROOK]) + PHASE_WEIGHTS[QUEEN] * popcount(s[PIECES + QUEEN]))
+    phase = (
+        PHASE_WEIGHTS[KNIGHT] * popcount(s[PIECES + KNIGHT])
+        + PHASE_WEIGHTS[BISHOP] * popcount(s[PIECES + BISHOP])
+        + PHASE_WEIGHTS[ROOK] * popcount(s[PIECES + ROOK])
+        + PHASE_WEIGHTS[QUEEN] * popcount(s[PIECES + QUEEN])
+    )
     return min(phase, GAME_PHASE_MAX)
 
 
@@ -283,8 +305,10 @@ def _both_terms(s):
     white, black = np.int64(s[WHITE]), np.int64(s[BLACK])
     pawns, knights, bishops = np.int64(s[PIECES + PAWN]), np.int64(s[PIECES + KNIGHT]), np.int64(s[PIECES + BISHOP])
     rooks, queens, kings = np.int64(s[PIECES + ROOK]), np.int64(s[PIECES + QUEEN]), np.int64(s[PIECES + KING])
-    return (colour_terms(0, white, black, pawns, knights, bishops, rooks, queens, kings),
-            colour_terms(1, black, white, pawns, knights, bishops, rooks, queens, kings))
+    return (
+        colour_terms(0, white, black, pawns, knights, bishops, rooks, queens, kings),
+        colour_terms(1, black, white, pawns, knights, bishops, rooks, queens, kings),
+    )
 
 
 @njit(cache=True)

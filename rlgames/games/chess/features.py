@@ -206,8 +206,17 @@ def positional_features(s, player: int, out) -> int:
 
 
 @njit(cache=True, inline="always")
-def _side_terms(s, colour: int, player: int, occupied: np.uint64, passed: np.uint64, own_pawn_attacks: np.uint64,
-                their_pawn_attacks: np.uint64, out, n: int) -> tuple:
+def _side_terms(
+    s,
+    colour: int,
+    player: int,
+    occupied: np.uint64,
+    passed: np.uint64,
+    own_pawn_attacks: np.uint64,
+    their_pawn_attacks: np.uint64,
+    out,
+    n: int,
+) -> tuple:
     """`positional_features`' passed pawns and mobilities of ``colour`` from ``out[n]`` on; their number
     after them and the squares ``colour`` attacks."""
     flip = 56 * player

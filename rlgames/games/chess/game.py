@@ -148,8 +148,10 @@ class ChessState(HistoryState):
     def divide(self, depth: int) -> dict[str, int]:
         """`perft` ``depth - 1`` after each legal move, by the move's UCI (perft's *divide*)."""
         state = _unjudged(self)
-        return {state.action_to_string(a): int(perft(self.game.fast_apply(state.compact, a), depth - 1))
-                for a in state.legal_actions()}
+        return {
+            state.action_to_string(a): int(perft(self.game.fast_apply(state.compact, a), depth - 1))
+            for a in state.legal_actions()
+        }
 
     # --- pictures -------------------------------------------------------------------------------
     def board_grid(self) -> np.ndarray:
@@ -164,7 +166,7 @@ class ChessState(HistoryState):
     def __str__(self) -> str:
         """The board as python-chess's ``str(board)``: rank 8 first, ``.`` for an empty square."""
         letters = board_letters(self.compact)
-        rows = (" ".join(letter or "." for letter in letters[8 * rank:8 * rank + 8]) for rank in range(7, -1, -1))
+        rows = (" ".join(letter or "." for letter in letters[8 * rank : 8 * rank + 8]) for rank in range(7, -1, -1))
         return "\n".join(rows)
 
 
@@ -174,9 +176,25 @@ def _unjudged(state: ChessState) -> ChessState:
     return ChessState(state.game, (compact[TURN], 0, *compact[2:TERMINATION], 0, compact[TURN]))
 
 
-START_COMPACT = (0, 0, 71776119061282560, 4755801206503243842, 2594073385365405732, -9151314442816847743,
-                 576460752303423496, 1152921504606846992, 65535, -281474976710656, 15, -1, 0, 1, 8975304291295219283,
-                 0, 0)
+START_COMPACT = (
+    0,
+    0,
+    71776119061282560,
+    4755801206503243842,
+    2594073385365405732,
+    -9151314442816847743,
+    576460752303423496,
+    1152921504606846992,
+    65535,
+    -281474976710656,
+    15,
+    -1,
+    0,
+    1,
+    8975304291295219283,
+    0,
+    0,
+)
 """``parse_fen(START)``, written out so that loading chess and its start compile nothing (the rules compile
 when a first move is generated); a test holds it to the FEN's."""
 
@@ -192,8 +210,9 @@ class Chess(Game):
     name = "chess"
     state_class = ChessState
     heuristic = ".evaluator:ChessEvaluator"
-    info = GameInfo(name, num_actions=NUM_ACTIONS, observation_shape=(20, 8, 8), max_game_length=17695,
-                    history_dependent=True)
+    info = GameInfo(
+        name, num_actions=NUM_ACTIONS, observation_shape=(20, 8, 8), max_game_length=17695, history_dependent=True
+    )
     kernels = KERNELS
     feature_sets = FEATURE_SETS
 
@@ -204,15 +223,23 @@ class Chess(Game):
     protocols = {"uci": ".uci:UciEngine"}
     search_defaults = {"alphabeta": {"quiescence": 8}}
 
-    def export_record(self, actions, *, players: tuple[str, str], outcome: Outcome, event: str = "rlgames",
-                      round: int | None = None) -> str:
+    def export_record(
+        self, actions, *, players: tuple[str, str], outcome: Outcome, event: str = "rlgames", round: int | None = None
+    ) -> str:
         """The game from the start position as PGN (python-chess writes it): the players as White and
         Black, the result, and how it ended."""
         import chess.pgn
 
         record = chess.pgn.Game()
-        record.headers.update(Event=event, Site="rlgames", Round=str(round or "?"), White=players[0],
-                              Black=players[1], Result=outcome.result.split()[0], Termination=outcome.termination)
+        record.headers.update(
+            Event=event,
+            Site="rlgames",
+            Round=str(round or "?"),
+            White=players[0],
+            Black=players[1],
+            Result=outcome.result.split()[0],
+            Termination=outcome.termination,
+        )
         node, state = record, self.new_initial_state()
         for action in actions:
             node = node.add_variation(chess.Move.from_uci(state.action_to_string(action)))
@@ -225,4 +252,3 @@ class Chess(Game):
         if not isinstance(fen, str):
             raise ValueError(f"chess: a FEN is a string, not {type(fen).__name__}")
         return ChessState(self, parse_fen(fen))
-

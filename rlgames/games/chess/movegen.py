@@ -71,10 +71,13 @@ def attackers(s, square: int, occupied: np.uint64, colour: int) -> np.uint64:
     """The pieces of ``colour`` among ``occupied`` that attack ``square`` when ``occupied`` are the
     occupied squares (a piece taken off ``occupied`` neither attacks nor blocks)."""
     queens = board(s, QUEENS)
-    pieces = ((KNIGHT_ATTACKS[square] & board(s, KNIGHTS)) | (KING[square] & board(s, KINGS))
-              | (PAWN_ATTACKS[1 - colour, square] & board(s, PAWNS))
-              | (bishop_attacks(square, occupied) & (board(s, BISHOPS) | queens))
-              | (rook_attacks(square, occupied) & (board(s, ROOKS) | queens)))
+    pieces = (
+        (KNIGHT_ATTACKS[square] & board(s, KNIGHTS))
+        | (KING[square] & board(s, KINGS))
+        | (PAWN_ATTACKS[1 - colour, square] & board(s, PAWNS))
+        | (bishop_attacks(square, occupied) & (board(s, BISHOPS) | queens))
+        | (rook_attacks(square, occupied) & (board(s, ROOKS) | queens))
+    )
     return pieces & board(s, WHITE + colour) & occupied
 
 
@@ -128,8 +131,9 @@ def _emit_one(out, n: int, move: int) -> int:
 def _pinned(s, king: int, own: np.uint64, occupied: np.uint64, them: np.uint64) -> np.uint64:
     """Our pieces that stand alone between our king and an enemy slider aiming at it."""
     queens = board(s, QUEENS)
-    snipers = them & ((ROOK_EMPTY[king] & (board(s, ROOKS) | queens))
-                      | (BISHOP_EMPTY[king] & (board(s, BISHOPS) | queens)))
+    snipers = them & (
+        (ROOK_EMPTY[king] & (board(s, ROOKS) | queens)) | (BISHOP_EMPTY[king] & (board(s, BISHOPS) | queens))
+    )
     pinned = np.uint64(0)
     while snipers:
         between = BETWEEN[king, lsb(snipers)] & occupied
@@ -140,8 +144,9 @@ def _pinned(s, king: int, own: np.uint64, occupied: np.uint64, them: np.uint64) 
 
 
 @njit(cache=True)
-def _king_moves(s, out, n: int, king: int, own: np.uint64, occupied: np.uint64, to_mask: np.uint64,
-                in_check: bool) -> int:
+def _king_moves(
+    s, out, n: int, king: int, own: np.uint64, occupied: np.uint64, to_mask: np.uint64, in_check: bool
+) -> int:
     """The king's steps to unattacked squares, then castling (not out of, through or into check)."""
     us = s[TURN]
     targets = KING[king] & ~own & to_mask
@@ -157,11 +162,21 @@ def _king_moves(s, out, n: int, king: int, own: np.uint64, occupied: np.uint64, 
     if in_check or not rights & 3:
         return n
     base = 56 * us
-    if (rights & 1 and to_mask & bit(base + 6) and not occupied & (bit(base + 5) | bit(base + 6))
-            and not attackers(s, base + 5, occupied, 1 - us) and not attackers(s, base + 6, occupied, 1 - us)):
+    if (
+        rights & 1
+        and to_mask & bit(base + 6)
+        and not occupied & (bit(base + 5) | bit(base + 6))
+        and not attackers(s, base + 5, occupied, 1 - us)
+        and not attackers(s, base + 6, occupied, 1 - us)
+    ):
         n = _emit_one(out, n, king | (base + 6) << 6 | CASTLE)
-    if (rights & 2 and to_mask & bit(base + 2) and not occupied & (bit(base + 1) | bit(base + 2) | bit(base + 3))
-            and not attackers(s, base + 3, occupied, 1 - us) and not attackers(s, base + 2, occupied, 1 - us)):
+    if (
+        rights & 2
+        and to_mask & bit(base + 2)
+        and not occupied & (bit(base + 1) | bit(base + 2) | bit(base + 3))
+        and not attackers(s, base + 3, occupied, 1 - us)
+        and not attackers(s, base + 2, occupied, 1 - us)
+    ):
         n = _emit_one(out, n, king | (base + 2) << 6 | CASTLE)
     return n
 

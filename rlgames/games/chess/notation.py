@@ -87,8 +87,9 @@ def _castling(text: str, boards: list[int]) -> int:
         colour_board = boards[6 + right // 2]
         king, rook = CASTLING_HOMES[right]
         if not ((boards[5] & colour_board) >> king & 1 and (boards[3] & colour_board) >> rook & 1):
-            raise ValueError(f"castling right {char!r} needs the king on {square_name(king)} and a rook on "
-                             f"{square_name(rook)}")
+            raise ValueError(
+                f"castling right {char!r} needs the king on {square_name(king)} and a rook on {square_name(rook)}"
+            )
         rights |= 1 << right
     return rights
 
@@ -100,8 +101,12 @@ def _en_passant(text: str, boards: list[int], turn: int) -> int:
     square = parse_square(text)
     step = -8 if turn == 0 else 8  # from the target square to the pawn that pushed
     occupied = boards[6] | boards[7]
-    if (square >> 3 != (5 if turn == 0 else 2) or not (boards[0] & boards[7 - turn]) >> (square + step) & 1
-            or occupied >> square & 1 or occupied >> (square - step) & 1):
+    if (
+        square >> 3 != (5 if turn == 0 else 2)
+        or not (boards[0] & boards[7 - turn]) >> (square + step) & 1
+        or occupied >> square & 1
+        or occupied >> (square - step) & 1
+    ):
         raise ValueError(f"en-passant square {text} does not follow a double pawn push")
     return square
 
@@ -140,7 +145,7 @@ def parse_fen(fen: str) -> tuple:
             raise ValueError(f"the side not to move ({'black' if turn == 0 else 'white'}) is in check")
     except ValueError as error:
         raise ValueError(f"chess: bad FEN {fen!r}: {error}") from None
-    s = s[:KEY] + (zobrist(s),) + s[KEY + 1:]
+    s = s[:KEY] + (zobrist(s),) + s[KEY + 1 :]
     if ep >= 0:
         s = with_legal_en_passant(s, ep)
     return judge(s)
@@ -151,7 +156,7 @@ def to_fen(s: tuple) -> str:
     letters, rows = board_letters(s), []
     for rank in range(7, -1, -1):
         row, empty = "", 0
-        for letter in letters[8 * rank:8 * rank + 8]:
+        for letter in letters[8 * rank : 8 * rank + 8]:
             if letter:
                 row += (str(empty) if empty else "") + letter
                 empty = 0

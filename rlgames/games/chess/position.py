@@ -147,8 +147,25 @@ def make(s, move: int):
         key ^= PIECE_KEYS[us, ROOK, rook_from] ^ PIECE_KEYS[us, ROOK, rook_to]
     rights = s[CASTLING] & CASTLING_MASK[frm] & CASTLING_MASK[to]
     key ^= CASTLING_KEYS[rights]
-    child = (np.int64(them), np.int64(0), t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], rights, np.int64(-1),
-             halfmove, s[FULLMOVE] + us, np.int64(key), np.int64(0), np.int64(them))
+    child = (
+        np.int64(them),
+        np.int64(0),
+        t[2],
+        t[3],
+        t[4],
+        t[5],
+        t[6],
+        t[7],
+        t[8],
+        t[9],
+        rights,
+        np.int64(-1),
+        halfmove,
+        s[FULLMOVE] + us,
+        np.int64(key),
+        np.int64(0),
+        np.int64(them),
+    )
     if double_push:
         return with_legal_en_passant(child, (frm + to) >> 1)
     return child

@@ -143,8 +143,11 @@ def observation(s, player: int, out) -> None:
 def _is_tactical(s, move: int) -> bool:
     """A capture (en passant included) or a promotion."""
     to = move >> 6 & 63
-    return move >> 12 & 7 != 0 or board(s, WHITE + 1 - s[TURN]) & bit(to) != 0 or (
-        to == s[EP] and board(s, PAWNS) & bit(move & 63) != 0)
+    return (
+        move >> 12 & 7 != 0
+        or board(s, WHITE + 1 - s[TURN]) & bit(to) != 0
+        or (to == s[EP] and board(s, PAWNS) & bit(move & 63) != 0)
+    )
 
 
 @njit(cache=True)
@@ -229,6 +232,14 @@ def perft(s, depth: int) -> int:
     return _perft(s, depth, np.empty((depth + 1, MAX_MOVES), dtype=np.int64))
 
 
-KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
-                      max_actions=MAX_MOVES, tactical_actions=tactical_actions, repetition=repetition,
-                      null_move=null_move, move_score=move_score)
+KERNELS = GameKernels(
+    legal_actions=legal_actions,
+    apply=apply,
+    hash_key=hash_key,
+    observation=observation,
+    max_actions=MAX_MOVES,
+    tactical_actions=tactical_actions,
+    repetition=repetition,
+    null_move=null_move,
+    move_score=move_score,
+)

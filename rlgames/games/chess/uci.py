@@ -96,8 +96,15 @@ class UciEngine:
     """The protocol's state: the position, the agent, and the search thread. ``handle(line)`` takes one
     command and returns False after ``quit``; ``run(stdin)`` reads commands until ``quit`` or the end."""
 
-    def __init__(self, game: Game, spec: str, *, out: IO[str] = sys.stdout, name: str = "rlgames",
-                 centipawns: Callable[[float], int] = cp_from_value) -> None:
+    def __init__(
+        self,
+        game: Game,
+        spec: str,
+        *,
+        out: IO[str] = sys.stdout,
+        name: str = "rlgames",
+        centipawns: Callable[[float], int] = cp_from_value,
+    ) -> None:
         self.game, self.spec, self.out, self.name, self.centipawns = game, spec, out, name, centipawns
         self.agent = load_agent(spec, game)
         self.warmup = Warmup(self.agent, game)  # compiles in the background: the engine answers at once
@@ -136,10 +143,18 @@ class UciEngine:
         return command != "quit"
 
     def _handlers(self) -> dict[str, Callable[[list[str]], None]]:
-        return {"uci": self._uci, "isready": lambda _: self.send("readyok"), "ucinewgame": self._new_game,
-                "position": self._position, "go": self._go, "stop": lambda _: self._stop(),
-                "quit": lambda _: self._stop(), "setoption": self._setoption, "debug": lambda _: None,
-                "ponderhit": lambda _: None}
+        return {
+            "uci": self._uci,
+            "isready": lambda _: self.send("readyok"),
+            "ucinewgame": self._new_game,
+            "position": self._position,
+            "go": self._go,
+            "stop": lambda _: self._stop(),
+            "quit": lambda _: self._stop(),
+            "setoption": self._setoption,
+            "debug": lambda _: None,
+            "ponderhit": lambda _: None,
+        }
 
     def _uci(self, _: list[str]) -> None:
         self.send(f"id name {self.name} {self.spec}")
@@ -172,7 +187,7 @@ class UciEngine:
             state = self.game.new_initial_state()
         else:
             state = self.game.state_from_fen(" ".join(tokens[1:moves_at]))
-        for move in tokens[moves_at + 1:]:
+        for move in tokens[moves_at + 1 :]:
             state = state.apply(state.string_to_action(move))
         self.state = state
 
@@ -180,7 +195,7 @@ class UciEngine:
         text = " ".join(tokens)
         if not text.startswith("name ") or " value " not in text:
             raise ValueError(f"setoption needs name NAME value VALUE, got {text!r}")
-        name, value = text[len("name "):].split(" value ", 1)
+        name, value = text[len("name ") :].split(" value ", 1)
         if name.strip().lower() not in ("hash", "move overhead"):
             raise ValueError(f"unknown option {name.strip()!r}; options: Hash, Move Overhead")
         if not value.strip().isdigit():
@@ -230,8 +245,15 @@ class UciEngine:
                 result = searcher.search(state)
             if not reported:  # a search without iterations (MCTS): one line for the whole search
                 stats = result.stats
-                self._info(state, stats.depth, result.value, result.plies_to_end, stats.nodes, stats.time_s,
-                           result.principal_variation)
+                self._info(
+                    state,
+                    stats.depth,
+                    result.value,
+                    result.plies_to_end,
+                    stats.nodes,
+                    stats.time_s,
+                    result.principal_variation,
+                )
             move = state.action_to_string(result.action)
         except Exception as error:  # noqa: BLE001 -- the engine must answer bestmove and keep running
             self.send(f"info string the search failed: {' '.join(str(error).split())}")
@@ -239,8 +261,16 @@ class UciEngine:
         self._release.wait()
         self.send(f"bestmove {move}")
 
-    def _info(self, state: State, depth: int, value: float, plies_to_end: int | None, nodes: int, seconds: float,
-              line: tuple[int, ...]) -> None:
+    def _info(
+        self,
+        state: State,
+        depth: int,
+        value: float,
+        plies_to_end: int | None,
+        nodes: int,
+        seconds: float,
+        line: tuple[int, ...],
+    ) -> None:
         moves = []
         for action in line:
             if state.is_terminal() or not state.is_legal(action):
@@ -248,8 +278,10 @@ class UciEngine:
             moves.append(state.action_to_string(action))
             state = state.apply(action)
         nps = int(nodes / seconds) if seconds > 0 else 0
-        self.send(f"info depth {depth} score {score_text(value, plies_to_end, self.centipawns)} nodes {nodes} "
-                  f"nps {nps} time {int(seconds * 1000)} pv {' '.join(moves)}")
+        self.send(
+            f"info depth {depth} score {score_text(value, plies_to_end, self.centipawns)} nodes {nodes} "
+            f"nps {nps} time {int(seconds * 1000)} pv {' '.join(moves)}"
+        )
 
     def _stop(self) -> None:
         """Ends the running search, if any, and waits for its bestmove."""

@@ -47,13 +47,18 @@ def pons_data_dir() -> Path:
     """The folder holding Pons' sets; raises `FileNotFoundError` listing where it looked."""
     checkout = Path(__file__).resolve().parents[3]
     candidates = [Path(os.environ["RLGAMES_PONS_DIR"])] if "RLGAMES_PONS_DIR" in os.environ else []
-    candidates += [checkout.parent / "shared/data/connect4", checkout / "shared/data/connect4",
-                   Path.cwd() / "shared/data/connect4", Path.cwd().parent / "shared/data/connect4"]
+    candidates += [
+        checkout.parent / "shared/data/connect4",
+        checkout / "shared/data/connect4",
+        Path.cwd() / "shared/data/connect4",
+        Path.cwd().parent / "shared/data/connect4",
+    ]
     for candidate in candidates:
         if (candidate / PONS_SETS[0]).is_file():
             return candidate
-    raise FileNotFoundError("Pons' Connect Four sets not found; set RLGAMES_PONS_DIR. Looked in: "
-                            + ", ".join(map(str, candidates)))
+    raise FileNotFoundError(
+        "Pons' Connect Four sets not found; set RLGAMES_PONS_DIR. Looked in: " + ", ".join(map(str, candidates))
+    )
 
 
 def load_pons_set(name: str) -> list[LabelledPosition]:

@@ -115,11 +115,16 @@ class ConnectFourEvaluator(LinearEvaluator):
     """
 
     feature_names = (
-        "twos_mover", "twos_opponent",
-        "threes_mover", "threes_opponent",
-        "threats_mover", "threats_opponent",
-        "playable_threats_mover", "playable_threats_opponent",
-        "centre_mover", "centre_opponent",
+        "twos_mover",
+        "twos_opponent",
+        "threes_mover",
+        "threes_opponent",
+        "threats_mover",
+        "threats_opponent",
+        "playable_threats_mover",
+        "playable_threats_opponent",
+        "centre_mover",
+        "centre_opponent",
     )
     default_weights = (1.0, -1.0, 4.0, -4.0, 2.0, -2.0, 30.0, -6.0, 1.5, -1.5)
     scale = 16.0

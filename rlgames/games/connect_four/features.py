@@ -30,7 +30,7 @@ def _lines() -> np.ndarray:
 
 LINES = _lines()
 NUM_LINES = len(LINES)  # 69
-PATTERNS = 4 ** 4  # a line's 4 cells, each one of 4 cell states
+PATTERNS = 4**4  # a line's 4 cells, each one of 4 cell states
 NUM_FEATURES = NUM_LINES * PATTERNS  # 17,664
 
 

@@ -48,7 +48,6 @@ class ConnectFourState(State):
         compact = self.compact
         return [] if compact[PLAYER] == TERMINAL else [*_LEGAL_BY_TOP[compact[MASK] & TOP]]
 
-
     def hash_key(self) -> int:
         _, _, current, mask, _ = self.compact
         return current + mask + BOTTOM  # as the hash_key kernel

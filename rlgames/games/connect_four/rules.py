@@ -129,5 +129,6 @@ def observation(s, player, out) -> None:
             out[1, HEIGHT - 1 - row, col] = theirs >> bit & 1
 
 
-KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
-                      max_actions=WIDTH)
+KERNELS = GameKernels(
+    legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation, max_actions=WIDTH
+)

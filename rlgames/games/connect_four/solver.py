@@ -78,9 +78,13 @@ CHUNK_NODES = 1 << 22
 
 def new_workspace() -> Workspace:
     nodes = np.array([0, NO_LIMIT, 0], dtype=np.int64)
-    return Workspace(tt_keys=np.zeros(TT_SIZE, dtype=np.uint32), tt_values=np.zeros(TT_SIZE, dtype=np.uint8),
-                     moves=np.zeros((NUM_CELLS + 1, WIDTH), dtype=np.int64),
-                     scores=np.zeros((NUM_CELLS + 1, WIDTH), dtype=np.int64), nodes=nodes)
+    return Workspace(
+        tt_keys=np.zeros(TT_SIZE, dtype=np.uint32),
+        tt_values=np.zeros(TT_SIZE, dtype=np.uint8),
+        moves=np.zeros((NUM_CELLS + 1, WIDTH), dtype=np.int64),
+        scores=np.zeros((NUM_CELLS + 1, WIDTH), dtype=np.int64),
+        nodes=nodes,
+    )
 
 
 @njit(cache=True)
@@ -285,12 +289,17 @@ class ConnectFourSolver:
         value = (score > 0) - (score < 0)
         legal = state.legal_actions()
         # keeping a win means a move worth >= 1, keeping a draw >= 0; when losing, every move keeps the value
-        preserving = functools.partial(self._reaching, state, legal, value) if value >= 0 else functools.partial(
-            tuple, legal)
+        preserving = (
+            functools.partial(self._reaching, state, legal, value) if value >= 0 else functools.partial(tuple, legal)
+        )
         return ConnectFourSolveResult(
-            value=value, plies_to_end=score_to_plies(score, plies), nodes=int(ws.nodes[0]), time_s=elapsed,
+            value=value,
+            plies_to_end=score_to_plies(score, plies),
+            nodes=int(ws.nodes[0]),
+            time_s=elapsed,
             find_best_actions=functools.partial(self._reaching, state, legal, score),
-            find_value_preserving_actions=preserving, plies_played=plies,
+            find_value_preserving_actions=preserving,
+            plies_played=plies,
         )
 
     def _score(self, current: int, mask: int, plies: int, time_limit: float | None) -> int:
@@ -307,8 +316,9 @@ class ConnectFourSolver:
                 if not ws.nodes[STOPPED]:
                     return score
                 if time.perf_counter() > deadline:
-                    raise SolveBudgetError(f"connect_four: not solved within {time_limit:g} s "
-                                           f"({int(ws.nodes[0]):,} positions searched)")
+                    raise SolveBudgetError(
+                        f"connect_four: not solved within {time_limit:g} s ({int(ws.nodes[0]):,} positions searched)"
+                    )
         finally:
             ws.nodes[NODE_LIMIT], ws.nodes[STOPPED] = NO_LIMIT, 0
 

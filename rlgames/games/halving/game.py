@@ -20,7 +20,6 @@ class HalvingState(State):
     def legal_actions(self) -> list[int]:
         return [] if self.compact[0] == TERMINAL else [HALVE, SUBTRACT]
 
-
     def action_to_string(self, action: int) -> str:
         return _NOTATION[action]
 

@@ -62,5 +62,6 @@ def observation(s, player, out) -> None:
         out[i] = s[N] >> i & 1
 
 
-KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
-                      max_actions=2)
+KERNELS = GameKernels(
+    legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation, max_actions=2
+)

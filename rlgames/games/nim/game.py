@@ -41,7 +41,6 @@ class NimState(State):
             self.game.legal_cache[compact] = legal
         return legal.copy()
 
-
     def action_to_string(self, action: int) -> str:
         k = len(self._heaps())
         return f"pile:{action % k + 1}, take:{action // k + 1};"
@@ -88,8 +87,12 @@ class Nim(Game):
     @classmethod
     def describe(cls, heaps: Sequence[int] = (1, 3, 5, 7), misere: bool = False) -> GameInfo:
         heaps, _ = _check_heaps(heaps), _check_misere(misere)
-        return GameInfo(cls.name, num_actions=len(heaps) * max(heaps) + 1, observation_shape=(len(heaps), max(heaps)),
-                        max_game_length=sum(heaps))
+        return GameInfo(
+            cls.name,
+            num_actions=len(heaps) * max(heaps) + 1,
+            observation_shape=(len(heaps), max(heaps)),
+            max_game_length=sum(heaps),
+        )
 
     def initial_compact_state(self) -> tuple:
         return (0, 0, *self.heaps)

@@ -100,5 +100,6 @@ def observation(s, player, out) -> None:
 def make_kernels(misere: bool, num_actions: int) -> GameKernels:
     """The kernels of normal-play (or misere) nim whose actions number ``num_actions``."""
     apply = apply_misere if misere else apply_normal
-    return GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
-                       max_actions=num_actions)
+    return GameKernels(
+        legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation, max_actions=num_actions
+    )

@@ -27,16 +27,19 @@ from rlgames.evaluators.base import LinearEvaluator
 from rlgames.games.othello.rules import BLACK, MOVES, SIZE, WHITE, moves_bitboard
 from rlgames.jit.bits import popcount
 
-POSITION_WEIGHTS = np.array([
-    [100, -20, 10, 5, 5, 10, -20, 100],
-    [-20, -50, -2, -2, -2, -2, -50, -20],
-    [10, -2, -1, -1, -1, -1, -2, 10],
-    [5, -2, -1, -1, -1, -1, -2, 5],
-    [5, -2, -1, -1, -1, -1, -2, 5],
-    [10, -2, -1, -1, -1, -1, -2, 10],
-    [-20, -50, -2, -2, -2, -2, -50, -20],
-    [100, -20, 10, 5, 5, 10, -20, 100],
-], dtype=np.int64)
+POSITION_WEIGHTS = np.array(
+    [
+        [100, -20, 10, 5, 5, 10, -20, 100],
+        [-20, -50, -2, -2, -2, -2, -50, -20],
+        [10, -2, -1, -1, -1, -1, -2, 10],
+        [5, -2, -1, -1, -1, -1, -2, 5],
+        [5, -2, -1, -1, -1, -1, -2, 5],
+        [10, -2, -1, -1, -1, -1, -2, 10],
+        [-20, -50, -2, -2, -2, -2, -50, -20],
+        [100, -20, 10, 5, 5, 10, -20, 100],
+    ],
+    dtype=np.int64,
+)
 """The classic square weights, row 0 the top row (a1 is square 0, top left)."""
 
 
@@ -55,12 +58,15 @@ _VALUES = np.unique(POSITION_WEIGHTS)
 WEIGHT_VALUES = _VALUES.astype(np.float64)
 WEIGHT_GROUPS = np.array([_board(np.flatnonzero(POSITION_WEIGHTS.ravel() == v)) for v in _VALUES], dtype=np.int64)
 """``WEIGHT_GROUPS[i]``: the squares whose table weight is ``WEIGHT_VALUES[i]``."""
-EDGES = np.array([
-    list(range(SIZE)),  # row 1, a1 to h1
-    list(range(SIZE * (SIZE - 1), SIZE * SIZE)),  # row 8
-    list(range(0, SIZE * SIZE, SIZE)),  # column a
-    list(range(SIZE - 1, SIZE * SIZE, SIZE)),  # column h
-], dtype=np.int64)
+EDGES = np.array(
+    [
+        list(range(SIZE)),  # row 1, a1 to h1
+        list(range(SIZE * (SIZE - 1), SIZE * SIZE)),  # row 8
+        list(range(0, SIZE * SIZE, SIZE)),  # column a
+        list(range(SIZE - 1, SIZE * SIZE, SIZE)),  # column h
+    ],
+    dtype=np.int64,
+)
 """The squares of each edge, from one corner to the other."""
 EDGE_BOARDS = np.array([_board(edge) for edge in EDGES], dtype=np.int64)
 

@@ -30,8 +30,12 @@ from rlgames.jit.bits import popcount
 def _images(cells: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
     """The images of the ordered ``cells`` under the board's 8 symmetries, one per distinct set of
     squares (the first found), each in the order its canonical cells map to."""
-    maps = [lambda r, c: (r, c), lambda r, c: (c, SIZE - 1 - r), lambda r, c: (SIZE - 1 - r, SIZE - 1 - c),
-            lambda r, c: (SIZE - 1 - c, r)]
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (c, SIZE - 1 - r),
+        lambda r, c: (SIZE - 1 - r, SIZE - 1 - c),
+        lambda r, c: (SIZE - 1 - c, r),
+    ]
     maps += [lambda r, c, m=m: m(r, SIZE - 1 - c) for m in maps]  # and each reflected
     images: dict[frozenset, list[tuple[int, int]]] = {}
     for m in maps:
@@ -78,8 +82,9 @@ _CORNERS = [cells for _, cells in PATTERNS if len(cells) > SIZE]
 NUM_LINES = len(_LINES)
 MASKS = np.array([_line_magic(cells)[0] for cells in _LINES], dtype=np.uint64)
 MAGICS = np.array([_line_magic(cells)[1] for cells in _LINES], dtype=np.uint64)
-CORNER_SHIFTS = np.array([8 * min(r for r, _ in cells) + min(c for _, c in cells) for cells in _CORNERS],
-                         dtype=np.int64)
+CORNER_SHIFTS = np.array(
+    [8 * min(r for r, _ in cells) + min(c for _, c in cells) for cells in _CORNERS], dtype=np.int64
+)
 """A corner block's first square: its three rows of three are ``board >> shift + 8 * i & 7``."""
 
 
@@ -100,7 +105,7 @@ def _ternary() -> np.ndarray:
         full = _gather_py(sum(1 << 8 * r + c for r, c in cells), p)
         assert all(b and b & b - 1 == 0 for b in bits) and full == sum(bits) and len(set(bits)) == len(cells)
         for gathered in range(1 << 9):
-            table[p, gathered] = sum(3 ** i for i, b in enumerate(bits) if gathered & b)
+            table[p, gathered] = sum(3**i for i, b in enumerate(bits) if gathered & b)
     return table
 
 
@@ -119,8 +124,11 @@ def _gather(board: np.uint64, p: int) -> int:
 def _corner(board: np.uint64, shift: int) -> int:
     """The 3x3 block from square ``shift`` as 9 bits, three rows of three."""
     rows = np.uint64(7)
-    return (board >> np.uint64(shift) & rows) | (board >> np.uint64(shift + 5) & rows << np.uint64(3)) | (
-        board >> np.uint64(shift + 10) & rows << np.uint64(6))
+    return (
+        (board >> np.uint64(shift) & rows)
+        | (board >> np.uint64(shift + 5) & rows << np.uint64(3))
+        | (board >> np.uint64(shift + 10) & rows << np.uint64(6))
+    )
 
 
 @njit(cache=True)

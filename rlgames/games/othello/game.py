@@ -26,9 +26,7 @@ from rlgames.jit.bits import popcount
 
 # The squares of each byte of a bitboard: _SQUARES_BY_BYTE[k][b] lists the set bits of byte value b
 # placed in byte k, so that the facade turns a move bitboard into actions without a kernel call.
-_SQUARES_BY_BYTE = tuple(
-    tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)) for k in range(8)
-)
+_SQUARES_BY_BYTE = tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)) for k in range(8))
 
 
 def _squares(board: int) -> list[int]:
@@ -60,7 +58,6 @@ class OthelloState(State):
         if player == TERMINAL:
             return []
         return _squares(moves) if moves else [PASS]
-
 
     def action_to_string(self, action: int) -> str:
         if action == PASS:
@@ -138,5 +135,7 @@ class Othello(Game):
         empties = NUM_CELLS - popcount(black) - popcount(white)
         if empties <= SOLVABLE_EMPTIES:
             return None
-        return (f"othello: {empties} empty squares; the exhaustive solver finishes positions with at most "
-                f"{SOLVABLE_EMPTIES} (each more empty square multiplies its positions several times)")
+        return (
+            f"othello: {empties} empty squares; the exhaustive solver finishes positions with at most "
+            f"{SOLVABLE_EMPTIES} (each more empty square multiplies its positions several times)"
+        )

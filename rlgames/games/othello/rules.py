@@ -165,5 +165,6 @@ def observation(s, player, out) -> None:
         out[1, square // SIZE, square % SIZE] = (theirs_u >> np.uint64(square)) & np.uint64(1)
 
 
-KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
-                      max_actions=PASS + 1)
+KERNELS = GameKernels(
+    legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation, max_actions=PASS + 1
+)

@@ -153,9 +153,15 @@ class Pig(Game):
         self.diceoutcomes = _check_int("diceoutcomes", diceoutcomes, 2, MAX_DICE)
         self.horizon = _check_int("horizon", horizon, 1, MAX_HORIZON)
         self.die_outcomes = tuple((face, 1.0 / self.diceoutcomes) for face in range(self.diceoutcomes))
-        self.kernels = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key,
-                                   observation=observation, max_actions=max(2, self.diceoutcomes),
-                                   chance_outcomes=chance_outcomes, observer=observer)
+        self.kernels = GameKernels(
+            legal_actions=legal_actions,
+            apply=apply,
+            hash_key=hash_key,
+            observation=observation,
+            max_actions=max(2, self.diceoutcomes),
+            chance_outcomes=chance_outcomes,
+            observer=observer,
+        )
         super().__init__(winscore=self.winscore, diceoutcomes=self.diceoutcomes, horizon=self.horizon)
 
     @classmethod
@@ -163,15 +169,20 @@ class Pig(Game):
         winscore = _check_int("winscore", winscore, 1, MAX_WINSCORE)
         _check_int("diceoutcomes", diceoutcomes, 2, MAX_DICE)
         horizon = _check_int("horizon", horizon, 1, MAX_HORIZON)
-        return GameInfo(cls.name, num_actions=2, observation_shape=(4, winscore + 1),
-                        max_game_length=2 * horizon,  # at most one chance outcome per decision
-                        has_chance=True)
+        return GameInfo(
+            cls.name,
+            num_actions=2,
+            observation_shape=(4, winscore + 1),
+            max_game_length=2 * horizon,  # at most one chance outcome per decision
+            has_chance=True,
+        )
 
     def initial_compact_state(self) -> tuple:
         return (0, 0, 0, 0, 0, 0, self.horizon, pack_rules(self.winscore, self.diceoutcomes))
 
-    def state_at(self, score0: int, score1: int, turn_total: int = 0, turn: int = 0, *, chance: bool = False,
-                 decisions: int = 0) -> PigState:
+    def state_at(
+        self, score0: int, score1: int, turn_total: int = 0, turn: int = 0, *, chance: bool = False, decisions: int = 0
+    ) -> PigState:
         """The position with these banked scores and turn total, ``turn`` (0 or 1) the turn player, to
         decide or (``chance=True``) to see the die after a roll, ``decisions`` made so far."""
         if turn not in (0, 1):

@@ -86,8 +86,13 @@ def legal_actions(s, out) -> int:
 def apply(s, action: int):
     code, _, score0, score1, total, turn, left, rules = s
     target = rules & 0xFFFF
-    if code == CHANCE and not 0 <= action < rules >> 16 or code == TERMINAL or code >= 0 and not (
-            action == STOP or action == ROLL and (score1 if turn else score0) + total < target):
+    if (
+        code == CHANCE
+        and not 0 <= action < rules >> 16
+        or code == TERMINAL
+        or code >= 0
+        and not (action == STOP or action == ROLL and (score1 if turn else score0) + total < target)
+    ):
         return (ILLEGAL, 0, score0, score1, total, turn, left, rules)
     if code == CHANCE:
         if action == 0:  # a 1: the turn total is lost and the turn passes

@@ -26,7 +26,6 @@ class TicTacToeState(State):
         player, _, x, o = self.compact
         return [] if player == TERMINAL else list(_LEGAL_BY_OCCUPIED[x | o])
 
-
     def action_to_string(self, action: int) -> str:
         return "abc"[action % 3] + str(action // 3 + 1)
 

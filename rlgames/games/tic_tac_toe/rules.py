@@ -20,9 +20,16 @@ from rlgames.game import (
 X, O = 2, 3  # noqa: E741 -- the compact-state slots of the two boards, named by their marks
 FULL = 0b111_111_111
 LINES = np.array(
-    [0b000_000_111, 0b000_111_000, 0b111_000_000,  # rows
-     0b001_001_001, 0b010_010_010, 0b100_100_100,  # columns
-     0b100_010_001, 0b001_010_100],                # diagonals
+    [
+        0b000_000_111,
+        0b000_111_000,
+        0b111_000_000,  # rows
+        0b001_001_001,
+        0b010_010_010,
+        0b100_100_100,  # columns
+        0b100_010_001,
+        0b001_010_100,
+    ],  # diagonals
     dtype=np.int64,
 )
 
@@ -80,5 +87,6 @@ def observation(s, player, out) -> None:
         out[1, cell // 3, cell % 3] = theirs >> cell & 1
 
 
-KERNELS = GameKernels(legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation,
-                      max_actions=9)
+KERNELS = GameKernels(
+    legal_actions=legal_actions, apply=apply, hash_key=hash_key, observation=observation, max_actions=9
+)

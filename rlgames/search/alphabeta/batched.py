@@ -13,7 +13,8 @@ A depth-limited fail-soft negamax alpha-beta (numpy only) that calls the evaluat
   (at depth >= 2) is ``root_prior`` or, when None, one evaluation of the root. An evaluator whose
   ``evaluate_batch`` returns no priors (None) is asked again only at the cut-off.
 * **Scores** as in `rlgames.search.alphabeta.negamax`: the evaluator's value clipped to [-1, 1] at the cut-off,
-  a terminal's scaled return, and ``±(WIN - p)`` for the largest win or loss ``p`` plies from the root, so that the result's
+  a terminal's scaled return, and ``±(WIN - p)`` for the largest win or loss ``p`` plies from the root, so that
+  the result's
   value (the score clipped to [-1, 1]) equals `rlgames.search.reference.alphabeta`'s with the same
   evaluator, and a proven result reports ``plies_to_end``.
 * **Budgets** (``max_nodes``, ``time_limit``) as in the compiled search: iterative deepening from depth
@@ -72,8 +73,16 @@ class _Search:
         self.has_policy = priors is not None
         return values, priors
 
-    def negamax(self, state: State, depth: int, ply: int, alpha: float, beta: float,
-                prior: np.ndarray | None, pv: tuple[int, ...] = ()) -> tuple[float, tuple[int, ...]]:
+    def negamax(
+        self,
+        state: State,
+        depth: int,
+        ply: int,
+        alpha: float,
+        beta: float,
+        prior: np.ndarray | None,
+        pv: tuple[int, ...] = (),
+    ) -> tuple[float, tuple[int, ...]]:
         """``(score from the side to move, principal variation)`` of a non-terminal ``state``; ``pv``
         (when the node lies on the previous iteration's line) is that line from here, searched first."""
         self.spend(1)
@@ -105,9 +114,19 @@ class _Search:
                     break
         return best, line
 
-    def _child(self, child: State, player: int, depth: int, ply: int, alpha: float, beta: float,
-               values: np.ndarray | None, priors: np.ndarray | None, k: int,
-               pv: tuple[int, ...]) -> tuple[float, tuple[int, ...]]:
+    def _child(
+        self,
+        child: State,
+        player: int,
+        depth: int,
+        ply: int,
+        alpha: float,
+        beta: float,
+        values: np.ndarray | None,
+        priors: np.ndarray | None,
+        k: int,
+        pv: tuple[int, ...],
+    ) -> tuple[float, tuple[int, ...]]:
         """The score, for ``player``, of the ``k``-th non-terminal child and its line."""
         same = child.current_player() == player
         if depth == 1:
@@ -131,8 +150,15 @@ def _ordered(actions: list[int], prior: np.ndarray | None, first: int | None = N
     return actions
 
 
-def batched_alphabeta(state: State, *, depth: int | None, evaluator: Evaluator, root_prior: np.ndarray | None = None,
-                      max_nodes: int | None = None, time_limit: float | None = None) -> SearchResult:
+def batched_alphabeta(
+    state: State,
+    *,
+    depth: int | None,
+    evaluator: Evaluator,
+    root_prior: np.ndarray | None = None,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+) -> SearchResult:
     """Searches ``state`` to ``depth`` plies (None: to the end of the game, at most `MAX_PLY`), by
     iterative deepening when ``max_nodes`` or ``time_limit`` (seconds) bounds the search.
 
@@ -142,8 +168,9 @@ def batched_alphabeta(state: State, *, depth: int | None, evaluator: Evaluator, 
     """
     game = state.game
     if state.is_terminal() or state.is_chance_node() or game.has_chance:
-        raise ValueError(f"batched alpha-beta needs a root where a player is to move in a game without chance; "
-                         f"got {state!r}")
+        raise ValueError(
+            f"batched alpha-beta needs a root where a player is to move in a game without chance; got {state!r}"
+        )
     depth = min(game.max_game_length, MAX_PLY) if depth is None else depth
     if not 1 <= depth <= MAX_PLY:
         raise ValueError(f"depth must be in [1, {MAX_PLY}], got {depth}")
@@ -182,13 +209,24 @@ def _first(priors: np.ndarray | None) -> np.ndarray | None:
     return None if priors is None else priors[0]
 
 
-def _result(state: State, score: float, line: tuple[int, ...], search: _Search, depth: int,
-            elapsed: float) -> SearchResult:
+def _result(
+    state: State, score: float, line: tuple[int, ...], search: _Search, depth: int, elapsed: float
+) -> SearchResult:
     policy = np.zeros(state.game.num_actions, dtype=np.float64)
     policy[line[0]] = 1.0
-    stats = SearchStats(nodes=search.nodes, depth=depth, cutoffs=search.cutoffs, time_s=elapsed,
-                        extra={"evaluations": search.evaluations, "batches": search.batches})
+    stats = SearchStats(
+        nodes=search.nodes,
+        depth=depth,
+        cutoffs=search.cutoffs,
+        time_s=elapsed,
+        extra={"evaluations": search.evaluations, "batches": search.batches},
+    )
     proven = abs(score) > 1.0
-    return SearchResult(action=line[0], value=float(min(1.0, max(-1.0, score))) + 0.0, policy=policy,
-                        principal_variation=line, stats=stats,
-                        plies_to_end=round(WIN - abs(score)) if proven else None)
+    return SearchResult(
+        action=line[0],
+        value=float(min(1.0, max(-1.0, score))) + 0.0,
+        policy=policy,
+        principal_variation=line,
+        stats=stats,
+        plies_to_end=round(WIN - abs(score)) if proven else None,
+    )

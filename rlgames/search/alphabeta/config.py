@@ -53,18 +53,38 @@ class AlphaBetaConfig:
         if self.time_limit is not None and self.time_limit <= 0:
             raise ValueError(f"time_limit must be positive, got {self.time_limit}")
         if min(self.tt_size_mb, self.quiescence_depth, self.null_reduction, self.late_move_reduction) < 0:
-            raise ValueError("tt_size_mb, quiescence_depth, null_reduction and late_move_reduction must be "
-                             "non-negative")
+            raise ValueError(
+                "tt_size_mb, quiescence_depth, null_reduction and late_move_reduction must be non-negative"
+            )
 
 
-SPEC_KEYWORDS = {"nodes": "max_nodes", "time": "time_limit", "tt_mb": "tt_size_mb", "quiescence": "quiescence_depth",
-                 "null": "null_reduction", "lmr": "late_move_reduction"}
+SPEC_KEYWORDS = {
+    "nodes": "max_nodes",
+    "time": "time_limit",
+    "tt_mb": "tt_size_mb",
+    "quiescence": "quiescence_depth",
+    "null": "null_reduction",
+    "lmr": "late_move_reduction",
+}
 """The agent spec's keyword for each `AlphaBetaConfig` field it sets (``alphabeta(time=0.1, lmr=1)``): short
 names, as engines' options are; ``depth`` is the field's own name."""
 
 # Slots of `Workspace.control` after the shared ones (`rlgames.search.budget`): a counter, the settings,
 # and the columns of a ply's row.
-(QUIESCENCE_NODES, NULL_CUTOFFS, QUIESCENCE_DEPTH, NULL_REDUCTION, USE_KILLERS, USE_HISTORY, HISTORY_LEN,
- KILLER_COL, PV_LEN_COL, REPEAT_COL, NULL_COL, PV_COL, LATE_MOVE_REDUCTION, LMR_RESEARCHES) = range(
-    SHARED_SLOTS, SHARED_SLOTS + 14)
+(
+    QUIESCENCE_NODES,
+    NULL_CUTOFFS,
+    QUIESCENCE_DEPTH,
+    NULL_REDUCTION,
+    USE_KILLERS,
+    USE_HISTORY,
+    HISTORY_LEN,
+    KILLER_COL,
+    PV_LEN_COL,
+    REPEAT_COL,
+    NULL_COL,
+    PV_COL,
+    LATE_MOVE_REDUCTION,
+    LMR_RESEARCHES,
+) = range(SHARED_SLOTS, SHARED_SLOTS + 14)
 CONTROL_SIZE = SHARED_SLOTS + 14

@@ -83,8 +83,13 @@ class AlphaBeta:
     no table, killers or history, and runs a fixed depth without budgets once.
     """
 
-    def __init__(self, evaluator: Evaluator, config: AlphaBetaConfig = AlphaBetaConfig(), *,
-                 is_quiet: Callable[..., bool] = always_quiet) -> None:
+    def __init__(
+        self,
+        evaluator: Evaluator,
+        config: AlphaBetaConfig = AlphaBetaConfig(),
+        *,
+        is_quiet: Callable[..., bool] = always_quiet,
+    ) -> None:
         self.evaluator = evaluator
         self.config = config
         self.is_quiet = is_quiet
@@ -99,21 +104,33 @@ class AlphaBeta:
         if control is not None:
             control[DEADLINE] = 0
 
-    def search(self, state: State, *, root_prior: np.ndarray | None = None,
-               on_iteration: Callable[[Iteration], None] | None = None) -> SearchResult:
+    def search(
+        self,
+        state: State,
+        *,
+        root_prior: np.ndarray | None = None,
+        on_iteration: Callable[[Iteration], None] | None = None,
+    ) -> SearchResult:
         """Searches ``state`` (a player to move); ``root_prior`` (float[num_actions], e.g. a policy)
         orders the root's moves after the TT move and killers; ``on_iteration`` is called after each
         completed iteration of the compiled search."""
         if state.game.has_chance:
-            raise ValueError(f"{state.game.name} has chance nodes: alpha-beta searches deterministic games "
-                             f"(use expectiminimax)")
+            raise ValueError(
+                f"{state.game.name} has chance nodes: alpha-beta searches deterministic games (use expectiminimax)"
+            )
         if state.is_terminal():
             raise ValueError("alpha-beta needs a root where a player is to move; the game is over")
         kernel = self.evaluator.kernel
         if kernel is None:  # a network: sibling leaves are evaluated together, one batch per parent
             config = self.config
-            return batched_alphabeta(state, depth=config.depth, evaluator=self.evaluator, root_prior=root_prior,
-                                     max_nodes=config.max_nodes, time_limit=config.time_limit)
+            return batched_alphabeta(
+                state,
+                depth=config.depth,
+                evaluator=self.evaluator,
+                root_prior=root_prior,
+                max_nodes=config.max_nodes,
+                time_limit=config.time_limit,
+            )
         compiled = make_alphabeta(state.game.kernels, kernel, self.is_quiet, self.evaluator.incremental)
         self._stopped = False
         try:
@@ -121,11 +138,17 @@ class AlphaBeta:
         finally:
             self._control = None
 
-    def _iterate(self, state: State, compiled: CompiledAlphaBeta, root_prior: np.ndarray | None,
-                 on_iteration: Callable[[Iteration], None] | None) -> SearchResult:
+    def _iterate(
+        self,
+        state: State,
+        compiled: CompiledAlphaBeta,
+        root_prior: np.ndarray | None,
+        on_iteration: Callable[[Iteration], None] | None,
+    ) -> SearchResult:
         config = self.config
-        max_depth = min(config.depth or state.game.max_game_length, state.game.max_game_length,
-                        MAX_PLY - config.quiescence_depth)
+        max_depth = min(
+            config.depth or state.game.max_game_length, state.game.max_game_length, MAX_PLY - config.quiescence_depth
+        )
         ws = self._workspace(state, max_depth, root_prior)
         start = now_ns()
         deadline = start + int(config.time_limit * 1e9) if config.time_limit is not None else NO_DEADLINE
@@ -144,8 +167,16 @@ class AlphaBeta:
                 break
             best = (score, principal_variation(ws), depth)
             if on_iteration is not None:
-                on_iteration(Iteration(depth, _value(score), _plies_to_end(score), best[1], int(ws.control[NODES]),
-                                       (now_ns() - start) * 1e-9))
+                on_iteration(
+                    Iteration(
+                        depth,
+                        _value(score),
+                        _plies_to_end(score),
+                        best[1],
+                        int(ws.control[NODES]),
+                        (now_ns() - start) * 1e-9,
+                    )
+                )
             if abs(score) >= PROVEN and WIN - abs(score) <= depth:
                 break  # a proven result within the horizon: deeper iterations cannot change it
             if now_ns() >= deadline or self._stopped:
@@ -154,33 +185,55 @@ class AlphaBeta:
 
     def _workspace(self, state: State, max_depth: int, root_prior: np.ndarray | None) -> Workspace | EvalWorkspace:
         config = self.config
-        ws = new_workspace(min(max_depth + config.quiescence_depth, MAX_PLY) + 1, state.game.kernels.max_actions,
-                             state.game.num_actions, state.history(), tt_size_mb=config.tt_size_mb,
-                             node_limit=config.max_nodes, quiescence_depth=config.quiescence_depth,
-                             null_reduction=config.null_reduction,
-                             late_move_reduction=config.late_move_reduction, use_killers=config.use_killers,
-                             use_history=config.use_history, root_prior=root_prior)
+        ws = new_workspace(
+            min(max_depth + config.quiescence_depth, MAX_PLY) + 1,
+            state.game.kernels.max_actions,
+            state.game.num_actions,
+            state.history(),
+            tt_size_mb=config.tt_size_mb,
+            node_limit=config.max_nodes,
+            quiescence_depth=config.quiescence_depth,
+            null_reduction=config.null_reduction,
+            late_move_reduction=config.late_move_reduction,
+            use_killers=config.use_killers,
+            use_history=config.use_history,
+            root_prior=root_prior,
+        )
         incremental = self.evaluator.incremental
         return ws if incremental is None else with_accumulators(ws, incremental.width)
 
-    def _result(self, state: State, score: float, line: tuple[int, ...], depth: int, ws: Workspace,
-                elapsed: float) -> SearchResult:
+    def _result(
+        self, state: State, score: float, line: tuple[int, ...], depth: int, ws: Workspace, elapsed: float
+    ) -> SearchResult:
         counters = ws.control
         policy = np.zeros(state.game.num_actions, dtype=np.float64)
         policy[line[0]] = 1.0
         stats = SearchStats(
-            nodes=int(counters[NODES]), depth=depth, cutoffs=int(counters[CUTOFFS]),
-            tt_hits=int(counters[TT_HITS]), time_s=elapsed,
-            extra={"evaluations": int(counters[EVALS]), "quiescence_nodes": int(counters[QUIESCENCE_NODES]),
-                   "null_cutoffs": int(counters[NULL_CUTOFFS]),
-                   "lmr_researches": int(counters[LMR_RESEARCHES])},
+            nodes=int(counters[NODES]),
+            depth=depth,
+            cutoffs=int(counters[CUTOFFS]),
+            tt_hits=int(counters[TT_HITS]),
+            time_s=elapsed,
+            extra={
+                "evaluations": int(counters[EVALS]),
+                "quiescence_nodes": int(counters[QUIESCENCE_NODES]),
+                "null_cutoffs": int(counters[NULL_CUTOFFS]),
+                "lmr_researches": int(counters[LMR_RESEARCHES]),
+            },
         )
-        return SearchResult(action=line[0], value=_value(score), policy=policy, principal_variation=line,
-                            stats=stats, plies_to_end=_plies_to_end(score))
+        return SearchResult(
+            action=line[0],
+            value=_value(score),
+            policy=policy,
+            principal_variation=line,
+            stats=stats,
+            plies_to_end=_plies_to_end(score),
+        )
 
 
-def _interrupted(score: float, ws: Workspace, best: tuple[float, tuple[int, ...], int]
-                 ) -> tuple[float, tuple[int, ...], int]:
+def _interrupted(
+    score: float, ws: Workspace, best: tuple[float, tuple[int, ...], int]
+) -> tuple[float, tuple[int, ...], int]:
     """The result after an iteration ran out of budget: its best root move searched to the end, with its
     score and line (the depth stays the last completed one), where the previous iteration's move was
     searched first and to the end: the best of those is then at least as good at the deeper depth, as in

@@ -20,6 +20,7 @@ def evaluation_hooks(evaluate: Callable[..., float], incremental: Incremental | 
     evaluator's value of ``s`` at ``ply``, and what entering a child at ``ply + 1`` or the root does
     (an incremental evaluator's accumulators: the child's from its parent's; nothing for a kernel)."""
     if incremental is None:
+
         @njit(inline="always")
         def kernel_value(s, ply: int, ws) -> float:
             return evaluate(s)

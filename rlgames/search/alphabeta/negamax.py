@@ -145,15 +145,22 @@ def score_from_tt(score: float, ply: int) -> float:
 
 
 @functools.cache
-def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
-                   is_quiet: Callable[..., bool] = always_quiet, incremental: Incremental | None = None
-                   ) -> CompiledAlphaBeta:
+def make_alphabeta(
+    kernels: GameKernels,
+    evaluate_kernel: Callable[..., float],
+    is_quiet: Callable[..., bool] = always_quiet,
+    incremental: Incremental | None = None,
+) -> CompiledAlphaBeta:
     """The compiled alpha-beta for one game and one evaluator kernel (``(s) -> value`` from the side
     to move), compiled on first call, kept for the process and cached on disk (`rlgames.jit.cache`).
     With an ``incremental`` evaluator (an NNUE's accumulators, `EvalWorkspace.accumulators`), the
     root's entry is computed once and each child's from its parent's as the search enters it, and
     values are read from them instead of calling ``evaluate_kernel``."""
-    legal_actions, apply, hash_key = with_nrt(kernels.legal_actions), with_nrt(kernels.apply), with_nrt(kernels.hash_key)
+    legal_actions, apply, hash_key = (
+        with_nrt(kernels.legal_actions),
+        with_nrt(kernels.apply),
+        with_nrt(kernels.hash_key),
+    )
     evaluate, quiet = with_nrt(evaluate_kernel), with_nrt(is_quiet)
     tactical_actions, repetition = with_nrt(kernels.tactical_actions), with_nrt(kernels.repetition)
     null_move = with_nrt(kernels.null_move)
@@ -282,16 +289,28 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
     @njit(inline="always")
     def reduced(s, s2, a: int, i: int, depth: int, alpha: float, control) -> bool:
         """Whether move ``a``, the ``i``-th searched at a node ``depth`` deep, is a late move to reduce."""
-        return (control[LATE_MOVE_REDUCTION] > 0 and i >= LMR_FULL_MOVES and depth >= LMR_MIN_DEPTH
-                and s2[0] != s[0] and alpha > -INF and abs(alpha) < PROVEN and move_score(s, a) <= 0.0)
+        return (
+            control[LATE_MOVE_REDUCTION] > 0
+            and i >= LMR_FULL_MOVES
+            and depth >= LMR_MIN_DEPTH
+            and s2[0] != s[0]
+            and alpha > -INF
+            and abs(alpha) < PROVEN
+            and move_score(s, a) <= 0.0
+        )
 
     @njit(inline="always")
     def null_move_cuts(s, depth: int, ply: int, beta: float, ws: Workspace) -> bool:
         """Whether a null move from ``s`` fails high (the node is then cut off at ``beta``)."""
         control, row = ws.control, ws.plies[ply]
         reduction = control[NULL_REDUCTION]
-        if (reduction == 0 or ply == 0 or depth <= reduction or abs(beta) >= PROVEN
-                or ws.plies[ply - 1, control[NULL_COL]]):
+        if (
+            reduction == 0
+            or ply == 0
+            or depth <= reduction
+            or abs(beta) >= PROVEN
+            or ws.plies[ply - 1, control[NULL_COL]]
+        ):
             return False
         s2 = null_move(s)
         if s2[0] == ILLEGAL:
@@ -418,4 +437,3 @@ def make_alphabeta(kernels: GameKernels, evaluate_kernel: Callable[..., float],
         return score
 
     return CompiledAlphaBeta(cache_closure(search), negamax)
-

@@ -71,10 +71,21 @@ def with_accumulators(ws: Workspace, width: int) -> EvalWorkspace:
     return EvalWorkspace(*ws, accumulators=np.zeros((len(ws.plies), 2, width), dtype=np.float32))
 
 
-def new_workspace(plies: int, max_actions: int, num_actions: int, history: tuple[int, ...], *,
-                  tt_size_mb: float, node_limit: int | None, quiescence_depth: int, null_reduction: int,
-                  late_move_reduction: int,
-                  use_killers: bool, use_history: bool, root_prior: np.ndarray | None) -> Workspace:
+def new_workspace(
+    plies: int,
+    max_actions: int,
+    num_actions: int,
+    history: tuple[int, ...],
+    *,
+    tt_size_mb: float,
+    node_limit: int | None,
+    quiescence_depth: int,
+    null_reduction: int,
+    late_move_reduction: int,
+    use_killers: bool,
+    use_history: bool,
+    root_prior: np.ndarray | None,
+) -> Workspace:
     """A workspace for searches of at most ``plies`` plies (quiescence included) from a root whose
     game history is ``history`` (keys, oldest first)."""
     a = max_actions

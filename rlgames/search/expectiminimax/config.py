@@ -68,6 +68,7 @@ filter=8)``); ``depth`` is the field's own name, and ``plies`` sets ``depth`` co
 
 # Slots of `Workspace.control` after the shared ones (`rlgames.search.budget`).
 CHANCE_CUTOFFS, OVERFLOW, PRUNING, HISTORY_LEN, ROOT_DEPTH, FILTER_PASS, KEPT, AFTERSTATES = range(
-    SHARED_SLOTS, SHARED_SLOTS + 8)
+    SHARED_SLOTS, SHARED_SLOTS + 8
+)
 CONTROL_SIZE = SHARED_SLOTS + 8
 PRUNING_LEVELS = {"none": 0, "alphabeta": 1, "star1": 2}

@@ -117,8 +117,10 @@ class Expectiminimax:
 
     def __init__(self, evaluator: Evaluator, config: ExpectiminimaxConfig = ExpectiminimaxConfig()) -> None:
         if config.depth_unit == "turn" and not evaluator.scores_chance_nodes:
-            raise ValueError(f"depth counted in turns cuts off on chance nodes, which {evaluator!r} does not score; "
-                             "count decisions instead")
+            raise ValueError(
+                f"depth counted in turns cuts off on chance nodes, which {evaluator!r} does not score; "
+                "count decisions instead"
+            )
         if config.root_filter is not None and evaluator.kernel is None:
             raise ValueError(f"a root filter needs an evaluator with a compiled kernel, which {evaluator!r} lacks")
         self.evaluator = evaluator
@@ -150,8 +152,10 @@ class Expectiminimax:
                 control[DEADLINE] = deadline
             score = value(state.compact, state.compact[0], depth, 0, -INF, INF, ws)
             if control[OVERFLOW]:
-                raise RuntimeError(f"{state.game.name}: more plies per decision or turn than expectiminimax "
-                                   f"reserves ({LAYERS_PER_TURN if by_turn else LAYERS_PER_DECISION})")
+                raise RuntimeError(
+                    f"{state.game.name}: more plies per decision or turn than expectiminimax "
+                    f"reserves ({LAYERS_PER_TURN if by_turn else LAYERS_PER_DECISION})"
+                )
             if control[ABORTED]:
                 break
             best = (score, principal_variation(ws), depth)
@@ -181,11 +185,14 @@ class Expectiminimax:
         for depth in depths:
             budget = None
             if best is not None:
-                budget = Budget(config.max_nodes - nodes if config.max_nodes else math.inf,
-                                 start + config.time_limit if config.time_limit else math.inf)
+                budget = Budget(
+                    config.max_nodes - nodes if config.max_nodes else math.inf,
+                    start + config.time_limit if config.time_limit else math.inf,
+                )
             try:
-                result = expectiminimax(state, depth, self.evaluator, budget=budget,
-                                        by_turn=config.depth_unit == "turn")
+                result = expectiminimax(
+                    state, depth, self.evaluator, budget=budget, by_turn=config.depth_unit == "turn"
+                )
             except OutOfBudget as stopped:
                 nodes += stopped.nodes
                 break
@@ -207,18 +214,34 @@ class Expectiminimax:
         rows[-1, : len(history)] = history
         filtered = AFTERSTATE_CAPACITY if config.root_filter is not None else 0
         table_mb = config.tt_size_mb if max_depth > 1 else 0.0  # 1 deep, nothing transposes: no table to clear
-        return Workspace(plies=rows, probs=np.zeros((plies, actions)), tt=new_table(table_mb),
-                         control=control, keys=np.zeros(filtered, dtype=np.int64), values=np.zeros(filtered))
+        return Workspace(
+            plies=rows,
+            probs=np.zeros((plies, actions)),
+            tt=new_table(table_mb),
+            control=control,
+            keys=np.zeros(filtered, dtype=np.int64),
+            values=np.zeros(filtered),
+        )
 
-    def _result(self, state: State, score: float, line: tuple[int, ...], depth: int, ws: Workspace,
-                elapsed: float) -> SearchResult:
+    def _result(
+        self, state: State, score: float, line: tuple[int, ...], depth: int, ws: Workspace, elapsed: float
+    ) -> SearchResult:
         counters = ws.control
         policy = np.zeros(state.game.num_actions, dtype=np.float64)
         policy[line[0]] = 1.0
         chance_cutoffs = int(counters[CHANCE_CUTOFFS])
-        stats = SearchStats(nodes=int(counters[NODES]), depth=depth,
-                            cutoffs=int(counters[CUTOFFS]) + chance_cutoffs, tt_hits=int(counters[TT_HITS]),
-                            time_s=elapsed,
-                            extra={"evaluations": int(counters[EVALS]), "chance_cutoffs": chance_cutoffs})
-        return SearchResult(action=line[0], value=float(score) + 0.0,  # + 0.0 turns -0.0 into 0.0
-                            policy=policy, principal_variation=line, stats=stats)
+        stats = SearchStats(
+            nodes=int(counters[NODES]),
+            depth=depth,
+            cutoffs=int(counters[CUTOFFS]) + chance_cutoffs,
+            tt_hits=int(counters[TT_HITS]),
+            time_s=elapsed,
+            extra={"evaluations": int(counters[EVALS]), "chance_cutoffs": chance_cutoffs},
+        )
+        return SearchResult(
+            action=line[0],
+            value=float(score) + 0.0,  # + 0.0 turns -0.0 into 0.0
+            policy=policy,
+            principal_variation=line,
+            stats=stats,
+        )

@@ -116,22 +116,39 @@ def principal_variation(ws: Workspace) -> tuple[int, ...]:
     return pv.principal_variation(ws.plies, end_col + 1, end_col)
 
 
-def make_expectiminimax(kernels: GameKernels, evaluate_kernel: Callable[..., float], *,
-                        by_turn: bool = False) -> Callable[..., float]:
+def make_expectiminimax(
+    kernels: GameKernels, evaluate_kernel: Callable[..., float], *, by_turn: bool = False
+) -> Callable[..., float]:
     """The compiled recursion ``value(s, player, depth, ply, alpha, beta, ws) -> float`` for one game
     and one evaluator kernel: the value of ``s`` from ``player``'s point of view (``player`` is
     ``s[0]`` at a decision node), searched ``depth`` more decisions (``by_turn``: turns) deep;
     fail-soft: exact inside ``(alpha, beta)``, a bound outside. Compiled on first call, kept for the
     process and shared by every parameter set of the game (it does not depend on ``max_actions``)."""
-    return _compile(kernels.legal_actions, kernels.apply, kernels.chance_outcomes, kernels.hash_key,
-                    evaluate_kernel, kernels.repetition, kernels.provides("repetition"), kernels.max_return,
-                    by_turn)
+    return _compile(
+        kernels.legal_actions,
+        kernels.apply,
+        kernels.chance_outcomes,
+        kernels.hash_key,
+        evaluate_kernel,
+        kernels.repetition,
+        kernels.provides("repetition"),
+        kernels.max_return,
+        by_turn,
+    )
 
 
 @functools.cache
-def _compile(legal_actions: Callable[..., int], apply: Callable[..., tuple], chance_outcomes: Callable[..., int],
-             hash_key: Callable[..., int], evaluate: Callable[..., float], repetition: Callable[..., int],
-             repeats: bool, max_return: int, by_turn: bool) -> Callable[..., float]:
+def _compile(
+    legal_actions: Callable[..., int],
+    apply: Callable[..., tuple],
+    chance_outcomes: Callable[..., int],
+    hash_key: Callable[..., int],
+    evaluate: Callable[..., float],
+    repetition: Callable[..., int],
+    repeats: bool,
+    max_return: int,
+    by_turn: bool,
+) -> Callable[..., float]:
 
     @njit
     def value(s, player: int, depth: int, ply: int, alpha: float, beta: float, ws: Workspace) -> float:
@@ -208,8 +225,15 @@ def _compile(legal_actions: Callable[..., int], apply: Callable[..., tuple], cha
             else:  # one call of the recursion (numba types this function again for each one it finds)
                 same = mover == player or mover == TERMINAL or mover == CHANCE  # else the other's decision
                 turn_ends = by_turn and not chance and mover != player  # unless a chance node led here
-                v = value(s2, player if same else mover, next_depth - 1 if turn_ends else next_depth, ply + 1,
-                          lo if same else -hi, hi if same else -lo, ws)
+                v = value(
+                    s2,
+                    player if same else mover,
+                    next_depth - 1 if turn_ends else next_depth,
+                    ply + 1,
+                    lo if same else -hi,
+                    hi if same else -lo,
+                    ws,
+                )
                 v = v if same else -v
             if control[ABORTED]:
                 return 0.0

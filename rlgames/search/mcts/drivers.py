@@ -84,8 +84,9 @@ class TreeDriver:
             return values, no_priors, False
         priors = np.ascontiguousarray(priors, dtype=np.float64)
         if priors.shape != (n, game.num_actions):
-            raise ValueError(f"evaluate_batch returned priors of shape {priors.shape}, "
-                             f"expected ({n}, {game.num_actions})")
+            raise ValueError(
+                f"evaluate_batch returned priors of shape {priors.shape}, expected ({n}, {game.num_actions})"
+            )
         return values, priors, True
 
 

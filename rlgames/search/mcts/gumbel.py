@@ -82,7 +82,6 @@ from rlgames.search.result import SearchResult, SearchStats
 __all__ = ["Gumbel", "GumbelConfig", "MultiTreeGumbel", "completed_sigma", "halving_schedule", "tree_rng_state"]
 
 
-
 def halving_schedule(num_considered: int, simulations: int) -> tuple[np.ndarray, np.ndarray]:
     """Sequential Halving's plan for ``simulations`` over ``num_considered`` root actions:
     ``(slots, survivors)``, int64[simulations]. Simulation ``i`` visits the action ranked
@@ -214,13 +213,13 @@ class MultiTreeGumbel(TreeDriver):
             if len(unfinished) and unfinished.max() + self._reserve > self._tree.nodes.shape[1]:
                 self._grow()
             count, evaluations = self._ops.select_batch(
-                self._tree, self._arrays, self._rngs, leaves, owners, rows, leaf_states)
+                self._tree, self._arrays, self._rngs, leaves, owners, rows, leaf_states
+            )
             if count == 0:
                 return batches
             values, priors, use_priors = self._evaluate(leaf_states[:evaluations])
             batches += evaluations > 0
-            self._ops.finish_batch(self._tree, self._arrays, count, leaves, owners, rows, values,
-                                   priors, use_priors)
+            self._ops.finish_batch(self._tree, self._arrays, count, leaves, owners, rows, values, priors, use_priors)
 
     # --- reading the trees --------------------------------------------------------------------------
     def _results(self, batches: int, elapsed: float) -> list[SearchResult]:
@@ -243,19 +242,25 @@ class MultiTreeGumbel(TreeDriver):
             }
             if self._batched:
                 extra["batches"] = float(batches)
-            stats = SearchStats(nodes=simulations, depth=int(tree.meta[t, DEEPEST]), time_s=elapsed,
-                                extra=extra)
+            stats = SearchStats(nodes=simulations, depth=int(tree.meta[t, DEEPEST]), time_s=elapsed, extra=extra)
             line = tuple(lines[t, : lengths[t]].tolist())
-            results.append(SearchResult(action=line[0], value=float(values[t]) + 0.0, policy=policies[t],
-                                        principal_variation=line, stats=stats))
+            results.append(
+                SearchResult(
+                    action=line[0],
+                    value=float(values[t]) + 0.0,
+                    policy=policies[t],
+                    principal_variation=line,
+                    stats=stats,
+                )
+            )
         return results
 
 
 class Gumbel(OneTree):
     """Gumbel AlphaZero search from one state at a time (a `MultiTreeGumbel` of one tree)::
 
-        gumbel = Gumbel(GumbelConfig(simulations=16), evaluator, seed=0)
-        result = gumbel.search(state)  # result.policy: the improved policy, a training target
+    gumbel = Gumbel(GumbelConfig(simulations=16), evaluator, seed=0)
+    result = gumbel.search(state)  # result.policy: the improved policy, a training target
     """
 
     def __init__(self, config: GumbelConfig, evaluator: Evaluator, *, seed: int) -> None:

@@ -113,8 +113,14 @@ def gumbel(rng) -> float:
 def children_sigma(tree, g, t, node, out):
     first, count = tree.nodes[t, node, FIRST], tree.nodes[t, node, COUNT]
     children = slice(first, first + count)
-    completed_sigma(tree.stats[t, children, PRIOR], tree.nodes[t, children, VISITS],
-                    tree.stats[t, children, VALUE], g.raw[t, node], g.params, out)
+    completed_sigma(
+        tree.stats[t, children, PRIOR],
+        tree.nodes[t, children, VISITS],
+        tree.stats[t, children, VALUE],
+        g.raw[t, node],
+        g.params,
+        out,
+    )
 
 
 @njit(inline="always")
@@ -249,8 +255,13 @@ def make_gumbel_ops(kernels: GameKernels, state_size: int) -> GumbelOps:
             improved, q = scratch[0, :count], scratch[1, :count]
             children_sigma(tree, g, t, 0, improved)
             children = slice(first, first + count)
-            completed_q(tree.stats[t, children, PRIOR], nodes[t, children, VISITS],
-                        tree.stats[t, children, VALUE], g.raw[t, 0], q)
+            completed_q(
+                tree.stats[t, children, PRIOR],
+                nodes[t, children, VISITS],
+                tree.stats[t, children, VALUE],
+                g.raw[t, 0],
+                q,
+            )
             for i in range(count):
                 improved[i] += logit(tree.stats[t, first + i, PRIOR])
             most, top = nodes[t, children, VISITS].max(), improved.max()

@@ -82,8 +82,12 @@ class TreeOps(NamedTuple):
 
 
 @functools.cache
-def make_tree_ops(kernels: GameKernels, state_size: int, root_select: Callable = uct_or_puct_child,
-                  interior_select: Callable = uct_or_puct_child) -> TreeOps:
+def make_tree_ops(
+    kernels: GameKernels,
+    state_size: int,
+    root_select: Callable = uct_or_puct_child,
+    interior_select: Callable = uct_or_puct_child,
+) -> TreeOps:
     """The compiled tree operations for one game whose compact states have ``state_size`` slots and one
     pair of selection functions ``(tree, t, node, ctx) -> child``, compiled on first call, kept for
     the process and cached on disk (`rlgames.jit.cache`). MCTS's UCB1/PUCT rule is the default.
@@ -376,5 +380,12 @@ def make_tree_ops(kernels: GameKernels, state_size: int, root_select: Callable =
                 result = value if s[0] == 0 else -value
             backup(tree, t, leaf, result, solver)
 
-    return TreeOps(select, expand, known_value, backup, path_keys, cache_closure(select_batch),
-                   cache_closure(expand_and_backup_batch))
+    return TreeOps(
+        select,
+        expand,
+        known_value,
+        backup,
+        path_keys,
+        cache_closure(select_batch),
+        cache_closure(expand_and_backup_batch),
+    )

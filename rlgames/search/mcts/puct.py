@@ -95,8 +95,14 @@ class MultiTreeMCTS(TreeDriver):
     randomness (chance outcomes, rollouts, noise, temperature) comes from one PRNG seeded by ``seed``.
     """
 
-    def __init__(self, config: MCTSConfig = MCTSConfig(), evaluator: Evaluator | None = None, *, seed: int,
-                 rollout: Callable | None = None) -> None:
+    def __init__(
+        self,
+        config: MCTSConfig = MCTSConfig(),
+        evaluator: Evaluator | None = None,
+        *,
+        seed: int,
+        rollout: Callable | None = None,
+    ) -> None:
         if rollout is not None and evaluator is not None:
             raise ValueError("rollout replaces the evaluator: give one or the other")
         self.config = config
@@ -145,8 +151,9 @@ class MultiTreeMCTS(TreeDriver):
             extra = {"simulations": done[t], "reused_visits": float(reused[t])}
             if self._batched:
                 extra["batches"] = float(batches)
-            results.append(search_result(self._tree, t, self._game.num_actions, self.config.temperature,
-                                         self._rng, elapsed, extra))
+            results.append(
+                search_result(self._tree, t, self._game.num_actions, self.config.temperature, self._rng, elapsed, extra)
+            )
         return results
 
     def advance(self, index: int, action: int) -> None:
@@ -229,8 +236,7 @@ class MultiTreeMCTS(TreeDriver):
                     continue
                 # one simulation at least; with no time left to grow the tree, the leaves stay unexpanded
                 expanding = self._ensure_room(1, deadline if done[t] else math.inf)
-                simulations = self._run(self._tree, t, self._params, self._rng, min(chunk, target - done[t]),
-                                        expanding)
+                simulations = self._run(self._tree, t, self._params, self._rng, min(chunk, target - done[t]), expanding)
                 done[t] += simulations
                 if simulations == 0:  # a solved root, or a tree too full even for the chance outcomes
                     active.remove(t)
@@ -248,13 +254,15 @@ class MultiTreeMCTS(TreeDriver):
             if not self._ensure_room(per_tree, deadline if done.min() else math.inf):  # one batch at least
                 return batches
             count, evaluations = self._ops.select_batch(
-                self._tree, self._params, self._rng, budget, done, leaves, owners, rows, leaf_states)
+                self._tree, self._params, self._rng, budget, done, leaves, owners, rows, leaf_states
+            )
             if count == 0:
                 return batches
             values, priors, use_priors = self._evaluate(leaf_states[:evaluations])
             batches += evaluations > 0
             self._ops.expand_and_backup_batch(
-                self._tree, self.config.solver, count, leaves, owners, rows, values, priors, use_priors)
+                self._tree, self.config.solver, count, leaves, owners, rows, values, priors, use_priors
+            )
             if time.perf_counter() > deadline or self._stopped:
                 return batches
 
@@ -286,13 +294,19 @@ class MultiTreeMCTS(TreeDriver):
 class MCTS(OneTree):
     """Monte Carlo tree search from one state at a time (a `MultiTreeMCTS` of one tree)::
 
-        mcts = MCTS(MCTSConfig(simulations=2000), seed=0)  # UCT with random rollouts
-        result = mcts.search(state)
-        mcts.advance(result.action)  # keep the subtree for the next search
+    mcts = MCTS(MCTSConfig(simulations=2000), seed=0)  # UCT with random rollouts
+    result = mcts.search(state)
+    mcts.advance(result.action)  # keep the subtree for the next search
     """
 
-    def __init__(self, config: MCTSConfig = MCTSConfig(), evaluator: Evaluator | None = None, *, seed: int,
-                 rollout: Callable | None = None) -> None:
+    def __init__(
+        self,
+        config: MCTSConfig = MCTSConfig(),
+        evaluator: Evaluator | None = None,
+        *,
+        seed: int,
+        rollout: Callable | None = None,
+    ) -> None:
         super().__init__(MultiTreeMCTS(config, evaluator, seed=seed, rollout=rollout))
 
     def search(self, state: State, *, start: float | None = None) -> SearchResult:

@@ -110,8 +110,9 @@ def principal_variation(tree: Tree, t: int, child: int) -> tuple[list[int], int]
     return line, node
 
 
-def search_result(tree: Tree, t: int, num_actions: int, temperature: float, rng: np.ndarray,
-                  elapsed: float, extra: dict[str, float]) -> SearchResult:
+def search_result(
+    tree: Tree, t: int, num_actions: int, temperature: float, rng: np.ndarray, elapsed: float, extra: dict[str, float]
+) -> SearchResult:
     """The `SearchResult` of tree ``t``; ``extra`` holds the driver's counters, ``simulations`` first."""
     kids = children(tree, t, 0)
     visits = tree.nodes[t, kids, VISITS].astype(np.float64)
@@ -123,8 +124,18 @@ def search_result(tree: Tree, t: int, num_actions: int, temperature: float, rng:
     proven = solved_for_mover(tree, t, 0) is not None and abs(value) == 1.0
     plies_to_end = len(line) if proven and tree.states[t, end, 0] == TERMINAL else None
     simulations = int(extra.pop("simulations"))
-    extra = {"simulations_per_second": simulations / elapsed if elapsed > 0 else 0.0,
-             "tree_nodes": float(tree.meta[t, SIZE]), "root_visits": float(tree.nodes[t, 0, VISITS]), **extra}
+    extra = {
+        "simulations_per_second": simulations / elapsed if elapsed > 0 else 0.0,
+        "tree_nodes": float(tree.meta[t, SIZE]),
+        "root_visits": float(tree.nodes[t, 0, VISITS]),
+        **extra,
+    }
     stats = SearchStats(nodes=simulations, depth=int(tree.meta[t, DEEPEST]), time_s=elapsed, extra=extra)
-    return SearchResult(action=line[0], value=value, policy=policy, principal_variation=tuple(line),
-                        stats=stats, plies_to_end=plies_to_end)
+    return SearchResult(
+        action=line[0],
+        value=value,
+        policy=policy,
+        principal_variation=tuple(line),
+        stats=stats,
+        plies_to_end=plies_to_end,
+    )

@@ -77,6 +77,7 @@ def new_tree(num_trees: int, capacity: int, state_size: int, max_actions: int, k
 
 def grow(tree: Tree, capacity: int) -> Tree:
     """The same trees in arrays of ``capacity`` nodes each (copied; ``capacity`` >= the nodes in use)."""
+
     def widen(array: np.ndarray) -> np.ndarray:
         wider = np.zeros((array.shape[0], capacity) + array.shape[2:], dtype=array.dtype)
         wider[:, : array.shape[1]] = array

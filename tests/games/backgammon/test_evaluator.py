@@ -68,10 +68,17 @@ def swapped(values: np.ndarray) -> np.ndarray:
 def test_features_of_the_start() -> None:
     start = row(START)
     f = feature_dict(start, start)
-    points = {"home_points": bf.HOME_VALUE[5], "outer_points": bf.OUTER_VALUE[1] + bf.OUTER_VALUE[6],
-              "anchors": 1}  # the 6-point; the 8- and 13-points; the 24-point
-    assert f == {**dict.fromkeys(bf.FEATURE_NAMES, 0.0), "tempo": 1.0, "keith_total": 2 * (167 + 2),
-                 **{f"{name}_{side}": value for name, value in points.items() for side in ("mover", "opponent")}}
+    points = {
+        "home_points": bf.HOME_VALUE[5],
+        "outer_points": bf.OUTER_VALUE[1] + bf.OUTER_VALUE[6],
+        "anchors": 1,
+    }  # the 6-point; the 8- and 13-points; the 24-point
+    assert f == {
+        **dict.fromkeys(bf.FEATURE_NAMES, 0.0),
+        "tempo": 1.0,
+        "keith_total": 2 * (167 + 2),
+        **{f"{name}_{side}": value for name, value in points.items() for side in ("mover", "opponent")},
+    }
     assert bf.pip_count(start) == 167
     assert bf.heuristic(start, start) == pytest.approx(math.tanh(4.0 / bf.SCALE))  # the tempo alone
 
@@ -192,9 +199,17 @@ def test_pubeval_weights() -> None:
     assert bf.PUBEVAL_RACE.shape == bf.PUBEVAL_CONTACT.shape == (122,)
     # Spot checks against pubeval.c's wr and wc (first, middle and last entries).
     assert (bf.PUBEVAL_RACE[1], bf.PUBEVAL_RACE[97], bf.PUBEVAL_RACE[119], bf.PUBEVAL_RACE[121]) == (
-        -0.17160, 3.85390, -12.32252, 3.42040)
+        -0.17160,
+        3.85390,
+        -12.32252,
+        3.42040,
+    )
     assert (bf.PUBEVAL_CONTACT[0], bf.PUBEVAL_CONTACT[57], bf.PUBEVAL_CONTACT[120], bf.PUBEVAL_CONTACT[121]) == (
-        0.25696, 1.78389, 5.62596, -2.75800)
+        0.25696,
+        1.78389,
+        5.62596,
+        -2.75800,
+    )
     assert not bf.PUBEVAL_RACE[:120:5].any()  # the race weights ignore the opponent's blots
 
 

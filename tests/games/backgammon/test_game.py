@@ -43,8 +43,9 @@ def random_states(game: Backgammon, games: int, seed: int) -> list[BackgammonSta
         state = game.new_initial_state()
         while not state.is_terminal():
             states.append(state)
-            state = state.apply(state.sample_chance_outcome(rng) if state.is_chance_node()
-                                else int(rng.choice(state.legal_actions())))
+            state = state.apply(
+                state.sample_chance_outcome(rng) if state.is_chance_node() else int(rng.choice(state.legal_actions()))
+            )
         states.append(state)
     return states
 
@@ -82,8 +83,9 @@ def play_both(params: dict, games: int, seed: int, strings_for_every_action: int
 # --- against OpenSpiel ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("scoring_type", SCORING)
 def test_backgammon_random_games_match_openspiel(scoring_type):
-    returns = play_both({"scoring_type": scoring_type}, games=200, seed=SCORING.index(scoring_type),
-                        strings_for_every_action=10)
+    returns = play_both(
+        {"scoring_type": scoring_type}, games=200, seed=SCORING.index(scoring_type), strings_for_every_action=10
+    )
     points = 1 + SCORING.index(scoring_type)
     assert set(returns) <= {float(r) for r in range(-points, points + 1) if r}
     assert returns[1.0] and returns[-1.0]  # both seats win
@@ -250,8 +252,9 @@ def test_position_id_of_the_start_and_round_trips(game):
         if state.is_terminal():
             continue
         low, high, _ = state.dice()
-        copy = game.state_from_position_id(state.position_id(), player=state.perspective(),
-                                           dice=(high, low) if low else None)
+        copy = game.state_from_position_id(
+            state.position_id(), player=state.perspective(), dice=(high, low) if low else None
+        )
         assert np.array_equal(copy.board(), state.board()) and copy.position_id() == state.position_id()
         if low and (low != high or state.dice()[2] == 4):  # not the second half of a double
             assert copy.legal_actions() == state.legal_actions() and copy.current_player() == state.current_player()
@@ -268,8 +271,19 @@ def test_position_id_from_gnubg(game):
     assert half.apply(half.string_to_action("11/7(2)")).is_chance_node()
 
 
-@pytest.mark.parametrize("bad", ["", "4HPwATDgc/ABM", "4HPwATDgc/ABMA=", "4HPw ATDgc/ABM", "//////////////",
-                                 "AAAAAAAAAAAAAA", "4HPwATDgc/AB//", 42])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",
+        "4HPwATDgc/ABM",
+        "4HPwATDgc/ABMA=",
+        "4HPw ATDgc/ABM",
+        "//////////////",
+        "AAAAAAAAAAAAAA",
+        "4HPwATDgc/AB//",
+        42,
+    ],
+)
 def test_bad_position_ids_raise_one_line(game, bad):
     with pytest.raises(ValueError) as error:
         game.state_from_position_id(bad)
@@ -339,8 +353,9 @@ def test_string_to_action_round_trips_and_reads_plain_moves(game):
     assert chance.string_to_action("chance outcome 3 O starts, (roll: 31)") == 3
 
 
-@pytest.mark.parametrize("text", ["not a move", "24/17", "pass", "25/20", "11 - 24/22 13/9", "9999 - x", "1/3",
-                                  "", None])
+@pytest.mark.parametrize(
+    "text", ["not a move", "24/17", "pass", "25/20", "11 - 24/22 13/9", "9999 - x", "1/3", "", None]
+)
 def test_bad_moves_raise_one_line(game, text):
     state = game.new_initial_state().apply(14)
     with pytest.raises(ValueError) as error:

@@ -66,8 +66,10 @@ def search(state, evaluator, **config):
 def test_one_ply_takes_the_best_afterstate(doubles):
     pubeval = load_evaluator("pubeval", GAME)
     for state in decision_states(4, seed=1, doubles=doubles):
-        values = {key: (pubeval.value(child) if not child.is_terminal() else 1.0)
-                  for key, (_, child) in afterstates(state).items()}
+        values = {
+            key: (pubeval.value(child) if not child.is_terminal() else 1.0)
+            for key, (_, child) in afterstates(state).items()
+        }
         # an afterstate is a chance node (the opponent rolls), valued for the player who moved into it
         result = search(state, pubeval, depth=1)
         assert result.value == pytest.approx(max(values.values()), abs=1e-9)
@@ -91,8 +93,9 @@ def test_a_filter_of_one_searches_the_best_afterstate_at_one_ply_deeper():
         assert filtered.action == best_line
         if not best_child.is_terminal():
             # the chance node after the move: the expectation over the opponent's 21 rolls of -(its best reply)
-            expected = sum(p * -search(best_child.apply(roll), pubeval, depth=1).value
-                           for roll, p in best_child.chance_outcomes())
+            expected = sum(
+                p * -search(best_child.apply(roll), pubeval, depth=1).value for roll, p in best_child.chance_outcomes()
+            )
             assert filtered.value == pytest.approx(expected, abs=1e-9)
 
 

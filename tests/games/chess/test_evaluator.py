@@ -132,16 +132,18 @@ def reference_terms(board: chess.Board, color: chess.Color) -> dict[str, tuple[i
     structure = [0, 0]
     for square in pawns:
         file, rank = chess.square_file(square), chess.square_rank(square)
-        stopped = any(abs(chess.square_file(t) - file) <= 1 and (chess.square_rank(t) - rank) * forward > 0
-                      for t in their_pawns)
+        stopped = any(
+            abs(chess.square_file(t) - file) <= 1 and (chess.square_rank(t) - rank) * forward > 0 for t in their_pawns
+        )
         if not stopped:
             relative_rank = rank if white else 7 - rank
             structure[MG] += ev.PASSED_PAWN_MG[relative_rank]
             structure[EG] += ev.PASSED_PAWN_EG[relative_rank]
     per_file = [sum(1 for q in pawns if chess.square_file(q) == f) for f in range(8)]
     doubled = sum(max(n - 1, 0) for n in per_file)
-    isolated = sum(n for f, n in enumerate(per_file)
-                   if (f == 0 or per_file[f - 1] == 0) and (f == 7 or per_file[f + 1] == 0))
+    isolated = sum(
+        n for f, n in enumerate(per_file) if (f == 0 or per_file[f - 1] == 0) and (f == 7 or per_file[f + 1] == 0)
+    )
     for phase in (MG, EG):
         structure[phase] += doubled * ev.DOUBLED_PAWN[phase] + isolated * ev.ISOLATED_PAWN[phase]
 
@@ -158,8 +160,13 @@ def reference_terms(board: chess.Board, color: chess.Color) -> dict[str, tuple[i
     pair = bool(bishops & chess.BB_LIGHT_SQUARES) and bool(bishops & chess.BB_DARK_SQUARES)
     bishop_pair = list(ev.BISHOP_PAIR) if pair else [0, 0]
 
-    return {"material_pst": tuple(material), "mobility": tuple(mobility), "pawn_structure": tuple(structure),
-            "king_safety": tuple(king), "bishop_pair": tuple(bishop_pair)}
+    return {
+        "material_pst": tuple(material),
+        "mobility": tuple(mobility),
+        "pawn_structure": tuple(structure),
+        "king_safety": tuple(king),
+        "bishop_pair": tuple(bishop_pair),
+    }
 
 
 def reference_centipawns(board: chess.Board) -> int:
@@ -167,8 +174,11 @@ def reference_centipawns(board: chess.Board) -> int:
     white, black = reference_terms(board, chess.WHITE), reference_terms(board, chess.BLACK)
     mg = sum(white[t][MG] - black[t][MG] for t in ev.TERM_NAMES)
     eg = sum(white[t][EG] - black[t][EG] for t in ev.TERM_NAMES)
-    phase = sum(tables.PHASE_WEIGHTS[piece_type - 1] * len(board.pieces(piece_type, color))
-                for piece_type in chess.PIECE_TYPES for color in chess.COLORS)
+    phase = sum(
+        tables.PHASE_WEIGHTS[piece_type - 1] * len(board.pieces(piece_type, color))
+        for piece_type in chess.PIECE_TYPES
+        for color in chess.COLORS
+    )
     phase = min(phase, tables.GAME_PHASE_MAX)
     total = mg * phase + eg * (tables.GAME_PHASE_MAX - phase)
     if board.turn == chess.BLACK:
@@ -229,8 +239,10 @@ def test_piece_attacks_match_python_chess():
         occupied = rng.getrandbits(64) & rng.getrandbits(64)
         square = rng.randrange(64)
         bishop = chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
-        rook = (chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
-                | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied])
+        rook = (
+            chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
+            | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
+        )
         assert ev.piece_attacks(ev.BISHOP, square, signed(occupied)) == signed(bishop)
         assert ev.piece_attacks(ev.ROOK, square, signed(occupied)) == signed(rook)
         assert ev.piece_attacks(ev.QUEEN, square, signed(occupied)) == signed(bishop | rook)
@@ -321,9 +333,17 @@ def test_passed_pawn_bonus_grows_with_rank_and_in_the_endgame():
     black = terms("4k3/8/8/8/4p3/8/8/4K3 w - - 0 1")[1, structure]
     assert tuple(black) == (ev.PASSED_PAWN_MG[4] + ev.ISOLATED_PAWN[0], ev.PASSED_PAWN_EG[4] + ev.ISOLATED_PAWN[1])
     # a lone white e-pawn on the 2nd .. 7th rank: the bonus grows with the rank
-    bonus = [terms(fen)[0, structure] for fen in (
-        "4k3/8/8/8/8/8/4P3/K7 w - - 0 1", "4k3/8/8/8/8/4P3/8/K7 w - - 0 1", "4k3/8/8/8/4P3/8/8/K7 w - - 0 1",
-        "4k3/8/8/4P3/8/8/8/K7 w - - 0 1", "4k3/8/4P3/8/8/8/8/K7 w - - 0 1", "8/4P1k1/8/8/8/8/8/K7 w - - 0 1")]
+    bonus = [
+        terms(fen)[0, structure]
+        for fen in (
+            "4k3/8/8/8/8/8/4P3/K7 w - - 0 1",
+            "4k3/8/8/8/8/4P3/8/K7 w - - 0 1",
+            "4k3/8/8/8/4P3/8/8/K7 w - - 0 1",
+            "4k3/8/8/4P3/8/8/8/K7 w - - 0 1",
+            "4k3/8/4P3/8/8/8/8/K7 w - - 0 1",
+            "8/4P1k1/8/8/8/8/8/K7 w - - 0 1",
+        )
+    ]
     for lower, higher in itertools.pairwise(bonus):
         assert higher[MG] >= lower[MG] and higher[EG] > lower[EG]
 
@@ -336,7 +356,7 @@ def test_bishop_pair_is_worth_more_than_bishop_and_knight():
     assert cp(pair) > cp(mixed)
     # beyond what the tables and mobility give a bishop over a knight, the pair adds its tapered bonus
     phase = ev.game_phase(compact(chess.Board(pair)))
-    others = (terms(pair)[0] - terms(mixed)[0])[:TERMS["bishop_pair"]].sum(axis=0)
+    others = (terms(pair)[0] - terms(mixed)[0])[: TERMS["bishop_pair"]].sum(axis=0)
     without_pair = (others[MG] * phase + others[EG] * (tables.GAME_PHASE_MAX - phase)) // tables.GAME_PHASE_MAX
     assert cp(pair) - cp(mixed) >= without_pair + min(ev.BISHOP_PAIR) - 1
     # two bishops on squares of one colour are no pair

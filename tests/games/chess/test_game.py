@@ -36,8 +36,15 @@ PERFT = {  # chessprogramming.org "Perft Results", depth 1 first
     POSITION_5: (44, 1486, 62379, 2103487, 89941194),
     POSITION_6: (46, 2079, 89890, 3894594, 164075551),
 }
-DEFAULT_DEPTH = {START: 4, KIWIPETE: 3, POSITION_3: 4, POSITION_4: 3, POSITION_4_MIRRORED: 3, POSITION_5: 3,
-                 POSITION_6: 3}
+DEFAULT_DEPTH = {
+    START: 4,
+    KIWIPETE: 3,
+    POSITION_3: 4,
+    POSITION_4: 3,
+    POSITION_4_MIRRORED: 3,
+    POSITION_5: 3,
+    POSITION_6: 3,
+}
 
 
 @pytest.fixture(scope="module")
@@ -182,7 +189,13 @@ def test_action_numbers_of_landmark_moves(game):
     assert [castles.string_to_action(m) for m in ("e1c1", "e1g1", "O-O-O", "O-O")] == [4672, 4673, 4672, 4673]
     promotions = game.state_from_fen("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1")
     assert [promotions.string_to_action(m) for m in ("a7a8r", "a7b8r", "a7a8b", "a7a8n", "a7a8q", "a7b8q")] == [
-        438, 439, 441, 444, 454, 482]
+        438,
+        439,
+        441,
+        444,
+        454,
+        482,
+    ]
 
 
 # --- kernels ---------------------------------------------------------------------------------------
@@ -219,8 +232,9 @@ def test_the_key_holds_the_en_passant_file_only_when_the_capture_is_legal(game):
 def test_tactical_actions_and_move_scores(game):
     for state in random_states(game, 3, seed=4)[::5]:
         board = chess.Board(state.fen())
-        tactical = sorted(state.string_to_action(m.uci()) for m in board.legal_moves
-                          if board.is_capture(m) or m.promotion)
+        tactical = sorted(
+            state.string_to_action(m.uci()) for m in board.legal_moves if board.is_capture(m) or m.promotion
+        )
         assert sorted(state.tactical_actions()) == tactical
         scores = {a: KERNELS.move_score(state.compact, a) for a in state.legal_actions()}
         assert all((scores[a] > 0) == (a in tactical) for a in scores)
@@ -253,8 +267,13 @@ def test_repetition_kernel_counts_only_since_the_last_irreversible_move(game):
 
 
 # --- endings from both seats ------------------------------------------------------------------------
-@pytest.mark.parametrize("moves, winner", [("e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7", 0),  # scholar's mate
-                                           ("f2f3 e7e5 g2g4 Qh4", 1)])  # fool's mate, the mate in SAN
+@pytest.mark.parametrize(
+    "moves, winner",
+    [
+        ("e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7", 0),  # scholar's mate
+        ("f2f3 e7e5 g2g4 Qh4", 1),
+    ],
+)  # fool's mate, the mate in SAN
 def test_checkmate_from_both_seats(game, moves, winner):
     state = game.state_from_moves(moves)
     assert state.is_terminal() and state.termination() == "checkmate"
@@ -264,14 +283,17 @@ def test_checkmate_from_both_seats(game, moves, winner):
     assert state.legal_actions() == [] and state.turn() == 1 - winner
 
 
-@pytest.mark.parametrize("fen, move, termination", [
-    ("7k/8/6QK/8/8/8/8/8 w - - 0 1", "g6f7", "stalemate"),
-    ("k7/8/8/8/8/8/1q6/K7 w - - 0 1", "a1b2", "insufficient_material"),
-    ("k7/8/8/8/8/8/1R6/K7 w - - 99 80", "b2c2", "fifty_moves"),
-    ("k7/8/8/8/8/8/2r5/KB6 w - - 0 1", "b1c2", "insufficient_material"),
-    ("K7/8/8/8/8/8/2R5/kb6 b - - 0 1", "b1c2", "insufficient_material"),
-    ("8/8/8/8/8/6qk/8/7K b - - 0 1", "Qf2", "stalemate"),
-])
+@pytest.mark.parametrize(
+    "fen, move, termination",
+    [
+        ("7k/8/6QK/8/8/8/8/8 w - - 0 1", "g6f7", "stalemate"),
+        ("k7/8/8/8/8/8/1q6/K7 w - - 0 1", "a1b2", "insufficient_material"),
+        ("k7/8/8/8/8/8/1R6/K7 w - - 99 80", "b2c2", "fifty_moves"),
+        ("k7/8/8/8/8/8/2r5/KB6 w - - 0 1", "b1c2", "insufficient_material"),
+        ("K7/8/8/8/8/8/2R5/kb6 b - - 0 1", "b1c2", "insufficient_material"),
+        ("8/8/8/8/8/6qk/8/7K b - - 0 1", "Qf2", "stalemate"),
+    ],
+)
 def test_draws(game, fen, move, termination):
     state = game.state_from_fen(fen)
     assert not state.is_terminal()
@@ -317,29 +339,32 @@ def test_strings(game):
 
 
 # --- bad input ----------------------------------------------------------------------------------------
-@pytest.mark.parametrize("fen, problem", [
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "7 ranks"),
-    ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "unexpected character '9'"),
-    ("rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "unexpected character '4'"),
-    ("rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "unexpected character 'x'"),
-    ("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "covers 7 squares"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side to move"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq", "3 fields"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1", "halfmove clock"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", "fullmove number"),
-    ("rnbqqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", "black has 0 kings"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w kq - 0 1", "white has 2 kings"),
-    ("rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w KQq - 0 1", "pawn stands on the first or last rank"),
-    ("rnbqkbnr/pppppppp/8/8/N7/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "white has 17 pieces, more than 16"),
-    ("rnbqkbn1/pppppppp/8/8/8/p7/PPPPPPPP/RNBQKBNR w KQq - 0 1", "black has 9 pawns, more than 8"),
-    ("4k3/8/8/8/8/8/8/4K2R w KQ - 0 1", "castling right 'Q' needs"),
-    ("4k3/8/8/8/8/8/8/4K2R w KK - 0 1", "castling field"),
-    ("4k3/8/8/8/8/8/8/4K2R w X - 0 1", "castling field"),
-    ("4k3/8/8/8/8/8/8/4K2R w K e3 0 1", "en-passant square e3"),
-    ("4k3/8/8/8/4P3/8/8/4K2R w K e6 0 1", "en-passant square e6"),
-    ("4k3/8/8/8/8/8/8/4K2R w K z9 0 1", "'z9' is not a square"),
-    ("4k2R/8/8/8/8/8/8/4K3 w - - 0 1", "the side not to move (black) is in check"),
-])
+@pytest.mark.parametrize(
+    "fen, problem",
+    [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "7 ranks"),
+        ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "unexpected character '9'"),
+        ("rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "unexpected character '4'"),
+        ("rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "unexpected character 'x'"),
+        ("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "covers 7 squares"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side to move"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq", "3 fields"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1", "halfmove clock"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", "fullmove number"),
+        ("rnbqqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", "black has 0 kings"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w kq - 0 1", "white has 2 kings"),
+        ("rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w KQq - 0 1", "pawn stands on the first or last rank"),
+        ("rnbqkbnr/pppppppp/8/8/N7/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "white has 17 pieces, more than 16"),
+        ("rnbqkbn1/pppppppp/8/8/8/p7/PPPPPPPP/RNBQKBNR w KQq - 0 1", "black has 9 pawns, more than 8"),
+        ("4k3/8/8/8/8/8/8/4K2R w KQ - 0 1", "castling right 'Q' needs"),
+        ("4k3/8/8/8/8/8/8/4K2R w KK - 0 1", "castling field"),
+        ("4k3/8/8/8/8/8/8/4K2R w X - 0 1", "castling field"),
+        ("4k3/8/8/8/8/8/8/4K2R w K e3 0 1", "en-passant square e3"),
+        ("4k3/8/8/8/4P3/8/8/4K2R w K e6 0 1", "en-passant square e6"),
+        ("4k3/8/8/8/8/8/8/4K2R w K z9 0 1", "'z9' is not a square"),
+        ("4k2R/8/8/8/8/8/8/4K3 w - - 0 1", "the side not to move (black) is in check"),
+    ],
+)
 def test_bad_fens_raise_one_line_errors_naming_the_problem(game, fen, problem):
     with pytest.raises(ValueError, match="chess: bad FEN") as error:
         game.state_from_fen(fen)
@@ -374,8 +399,10 @@ def test_late_move_reductions_search_fewer_nodes_and_still_find_the_mate(game):
 
     evaluator = load_evaluator("heuristic", game)
     state = game.state_from_fen(KIWIPETE)
-    plain, reduced = (AlphaBeta(evaluator, AlphaBetaConfig(depth=5, quiescence_depth=4, late_move_reduction=r))
-                      .search(state) for r in (0, 1))
+    plain, reduced = (
+        AlphaBeta(evaluator, AlphaBetaConfig(depth=5, quiescence_depth=4, late_move_reduction=r)).search(state)
+        for r in (0, 1)
+    )
     assert plain.stats.extra["lmr_researches"] == 0
     assert reduced.stats.nodes < plain.stats.nodes / 2 and reduced.action in state.legal_actions()
     mate = game.state_from_fen("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1")
@@ -445,8 +472,11 @@ def python_chess_positional(board: chess.Board, player: int) -> list[int]:
         for square in board.pieces(chess.PAWN, colour):
             file, rank = chess.square_file(square), chess.square_rank(square)
             ranks = range(rank + 1, 8) if colour == chess.WHITE else range(rank)
-            if not any(board.piece_at(chess.square(f, r)) == chess.Piece(chess.PAWN, them)
-                       for f in range(max(0, file - 1), min(7, file + 1) + 1) for r in ranks):
+            if not any(
+                board.piece_at(chess.square(f, r)) == chess.Piece(chess.PAWN, them)
+                for f in range(max(0, file - 1), min(7, file + 1) + 1)
+                for r in ranks
+            ):
                 inputs.append(64 * side + (square ^ 56 * player))
         their_pawn_attacks = chess.SquareSet()
         for square in board.pieces(chess.PAWN, them):
@@ -498,7 +528,7 @@ def test_feature_changes_are_the_difference_of_the_features(game):
     out, changes = np.zeros(32, dtype=np.int64), np.zeros(8, dtype=np.int64)
 
     def active(s, player: int) -> Counter:
-        return Counter(out[:features(s, player, out)].tolist())
+        return Counter(out[: features(s, player, out)].tolist())
 
     states = [game.state_from_fen(fen) for fen in SPECIAL_MOVES] + random_states(game, 4, seed=12)[::8]
     counts = Counter()

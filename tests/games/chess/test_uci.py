@@ -46,7 +46,8 @@ def wait_for(out: Lines, prefix: str, seconds: float = 120.0) -> str:
 
 def test_go_parameters_and_time_management():
     assert parse_go("wtime 60000 btime 30000 winc 1000 binc 0 movestogo 20".split()) == Go(
-        wtime=60000, btime=30000, winc=1000, movestogo=20)
+        wtime=60000, btime=30000, winc=1000, movestogo=20
+    )
     assert parse_go(["infinite"]).infinite and parse_go("depth 5 nodes 100".split()) == Go(depth=5, nodes=100)
     assert limits_for(Go(movetime=500), True, 30).seconds == pytest.approx(0.47)
     # white: 60 s over 20 moves plus 3/4 of the increment, less the overhead
@@ -63,7 +64,7 @@ def test_go_parameters_and_time_management():
 
 
 def test_scores_in_centipawns_and_mates():
-    assert default_centipawns(0.0) == 0 and default_centipawns(2 / (1 + 10 ** -1) - 1) == 400
+    assert default_centipawns(0.0) == 0 and default_centipawns(2 / (1 + 10**-1) - 1) == 400
     assert default_centipawns(-0.5) == -default_centipawns(0.5)
     assert score_text(0.2, None, default_centipawns) == f"cp {default_centipawns(0.2)}"
     assert score_text(1.0, 1, default_centipawns) == "mate 1"  # the engine mates with its move
@@ -111,16 +112,19 @@ def test_movetime_is_kept(engine):
     assert 0.2 < time.monotonic() - start < 1.0
 
 
-@pytest.mark.parametrize("command, problem", [
-    ("position startpos moves 4 9", "9"),
-    ("position startpos moves 4 banana", "banana"),
-    ("position", "startpos or fen"),
-    ("go depth x", "go depth needs an integer"),
-    ("go mate 3", "unknown parameter 'mate'"),
-    ("setoption name Threads value 4", "unknown option 'Threads'"),
-    ("setoption name Hash value lots", "non-negative integer"),
-    ("flip", "unknown command: flip"),
-])
+@pytest.mark.parametrize(
+    "command, problem",
+    [
+        ("position startpos moves 4 9", "9"),
+        ("position startpos moves 4 banana", "banana"),
+        ("position", "startpos or fen"),
+        ("go depth x", "go depth needs an integer"),
+        ("go mate 3", "unknown parameter 'mate'"),
+        ("setoption name Threads value 4", "unknown option 'Threads'"),
+        ("setoption name Hash value lots", "non-negative integer"),
+        ("flip", "unknown command: flip"),
+    ],
+)
 def test_bad_input_is_one_info_string_and_the_engine_goes_on(engine, command, problem):
     uci, out = engine
     uci.handle("position startpos moves 4")

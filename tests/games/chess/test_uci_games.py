@@ -103,8 +103,15 @@ def test_in_process_the_engine_mates_in_one_and_says_so():
 
 
 def test_in_process_positions_with_moves_and_bad_input():
-    lines = run_uci(["position startpos moves e2e4 e7e5 g1f3", "go depth 2",
-                     "position startpos moves e2e5", "position fen 8/8/8/8 w - - 0 1", "go depth 1"])
+    lines = run_uci(
+        [
+            "position startpos moves e2e4 e7e5 g1f3",
+            "go depth 2",
+            "position startpos moves e2e5",
+            "position fen 8/8/8/8 w - - 0 1",
+            "go depth 1",
+        ]
+    )
     strings = [line for line in lines if line.startswith("info string")]
     assert len(strings) == 2 and "e2e5" in strings[0] and "8/8/8/8" in strings[1]
     bestmoves = [line.split()[1] for line in lines if line.startswith("bestmove")]

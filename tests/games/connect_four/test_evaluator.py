@@ -43,8 +43,15 @@ def c4_reference(state) -> list[int]:
                 threats[side].add(cells[values.index(0)])
     playable = [(r, c) for c in range(7) for r in range(6) if grid[r, c] == 0 and (r == 0 or grid[r - 1, c])]
     centre = [(grid[:, 3] == side).sum() for side in (mover, opponent)]
-    return [*counts["twos"], *counts["threes"], len(threats[0]), len(threats[1]),
-            len(threats[0] & set(playable)), len(threats[1] & set(playable)), *centre]
+    return [
+        *counts["twos"],
+        *counts["threes"],
+        len(threats[0]),
+        len(threats[1]),
+        len(threats[0] & set(playable)),
+        len(threats[1] & set(playable)),
+        *centre,
+    ]
 
 
 def test_c4_windows_and_threats_on_a_hand_built_position():
@@ -52,9 +59,16 @@ def test_c4_windows_and_threats_on_a_hand_built_position():
     # o: the three a2-d2, the two b2-e2, the threat d2 (not playable yet).
     state = C4.state_from_moves("112233")
     assert features(ConnectFourEvaluator(), state) == {
-        "twos_mover": 1, "twos_opponent": 1, "threes_mover": 1, "threes_opponent": 1,
-        "threats_mover": 1, "threats_opponent": 1, "playable_threats_mover": 1,
-        "playable_threats_opponent": 0, "centre_mover": 0, "centre_opponent": 0,
+        "twos_mover": 1,
+        "twos_opponent": 1,
+        "threes_mover": 1,
+        "threes_opponent": 1,
+        "threats_mover": 1,
+        "threats_opponent": 1,
+        "playable_threats_mover": 1,
+        "playable_threats_opponent": 0,
+        "centre_mover": 0,
+        "centre_opponent": 0,
     }
     assert ConnectFourEvaluator().value(state) > 0.9  # a win on the next move
 

@@ -306,7 +306,7 @@ def line_patterns(state: rlgames.State, player: int) -> list[int]:
             col, row = divmod(cell, 7)
             mine, theirs = board[0, 5 - row, col], board[1, 5 - row, col]
             digit = 2 if mine else 3 if theirs else 1 if cell in playable else 0
-            pattern += digit * 4 ** i
+            pattern += digit * 4**i
         patterns.append(PATTERNS * line + pattern)
     return patterns
 

@@ -22,6 +22,10 @@ def test_halving_value_has_the_sign_of_the_game_value():
         assert abs(value) == pytest.approx(math.tanh(2.0))
         assert np.sign(value) == solve(state).value, n
     assert features(evaluator, game.state_class(game, (0, 0, 12))) == {
-        "trailing_zeros_parity": 1, "power_of_two_parity": 0}
+        "trailing_zeros_parity": 1,
+        "power_of_two_parity": 0,
+    }
     assert features(evaluator, game.state_class(game, (0, 0, 8))) == {
-        "trailing_zeros_parity": -1, "power_of_two_parity": -1}
+        "trailing_zeros_parity": -1,
+        "power_of_two_parity": -1,
+    }

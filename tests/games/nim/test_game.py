@@ -73,8 +73,17 @@ def test_bad_notation_raises(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "params", [{"heaps": ()}, {"heaps": (0, 2)}, {"heaps": (21,)}, {"heaps": "1;3"}, {"heaps": (1.5,)},
-               {"heaps": (True,)}, {"heaps": (1,) * 21}, {"misere": "yes"}]
+    "params",
+    [
+        {"heaps": ()},
+        {"heaps": (0, 2)},
+        {"heaps": (21,)},
+        {"heaps": "1;3"},
+        {"heaps": (1.5,)},
+        {"heaps": (True,)},
+        {"heaps": (1,) * 21},
+        {"misere": "yes"},
+    ],
 )
 def test_bad_parameters_raise(params: dict) -> None:
     with pytest.raises(ValueError, match="nim: (heaps|every heap|misere)"):

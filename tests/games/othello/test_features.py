@@ -32,7 +32,7 @@ def read_patterns(state: rlgames.State, player: int) -> list[int]:
     rows = []
     for k, squares in op.PATTERNS:
         digits = [0 if grid[r, c] == 0 else 1 if grid[r, c] == player + 1 else 2 for r, c in squares]
-        rows.append(int(op.OFFSETS[k]) + sum(d * 3 ** i for i, d in enumerate(digits)))
+        rows.append(int(op.OFFSETS[k]) + sum(d * 3**i for i, d in enumerate(digits)))
     empties = int((grid == 0).sum())
     return [*rows, int(op.OFFSETS[-1]) + min(op.STAGES - 1, empties // 4)]
 
@@ -40,9 +40,11 @@ def read_patterns(state: rlgames.State, player: int) -> list[int]:
 def turned_patterns(state: rlgames.State, player: int, out: np.ndarray) -> list[int]:
     """The inputs `op.patterns` finds on the board turned a quarter (square (row, col) to (col, 7 - row))."""
     grid = state.board_grid()  # 1 black (player 0), 2 white
-    mine, theirs = (np.uint64(sum(1 << 8 * c + 7 - r for r in range(8) for c in range(8) if grid[r, c] == v))
-                    for v in (player + 1, 2 - player))
-    return out[:op.patterns(mine, theirs, int((grid == 0).sum()), out)].tolist()
+    mine, theirs = (
+        np.uint64(sum(1 << 8 * c + 7 - r for r in range(8) for c in range(8) if grid[r, c] == v))
+        for v in (player + 1, 2 - player)
+    )
+    return out[: op.patterns(mine, theirs, int((grid == 0).sum()), out)].tolist()
 
 
 def test_the_patterns_are_the_symmetric_images_of_each_class() -> None:
@@ -77,5 +79,5 @@ def test_a_quarter_turn_of_the_board_permutes_the_patterns_within_their_classes(
 
     for state in random_states(100, seed=1):
         for player in (0, 1):
-            before = rows(out[:features(state.compact, player, out)].tolist())
+            before = rows(out[: features(state.compact, player, out)].tolist())
             assert rows(turned_patterns(state, player, out)) == before

@@ -77,17 +77,19 @@ def test_start_position_and_first_moves() -> None:
 
 
 def test_str_draws_the_board() -> None:
-    assert str(GAME.state_from_moves("d3")) == "\n".join([
-        "  a b c d e f g h",
-        "1 . . . . . . . .",
-        "2 . . . . . . . .",
-        "3 . . . x . . . .",
-        "4 . . . x x . . .",
-        "5 . . . x o . . .",
-        "6 . . . . . . . .",
-        "7 . . . . . . . .",
-        "8 . . . . . . . .",
-    ])
+    assert str(GAME.state_from_moves("d3")) == "\n".join(
+        [
+            "  a b c d e f g h",
+            "1 . . . . . . . .",
+            "2 . . . . . . . .",
+            "3 . . . x . . . .",
+            "4 . . . x x . . .",
+            "5 . . . x o . . .",
+            "6 . . . . . . . .",
+            "7 . . . . . . . .",
+            "8 . . . . . . . .",
+        ]
+    )
 
 
 def test_observation_is_from_the_side_to_move() -> None:
@@ -102,8 +104,16 @@ def test_observation_is_from_the_side_to_move() -> None:
 
 # --- flips ---------------------------------------------------------------------------------------
 
-DIRECTIONS = {"N": (-1, 0), "NE": (-1, 1), "E": (0, 1), "SE": (1, 1),
-              "S": (1, 0), "SW": (1, -1), "W": (0, -1), "NW": (-1, -1)}
+DIRECTIONS = {
+    "N": (-1, 0),
+    "NE": (-1, 1),
+    "E": (0, 1),
+    "SE": (1, 1),
+    "S": (1, 0),
+    "SW": (1, -1),
+    "W": (0, -1),
+    "NW": (-1, -1),
+}
 
 
 def cell(row: int, col: int) -> str:
@@ -123,26 +133,32 @@ def test_flips_in_each_direction(direction: str) -> None:
     assert after.compact[3] == 0
 
 
-@pytest.mark.parametrize("move, black, white", [
-    ("a1", "h8", "b2 c3 d4 e5 f6 g7"),  # the long diagonal, ending on the sign bit
-    ("h8", "a1", "b2 c3 d4 e5 f6 g7"),
-    ("a8", "h8", "b8 c8 d8 e8 f8 g8"),
-    ("h1", "h8", "h2 h3 h4 h5 h6 h7"),
-])
+@pytest.mark.parametrize(
+    "move, black, white",
+    [
+        ("a1", "h8", "b2 c3 d4 e5 f6 g7"),  # the long diagonal, ending on the sign bit
+        ("h8", "a1", "b2 c3 d4 e5 f6 g7"),
+        ("a8", "h8", "b8 c8 d8 e8 f8 g8"),
+        ("h1", "h8", "h2 h3 h4 h5 h6 h7"),
+    ],
+)
 def test_flips_of_six_discs_to_the_corners(move: str, black: str, white: str) -> None:
     after = position(black, white).apply(square(move))
     assert after.compact[2] == bitboard(f"{move} {black} {white}")
     assert after.is_terminal() and after.returns() == [1.0, -1.0]
 
 
-@pytest.mark.parametrize("move, black, white", [
-    ("h4", "b5", "a5"),  # east of h4 is not a5
-    ("h4", "b7", "a6"),  # nor south-east
-    ("a4", "g3", "h3"),  # west of a4 is not h3
-    ("a4", "g1", "h2"),  # nor north-west
-    ("d4", "", "e4 f4 g4 h4"),  # a run up to the edge
-    ("d4", "h4", "e4 f4"),  # a run that stops on an empty square
-])
+@pytest.mark.parametrize(
+    "move, black, white",
+    [
+        ("h4", "b5", "a5"),  # east of h4 is not a5
+        ("h4", "b7", "a6"),  # nor south-east
+        ("a4", "g3", "h3"),  # west of a4 is not h3
+        ("a4", "g1", "h2"),  # nor north-west
+        ("d4", "", "e4 f4 g4 h4"),  # a run up to the edge
+        ("d4", "h4", "e4 f4"),  # a run that stops on an empty square
+    ],
+)
 def test_no_flip_across_the_edge_or_past_a_gap(move: str, black: str, white: str) -> None:
     assert flips(bitboard(black), bitboard(white), square(move)) == 0
     assert not moves_bitboard(bitboard(black), bitboard(white)) >> square(move) & 1

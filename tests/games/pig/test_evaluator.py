@@ -21,9 +21,15 @@ def test_pig_features_from_the_turn_player():
     evaluator = PigEvaluator()
     assert evaluator.feature_values(PIG.new_initial_state()).tolist() == [0.0] * 5
     assert evaluator.value(PIG.new_initial_state()) == 0.0
-    assert features(evaluator, pig(30, 50, total=25, turn=1)) == pytest.approx({
-        "score_difference": 0.2, "turn_total": 0.25, "held_turn_total": 0.25,
-        "closeness": 0.75**2 - 0.3**2, "can_win_by_holding": 0.0})
+    assert features(evaluator, pig(30, 50, total=25, turn=1)) == pytest.approx(
+        {
+            "score_difference": 0.2,
+            "turn_total": 0.25,
+            "held_turn_total": 0.25,
+            "closeness": 0.75**2 - 0.3**2,
+            "can_win_by_holding": 0.0,
+        }
+    )
     assert features(evaluator, pig(30, 50, total=19, turn=1))["held_turn_total"] == 0.0
     assert features(evaluator, pig(90, 0, total=10))["can_win_by_holding"] == 1.0
     assert evaluator.value(pig(90, 0, total=10)) > 0.99
@@ -36,7 +42,9 @@ def test_pig_value_is_monotone_and_seat_symmetric():
     assert all(-1 < v < 1 for v in values)
     assert evaluator.value(pig(20, 60)) < 0 < evaluator.value(pig(60, 20))
     for score0, score1, total in ((10, 70, 12), (55, 3, 0), (80, 80, 21)):
-        assert evaluator.value(pig(score0, score1, total, turn=0)) == evaluator.value(pig(score1, score0, total, turn=1))
+        assert evaluator.value(pig(score0, score1, total, turn=0)) == evaluator.value(
+            pig(score1, score0, total, turn=1)
+        )
 
 
 def test_pig_chance_node_is_valued_for_the_player_who_rolled():

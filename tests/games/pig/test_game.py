@@ -15,7 +15,16 @@ from rlgames.games.pig.rules import ROLL, STOP, pack_rules
 def position(
     game: Pig, code: int, score0: int, score1: int, total: int, turn: int, decisions: int = 0
 ) -> rlgames.State:
-    compact = (code, 0, score0, score1, total, turn, game.horizon - decisions, pack_rules(game.winscore, game.diceoutcomes))
+    compact = (
+        code,
+        0,
+        score0,
+        score1,
+        total,
+        turn,
+        game.horizon - decisions,
+        pack_rules(game.winscore, game.diceoutcomes),
+    )
     return game.state_class(game, compact)
 
 
@@ -148,8 +157,15 @@ def test_board_grid_and_str() -> None:
 
 
 @pytest.mark.parametrize(
-    "params", [{"winscore": 0}, {"winscore": 10.0}, {"diceoutcomes": 1}, {"diceoutcomes": True}, {"horizon": 0},
-               {"horizon": "9"}]
+    "params",
+    [
+        {"winscore": 0},
+        {"winscore": 10.0},
+        {"diceoutcomes": 1},
+        {"diceoutcomes": True},
+        {"horizon": 0},
+        {"horizon": "9"},
+    ],
 )
 def test_bad_parameters_raise(params: dict) -> None:
     name = next(iter(params))
@@ -227,8 +243,12 @@ def kernel_apply(game: Pig, compact: tuple, action: int) -> tuple | None:
 
 @pytest.mark.parametrize(
     ("params", "num_games"),
-    [({}, 20), ({"winscore": 20}, 100), ({"winscore": 15, "diceoutcomes": 3, "horizon": 12}, 100),
-     ({"winscore": 8, "horizon": 5}, 100)],
+    [
+        ({}, 20),
+        ({"winscore": 20}, 100),
+        ({"winscore": 15, "diceoutcomes": 3, "horizon": 12}, 100),
+        ({"winscore": 8, "horizon": 5}, 100),
+    ],
 )
 def test_python_apply_matches_the_kernel(params: dict, num_games: int) -> None:
     """`PigState.apply` (plain Python, the API's hot path) and the ``apply`` kernel (the search's) agree on

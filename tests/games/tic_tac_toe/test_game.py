@@ -19,9 +19,14 @@ def test_exact_values_of_solved_positions():
     assert (result.value, result.plies_to_end, result.best_actions) == (1, 1, (8,))
 
 
-@pytest.mark.parametrize("moves, returns, winner", [("a1 b1 b2 c1 c3", [1.0, -1.0], 0),
-                                                    ("a2 a1 b3 b2 c2 c3", [-1.0, 1.0], 1),
-                                                    ("a1 b1 c1 b2 b3 c2 a2 a3 c3", [0.0, 0.0], None)])
+@pytest.mark.parametrize(
+    "moves, returns, winner",
+    [
+        ("a1 b1 b2 c1 c3", [1.0, -1.0], 0),
+        ("a2 a1 b3 b2 c2 c3", [-1.0, 1.0], 1),
+        ("a1 b1 c1 b2 b3 c2 a2 a3 c3", [0.0, 0.0], None),
+    ],
+)
 def test_wins_losses_and_draws_from_both_seats(moves, returns, winner):
     state = GAME.state_from_moves(moves)
     assert state.is_terminal() and state.returns() == returns and state.outcome().winner == winner
