@@ -353,8 +353,11 @@ TUG_RECORDS = (
     tug_record(2, 0, 0.0, "repetition"),
     tug_record(3, 1, 1.0),
 )
-MEAN, VARIANCE = 0.75, (4 + 4 + 0 + 1) / 4 - 0.75**2  # player 0's points: 2, 2, 0, -1
-HALF = 1.959963984540054 * np.sqrt(VARIANCE / 4)
+MEAN = 0.75  # player 0's points: 2, 2, 0, -1, mapped onto [0, 1] as (points + 2) / 4 for the estimator:
+_UNIT = [1.0, 1.0, 0.5, 0.25]
+_M = (sum(_UNIT) + 0.1) / 4.2  # a tenth of a pseudo-game at each end of the range
+_SQUARES = sum((u - _M) ** 2 for u in _UNIT) + 0.1 * (_M**2 + (1 - _M) ** 2)
+LOW = 4 * (_M - 3.182446 * np.sqrt(_SQUARES / 3.2 / 4.2)) - 2  # Student's t, 3 degrees of freedom
 
 
 def test_pair_results_count_points_beside_wins_draws_and_losses():
@@ -362,9 +365,7 @@ def test_pair_results_count_points_beside_wins_draws_and_losses():
     assert (pair.wins, pair.draws, pair.losses, pair.score) == (2, 1, 1, 0.625)  # a 2-point win scores 1
     assert pair.points == ((-1.0, 1), (0.0, 1), (2.0, 2)) and pair.points_per_game == 0.75
     assert pair.terminations == (("normal", 3), ("repetition", 1))
-    low, high = pair.points_interval(0.95)
-    assert low == pytest.approx(MEAN - HALF) and high == pytest.approx(MEAN + HALF)
-    assert pair.points_interval(0.95, bound=2.0) == (pytest.approx(MEAN - HALF), 2.0)  # clipped to the utility
+    assert pair.points_interval(0.95, bound=2.0) == (pytest.approx(LOW), 2.0)  # clipped to the utility
 
 
 def tug_result() -> ArenaResult:
@@ -379,20 +380,20 @@ def test_the_report_shows_points_per_game_and_terminations(tmp_path):
     header, rows = ranking_rows(result)
     column = header.index("points/game (95%)")
     by_name = {row[1]: row[column] for row in rows}
-    assert by_name == {"p": f"+0.75 [{MEAN - HALF:+.2f}, +2.00]", "q": f"-0.75 [-2.00, {HALF - MEAN:+.2f}]"}
+    assert by_name == {"p": f"+0.75 [{LOW:+.2f}, +2.00]", "q": f"-0.75 [-2.00, {-LOW:+.2f}]"}
     header, (row,) = pair_rows(result)
     assert row[header.index("points/game (95%)")] == by_name["p"] and row[header.index("score")] == "62.5%"
     data = results_dict(result)
     assert data["game"]["utility"] == [-2, 2] and data["terminations"] == {"normal": 3, "repetition": 1}
     p, q = data["players"]
     assert (p["score"], p["points_per_game"], q["points_per_game"]) == (0.625, 0.75, -0.75)
-    assert p["points_upper"] == 2.0 and p["points_lower"] == pytest.approx(MEAN - HALF)
+    assert p["points_upper"] == 2.0 and p["points_lower"] == pytest.approx(LOW)
     (pair,) = data["pairs"]
     assert pair["points"] == {"-1": 1, "0": 1, "2": 2} and pair["terminations"] == {"normal": 3, "repetition": 1}
     text = console_report(result)
     assert "terminations: 3 normal, 1 repetition" in text and "in [-2, 2]" in text
     markdown = markdown_report(result)
-    assert "terminations: 3 normal, 1 repetition" in markdown and f"| +0.75 [{MEAN - HALF:+.2f}, +2.00] |" in markdown
+    assert "terminations: 3 normal, 1 repetition" in markdown and f"| +0.75 [{LOW:+.2f}, +2.00] |" in markdown
     write_results(result, tmp_path)
     rows = read_games_csv(tmp_path)
     assert [(r["result"], r["termination"], r["first_score"], r["first_points"]) for r in rows] == [

@@ -4,6 +4,7 @@ one-sentence finding, the openings it picks, and bad input as one line with exit
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -11,6 +12,7 @@ import rlgames
 from rlgames.models.checkpoint import save_checkpoint
 from rlgames.models.networks import build_network
 from rlgames.arena.compare import CompareConfig, CompareResult, Row, summary
+from rlgames.arena.stats import ScoreEstimate
 from rlgames.arena.openings import plies_for
 from rlgames.cli import main
 
@@ -110,7 +112,7 @@ def test_a_backgammon_comparison_runs(tmp_path, capsys):
 
 def rows(*scores: tuple[str, float, float, float]) -> tuple[Row, ...]:
     return tuple(
-        Row(label, ("a", "b"), 0, 0, 0, score, (low, high), 0.0, (0.0, 0.0), (0.1, 0.1))
+        Row(label, ("a", "b"), 0, 0, 0, ScoreEstimate(score, low, high, "trinomial", 100, 100, 0.4), (0.1, 0.1))
         for label, score, low, high in scores
     )
 
@@ -170,3 +172,27 @@ def exit_status(argv: list[str]) -> int:
         return main(argv)
     except SystemExit as exit:
         return exit.code
+
+
+def test_compare_with_an_sprt_stops_each_budget_once_it_decides(nnue_checkpoint, tmp_path, capsys):
+    """At depth 9 both sides play tic-tac-toe perfectly: every pair of games scores exactly one point, so
+    the test accepts H0 (no advantage) as soon as it may, after --sprt-min-games games, not the 100 asked."""
+    out = tmp_path / "sprt"
+    args = ["compare", "tic_tac_toe", "--learned", str(nnue_checkpoint), "--depths", "9", "--no-time"]
+    args += ["--games", "100", "--sprt", "0,50", "--out", str(out), "--no-progress"]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    (row,) = json.loads((out / "compare.json").read_text())["rows"]
+    assert row["games"] == 20 and row["model"] == "pentanomial" and row["score"] == 0.5
+    assert row["sprt"]["units"] == 10 and row["sprt"]["llr"] <= math.log(0.05 / 0.95)  # the lower bound
+    assert "after 10 pairs, H0 accepted" in printed
+    assert "GSPRT over the pairs" in (out / "report.md").read_text()
+
+
+def test_a_bad_sprt_is_refused_in_one_line(nnue_checkpoint, capsys):
+    args = ["compare", "tic_tac_toe", "--learned", str(nnue_checkpoint), "--depths", "1", "--no-time"]
+    assert main([*args, "--sprt", "10,0"]) == 2
+    assert capsys.readouterr().err.strip().count("\n") == 0
+    with pytest.raises(SystemExit) as exit:
+        main([*args, "--sprt", "ten"])
+    assert exit.value.code == 2

@@ -85,21 +85,28 @@ def test_bad_inputs_are_named():
         fit_elo(np.array([[0, 5], [6, 0]]), np.array([[0, 10], [10, 0]]))
 
 
-def test_pair_score_interval_uses_the_trinomial_variance():
+def test_pair_score_interval_without_pairs_is_the_trinomial_model_with_its_correction():
     pair = PairResult((0, 1), wins=60, draws=20, losses=20)
-    variance = 0.6 * 0.3**2 + 0.2 * 0.2**2 + 0.2 * 0.7**2  # around the mean score 0.7
-    half = 1.959964 * math.sqrt(variance / 100)
-    assert pair.score == pytest.approx(0.7)
-    assert pair.interval() == pytest.approx((0.7 - half, 0.7 + half), rel=1e-5)
-    assert PairResult((0, 1), 10, 0, 0).interval() == (1.0, 1.0)
+    mean = (70 + 0.1) / 100.2  # a tenth of a pseudo-game scoring 0 and one scoring 1
+    squares = 60 * (1 - mean) ** 2 + 20 * (0.5 - mean) ** 2 + 20 * mean**2 + 0.1 * (mean**2 + (1 - mean) ** 2)
+    half = 1.984217 * math.sqrt(squares / 99.2 / 100.2)  # Student's t, 99 degrees of freedom
+    assert pair.score == pytest.approx(0.7) and pair.estimate().model == "trinomial"
+    assert pair.interval() == pytest.approx((mean - half, mean + half), rel=1e-5)
+    low, high = PairResult((0, 1), 10, 0, 0).interval()  # a clean sweep still has an interval
+    assert 0.6 < low < 1.0 and high == 1.0
 
 
 def test_llr_matches_the_fishtest_formula_and_its_sign():
     s0, s1 = 0.5, logistic_score(10.0)
     expected = 100 * (s1 - s0) * (2 * 0.7 - s0 - s1) / (2 * 0.16)  # mean 0.7, variance 0.16
-    assert log_likelihood_ratio(60, 20, 20, 0.0, 10.0) == pytest.approx(expected, rel=1e-3)
-    assert log_likelihood_ratio(20, 20, 60, 0.0, 10.0) < 0 < log_likelihood_ratio(60, 20, 20, 0.0, 10.0)
-    assert log_likelihood_ratio(0, 0, 0, 0.0, 10.0) == 0.0
+    assert log_likelihood_ratio((20, 20, 60), 0.0, 10.0) == pytest.approx(expected, rel=1e-3)
+    assert log_likelihood_ratio((60, 20, 20), 0.0, 10.0) < 0 < log_likelihood_ratio((20, 20, 60), 0.0, 10.0)
+    assert log_likelihood_ratio((0, 0, 0), 0.0, 10.0) == 0.0
+    # Over pairs: a pair's score is the mean of its two games (0, 1/4, 1/2, 3/4, 1).
+    pair_mean = (10 * 0.25 + 20 * 0.5 + 10 * 0.75 + 10 * 1.0) / 50
+    pair_var = (10 * 0.25**2 + 20 * 0.5**2 + 10 * 0.75**2 + 10 * 1.0) / 50 - pair_mean**2
+    pair_expected = 50 * (s1 - s0) * (2 * pair_mean - s0 - s1) / (2 * pair_var)
+    assert log_likelihood_ratio((0, 10, 20, 10, 10), 0.0, 10.0) == pytest.approx(pair_expected, rel=1e-3)
 
 
 def test_sprt_bounds_and_decisions():

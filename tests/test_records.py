@@ -40,16 +40,17 @@ def test_each_games_and_positions_command_names_its_checkpoint():
 @pytest.mark.parametrize(
     ("file", "id", "score", "elo"),
     [
-        # As `rlgames compare` printed them when the matches were played.
-        ("chess.nnue.pt", "equal-time", "63.0% [58.8%, 67.2%]", "+92 [+57, +127]"),
-        ("chess.nnue.pt", "depth-3", "70.0% [67.4%, 72.5%]", "+147 [+123, +170]"),
-        ("connect_four.nnue.pt", "equal-time", "61.5% [57.0%, 66.0%]", "+81 [+46, +116]"),
-        ("othello.nnue.pt", "depth-6", "84.2% [80.7%, 87.8%]", "+290 [+244, +337]"),
+        # The scores `rlgames compare` printed when the matches were played; the intervals from the
+        # normal approximation it then used differ by 0.1 point at most (84.2% [80.7%, 87.8%] over the
+        # games; tighter over the pairs recorded since).
+        ("chess.nnue.pt", "equal-time", "63.0% [58.8%, 67.2%]", "+92 [+62, +124]"),
+        ("connect_four.nnue.pt", "equal-time", "61.5% [57.0%, 66.0%]", "+81 [+49, +115]"),
+        ("othello.nnue.pt", "depth-6", "84.2% [81.0%, 87.5%]", "+291 [+251, +338]"),
     ],
 )
 def test_figures_derived_from_the_counts_are_the_reported_ones(file, id, score, elo):
     match = MANIFEST[file].measurement(id)
-    assert isinstance(match, Match)
+    assert isinstance(match, Match) and (match.pairs != ()) == (file == "othello.nnue.pt")
     assert (score_text(match), elo_text(match)) == (score, elo)
 
 

@@ -10,8 +10,10 @@ settings (`rlgames.Game.search_defaults`: chess's quiescence), and ``search`` ad
 sides' specs (``filter=8`` in backgammon, ``quiescence=0`` in chess). Each budget is an arena match
 (`rlgames.arena.tournament`): ``games`` games from
 ``games / 2`` distinct random openings, each played with both colourings, the same openings for every
-budget. A budget's row holds the learned side's score with its 95% interval, its Elo relative to the
-hand-crafted side, and both sides' time per move, so that the report shows that the budgets held.
+budget. A budget's row holds the learned side's score with its 95% interval (the pentanomial model over
+the game pairs, `rlgames.arena.stats`), its Elo relative to the hand-crafted side mapped from that
+interval, and both sides' time per move, so that the report shows that the budgets held. With ``sprt``
+each budget's match stops as soon as fishtest's GSPRT over the pairs decides (`rlgames.arena.sprt`).
 `summary` says in one sentence what was found; `write_compare` writes report.md, compare.json,
 compare.png and each match's own files.
 """
@@ -28,7 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from rlgames.arena.openings import plies_for
-from rlgames.arena.report import markdown_table, player_times, write_results
+from rlgames.arena.report import elo_text, markdown_table, player_times, write_results
+from rlgames.arena.sprt import SprtConfig, SprtResult
+from rlgames.arena.stats import ScoreEstimate
 from rlgames.arena.tournament import ArenaConfig, ArenaResult, run_arena
 from rlgames.registry import load_game
 
@@ -43,7 +47,8 @@ class CompareConfig:
     """What to compare: ``learned`` is a checkpoint's path; ``depths`` the equal depths (None: 2, 4 and 6,
     or plies 1 and 2 in a game with chance nodes) and ``seconds`` the equal time per move (None: no
     timed match); ``search`` extra ``key=value`` parameters of both sides' specs; ``opening_plies`` None
-    picks the fewest plies that give ``games / 2`` distinct openings (`rlgames.arena.openings.plies_for`)."""
+    picks the fewest plies that give ``games / 2`` distinct openings (`rlgames.arena.openings.plies_for`);
+    ``sprt`` stops each budget's match once its test decides (``games`` is then the most it plays)."""
 
     game: str
     learned: str
@@ -55,16 +60,22 @@ class CompareConfig:
     opening_plies: int | None = None
     game_params: tuple[tuple[str, Any], ...] = ()
     search: tuple[str, ...] = ()
+    sprt: SprtConfig | None = None
 
     def __post_init__(self) -> None:
         if self.depths is None:
             object.__setattr__(self, "depths", CHANCE_DEPTHS if self.chance else DEPTHS)
         if not self.depths and self.seconds is None:
             raise ValueError("nothing to compare: give at least one depth or a time per move")
-        if any(depth < 1 for depth in self.depths):
+        if any(depth < 1 for depth in self.equal_depths):
             raise ValueError(f"depths must be at least 1, got {self.depths}")
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError(f"the time per move must be positive, got {self.seconds}")
+
+    @property
+    def equal_depths(self) -> tuple[int, ...]:
+        """The equal depths, the default settled (``depths`` is never None past construction)."""
+        return self.depths or ()
 
     @property
     def chance(self) -> bool:
@@ -73,7 +84,7 @@ class CompareConfig:
 
     def budgets(self) -> list[tuple[str, str]]:
         """``(label, alpha-beta budget)`` per match: ``("depth 4", "depth=4")``, ``("0.1 s/move", "time=0.1")``."""
-        rows = [(f"depth {depth}", f"depth={depth}") for depth in self.depths]
+        rows = [(f"depth {depth}", f"depth={depth}") for depth in self.equal_depths]
         if self.seconds is not None:
             rows.append((f"{self.seconds:g} s/move", f"time={self.seconds:g}"))
         return rows
@@ -84,7 +95,7 @@ class CompareConfig:
             search = "expectiminimax"
             budget = budget.replace("depth=", "plies=")
             if budget.startswith("time="):
-                budget = f"plies={max(self.depths, default=1) + 1}, {budget}"
+                budget = f"plies={max(self.equal_depths, default=1) + 1}, {budget}"
         else:
             search = "alphabeta"
         extra = "".join(f", {item}" for item in self.search)
@@ -98,29 +109,43 @@ def _has_chance(game: str, params: tuple[tuple[str, Any], ...]) -> bool:
 
 @dataclass(frozen=True)
 class Row:
-    """One budget's match, from the learned side: wins, draws, losses, score and Elo with their 95%
-    intervals, and each side's mean time per move in seconds."""
+    """One budget's match, from the learned side: wins, draws, losses, the score's estimate (score, Elo
+    and normalised Elo with their 95% intervals), each side's mean time per move in seconds, and the
+    SPRT's state where one ran."""
 
     label: str
     specs: tuple[str, str]
     wins: int
     draws: int
     losses: int
-    score: float
-    score_interval: tuple[float, float]
-    elo: float
-    elo_interval: tuple[float, float]
+    estimate: ScoreEstimate
     seconds_per_move: tuple[float, float]
+    sprt: SprtResult | None = None
 
     @property
     def games(self) -> int:
         return self.wins + self.draws + self.losses
 
     @property
+    def score(self) -> float:
+        return self.estimate.score
+
+    @property
+    def score_interval(self) -> tuple[float, float]:
+        return self.estimate.interval
+
+    @property
+    def elo(self) -> float:
+        return self.estimate.elo
+
+    @property
+    def elo_interval(self) -> tuple[float, float]:
+        return self.estimate.elo_interval
+
+    @property
     def verdict(self) -> str:
         """``"stronger"``, ``"weaker"`` or ``"no clear difference"``: where the interval lies against 50%."""
-        low, high = self.score_interval
-        return "stronger" if low > 0.5 else "weaker" if high < 0.5 else "no clear difference"
+        return self.estimate.verdict
 
 
 @dataclass(frozen=True)
@@ -150,6 +175,7 @@ def run_compare(
             opening_plies=plies,
             game_params=config.game_params,
             anchor=HAND_CRAFTED,
+            sprt=config.sprt,
         )
         match = run_arena(arena, progress=progress)
         matches.append(match)
@@ -161,27 +187,40 @@ def run_compare(
 def row_of(label: str, match: ArenaResult) -> Row:
     """The learned side's figures in a finished match."""
     (pair,) = match.pairs
-    times = [player_times(match, player) for player in (LEARNED, HAND_CRAFTED)]
-    elo = match.elo
+    learned, hand_crafted = (player_times(match, player) for player in (LEARNED, HAND_CRAFTED))
+    learned_specs, hand_crafted_specs = match.config.specs
     return Row(
         label,
-        tuple(match.config.specs),
+        (learned_specs, hand_crafted_specs),
         pair.wins,
         pair.draws,
         pair.losses,
-        pair.score,
-        pair.interval(),
-        elo.ratings[LEARNED],
-        (elo.lower[LEARNED], elo.upper[LEARNED]),
-        tuple(t.total_s / t.moves if t.moves else math.nan for t in times),
+        pair.estimate(),
+        (seconds_per_move(learned), seconds_per_move(hand_crafted)),
+        match.sprt,
     )
+
+
+def seconds_per_move(times: Any) -> float:
+    return times.total_s / times.moves if times.moves else math.nan
 
 
 def row_text(row: Row) -> str:
     low, high = row.score_interval
-    return (
+    text = (
         f"learned scored {row.score:.1%} [{low:.1%}, {high:.1%}] ({row.wins}W {row.draws}D {row.losses}L), "
-        f"Elo {row.elo:+.0f} [{row.elo_interval[0]:+.0f}, {row.elo_interval[1]:+.0f}]: {row.verdict}"
+        f"Elo {elo_text(row.elo, *row.elo_interval)}: {row.verdict}"
+    )
+    return text if row.sprt is None else f"{text}; {sprt_text(row.sprt)}"
+
+
+def sprt_text(status: SprtResult) -> str:
+    """``"SPRT(0, 10): LLR 2.96 in [-2.94, 2.94] after 120 pairs, H1 accepted"``."""
+    config = status.config
+    decision = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision"}[status.decision]
+    return (
+        f"SPRT({config.elo0:g}, {config.elo1:g}): LLR {status.llr:.2f} in [{config.lower_bound:.2f}, "
+        f"{config.upper_bound:.2f}] after {status.units} {status.unit_name}, {decision}"
     )
 
 
@@ -218,6 +257,7 @@ HEADER = (
     "W-D-L",
     "score (95%)",
     "Elo vs hand-crafted (95%)",
+    "nElo",
     "s/move learned",
     "s/move hand-crafted",
     "verdict",
@@ -231,7 +271,8 @@ def table_rows(result: CompareResult) -> list[list[str]]:
             str(row.games),
             f"{row.wins}-{row.draws}-{row.losses}",
             f"{row.score:.1%} [{row.score_interval[0]:.1%}, {row.score_interval[1]:.1%}]",
-            f"{row.elo:+.0f} [{row.elo_interval[0]:+.0f}, {row.elo_interval[1]:+.0f}]",
+            elo_text(row.elo, *row.elo_interval),
+            "-" if math.isnan(row.estimate.nelo) else f"{row.estimate.nelo:+.0f}",
             f"{row.seconds_per_move[0]:.4f}",
             f"{row.seconds_per_move[1]:.4f}",
             row.verdict,
@@ -247,10 +288,12 @@ def markdown(result: CompareResult) -> str:
         f"`{learned}` against `{hand_crafted}` in {config.game} (the budget as each row says), "
         f"{config.games} games per budget from "
         f"{config.games // 2} random openings of {result.opening_plies} plies, each played with both "
-        f"colourings, seed {config.seed}. Score: wins plus half the draws, with the normal "
-        f"approximation's 95% interval; Elo relative to the hand-crafted side (maximum likelihood, one "
-        f"virtual draw). Each budget's games are in its own folder (games.csv, results.json)."
+        f"colourings, seed {config.seed}. Score: wins plus half the draws. "
+        f"{result.rows[0].estimate.method if result.rows else ''} nElo: the score's distance from 50% in "
+        f"standard deviations of a game (fishtest's normalised Elo). Each budget's games are in its own "
+        f"folder (games.csv, results.json)."
     )
+    sprts = [f"- {row.label}: {sprt_text(row.sprt)}" for row in result.rows if row.sprt is not None]
     return "\n".join(
         [
             f"# Learned against hand-crafted evaluation: {config.game}",
@@ -261,6 +304,17 @@ def markdown(result: CompareResult) -> str:
             "",
             markdown_table(HEADER, table_rows(result)),
             "",
+            *(
+                [
+                    f"Sequential test (fishtest's GSPRT over the pairs, alpha {config.sprt.alpha:g}, beta "
+                    f"{config.sprt.beta:g}):",
+                    "",
+                    *sprts,
+                    "",
+                ]
+                if config.sprt is not None
+                else []
+            ),
             "![score by budget](compare.png)",
             "",
         ]
@@ -271,7 +325,16 @@ def as_dict(result: CompareResult) -> dict[str, Any]:
     rows = []
     for row in result.rows:
         record = dataclasses.asdict(row)
-        record.update(games=row.games, verdict=row.verdict)
+        record.update(
+            games=row.games,
+            verdict=row.verdict,
+            score=row.score,
+            score_interval=row.score_interval,
+            elo=row.elo,
+            elo_interval=row.elo_interval,
+            nelo=row.estimate.nelo,
+            model=row.estimate.model,
+        )
         rows.append(record)
     return {
         "config": dataclasses.asdict(result.config),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -17,7 +17,7 @@ INCHES_PER_CHAR = 0.075
 """About the width of one character of a tick label (10 pt): figures grow to fit the players' specs."""
 
 
-def label_inches(names: list[str]) -> float:
+def label_inches(names: Sequence[str]) -> float:
     """The width the longest of ``names`` takes as a tick label."""
     return INCHES_PER_CHAR * max(len(name) for name in names)
 

@@ -47,8 +47,9 @@ def results_dict(result: ArenaResult) -> dict[str, Any]:
         )
     pairs = []
     for pair in result.pairs:
-        low, high = pair.interval(elo.confidence)
-        points_low, points_high = pair.points_interval(elo.confidence, result.utility[1])
+        estimate = pair.estimate(elo.confidence)
+        low, high = estimate.interval
+        points_low, points_high = pair.points_interval(elo.confidence, bound=result.utility[1])
         pairs.append(
             {
                 "players": [result.names[i] for i in pair.players],
@@ -59,6 +60,12 @@ def results_dict(result: ArenaResult) -> dict[str, Any]:
                 "score": pair.score,
                 "score_lower": low,
                 "score_upper": high,
+                "model": estimate.model,
+                "pentanomial": list(pair.pairs),
+                "elo": _number(estimate.elo),
+                "elo_lower": _number(estimate.elo_interval[0]),
+                "elo_upper": _number(estimate.elo_interval[1]),
+                "nelo": _number(estimate.nelo),
                 "points_per_game": _number(pair.points_per_game),
                 "points_lower": _number(points_low),
                 "points_upper": _number(points_high),
@@ -248,11 +255,22 @@ def points_text(mean: float, low: float, high: float) -> str:
 def pair_rows(result: ArenaResult) -> tuple[list[str], list[list[str]]]:
     """Every pair's wins, draws and losses (from the first-named player's side): header and rows."""
     confidence = result.elo.confidence
-    header = ["pair", "W", "D", "L", "score", f"{confidence:.0%} interval", f"points/game ({confidence:.0%})"]
+    header = [
+        "pair",
+        "W",
+        "D",
+        "L",
+        "score",
+        f"{confidence:.0%} interval",
+        f"Elo ({confidence:.0%})",
+        "nElo",
+        f"points/game ({confidence:.0%})",
+    ]
     rows = []
     for pair in result.pairs:
-        low, high = pair.interval(confidence)
-        points = points_text(pair.points_per_game, *pair.points_interval(confidence, result.utility[1]))
+        estimate = pair.estimate(confidence)
+        low, high = estimate.interval
+        points = points_text(pair.points_per_game, *pair.points_interval(confidence, bound=result.utility[1]))
         rows.append(
             [
                 " vs ".join(result.names[i] for i in pair.players),
@@ -261,10 +279,24 @@ def pair_rows(result: ArenaResult) -> tuple[list[str], list[list[str]]]:
                 str(pair.losses),
                 f"{pair.score:.1%}",
                 f"[{low:.1%}, {high:.1%}]",
+                elo_text(estimate.elo, *estimate.elo_interval),
+                "-" if math.isnan(estimate.nelo) else f"{estimate.nelo:+.0f}",
                 points,
             ]
         )
     return header, rows
+
+
+def elo_text(elo: float, low: float, high: float) -> str:
+    """An Elo difference and its interval, e.g. ``+81 [+46, +116]``; ``-`` without any."""
+    return "-" if math.isnan(elo) else f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]"
+
+
+def method_note(result: ArenaResult) -> str:
+    """The sentence saying which model gave the pairs' intervals (one per model used)."""
+    sentences = dict.fromkeys(pair.estimate(result.elo.confidence).method for pair in result.pairs)
+    ranking = "The ranking's Elo is a maximum-likelihood fit over every pair (rlgames.arena.elo)."
+    return " ".join([*sentences, ranking]) if len(result.names) > 2 else " ".join(sentences)
 
 
 def terminations_note(result: ArenaResult) -> str:
@@ -326,6 +358,7 @@ def console_report(result: ArenaResult) -> str:
     notes = [
         note
         for note in (
+            method_note(result),
             points_note(result),
             terminations_note(result),
             repeated_openings_note(result),
@@ -366,11 +399,11 @@ def markdown_report(result: ArenaResult) -> str:
         f"colourings), seed {config.seed}."
     )
     method = (
-        f"Elo: Bradley-Terry maximum likelihood with draws as half a win, {config.prior_draws:g} virtual "
+        f"Ranking: Bradley-Terry maximum likelihood with draws as half a win, {config.prior_draws:g} virtual "
         f"draws per pair, anchored at {result.names[config.anchor]} = {config.anchor_rating:g}; intervals "
-        f"from the Fisher information, relative to the anchor. Pair scores: normal approximation with the "
-        f"trinomial variance. Points per game: a player's return, in the game's utility range "
-        f"[{result.utility[0]:g}, {result.utility[1]:g}], with the normal approximation's interval."
+        f"from the Fisher information, relative to the anchor. Pairs: {method_note(result)} Points per game: "
+        f"a player's return, in the game's utility range [{result.utility[0]:g}, {result.utility[1]:g}], with "
+        f"the same estimator over single games."
     )
     lines = [
         f"# Arena: {config.game}",

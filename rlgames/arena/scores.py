@@ -1,17 +1,15 @@
-"""Pairwise results: wins, draws and losses, and the score with its confidence interval; the points
-per game with theirs; how the games ended.
+"""Pairwise results: wins, draws and losses, the game pairs' pentanomial counts, and the score with its
+confidence interval; the points per game with theirs; how the games ended.
 
 The *score* counts a win 1, a draw 1/2 and a loss 0, whatever the points (the Elo fit and the SPRT
 use it). The *points* are the player's returns, in the game's utility range (``GameInfo.utility``):
 in a game whose wins are worth 1 or 2 points (backgammon's gammons), a 2-point win scores 1 and
 counts 2 points.
 
-The score's interval is the normal approximation with the trinomial variance: each game scores 1, 1/2
-or 0 with the observed frequencies, so the score's standard error is ``sqrt(var / n)`` with
-``var = (w + d/4) / n - score**2``. It ignores that the two games of an opening are paired (the
-pentanomial model would be tighter when colours matter), and it is clipped to [0, 1]; a pair that
-always ends the same way gets a zero-width interval. The points' interval is the same normal
-approximation with the observed variance of the points per game, clipped to the utility range.
+The arena plays every opening twice, colours swapped: the two games are a *pair*, and a pair scores 0,
+1/2, 1, 3/2 or 2 points (its pentanomial outcome). The score's interval, and the Elo's mapped from it,
+come from `rlgames.arena.stats`: over the pairs where every game belongs to a finished pair, over
+single games otherwise. The points' interval is the same estimator over single games.
 """
 
 from __future__ import annotations
@@ -25,6 +23,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from rlgames.arena.match import GameRecord
+from rlgames.arena.stats import ScoreEstimate, pentanomial, points_estimate, trinomial
 
 
 def normal_quantile(confidence: float) -> float:
@@ -47,6 +46,9 @@ class PairResult:
     ``((-1.0, 3), (0.0, 1), (2.0, 2))``; empty where they were not recorded."""
     terminations: tuple[tuple[str, int], ...] = ()
     """How many games ended each way (``"normal"``, ``"repetition"``...), by name."""
+    pairs: tuple[int, ...] = ()
+    """How many game pairs (an opening with colours swapped) ``players[0]`` scored 0, 1/2, 1, 3/2 and 2
+    points in; empty where the games are not all in finished pairs."""
 
     @property
     def games(self) -> int:
@@ -55,11 +57,11 @@ class PairResult:
     @property
     def points_per_game(self) -> float:
         """``players[0]``'s mean points per game (NaN where none were recorded)."""
-        return points_interval(self.points)[0]
+        games = sum(count for _, count in self.points)
+        return sum(value * count for value, count in self.points) / games if games else math.nan
 
-    def points_interval(self, confidence: float = 0.95, bound: float = math.inf) -> tuple[float, float]:
-        """The interval of the points per game (see the module's docstring), clipped to
-        ``[-bound, bound]``, the game's utility range."""
+    def points_interval(self, confidence: float = 0.95, *, bound: float) -> tuple[float, float]:
+        """The interval of the points per game, within ``[-bound, bound]``, the game's utility range."""
         return points_interval(self.points, confidence, bound)[1:]
 
     @property
@@ -67,29 +69,24 @@ class PairResult:
         """The first player's mean score per game (NaN before any game)."""
         return (self.wins + 0.5 * self.draws) / self.games if self.games else math.nan
 
+    def estimate(self, confidence: float = 0.95) -> ScoreEstimate:
+        """The score with its interval, Elo and normalised Elo: the pentanomial model over the pairs when
+        every game is in one, the trinomial over the games otherwise."""
+        if self.pairs and 2 * sum(self.pairs) == self.games:
+            return pentanomial(self.pairs, confidence)
+        return trinomial(self.wins, self.draws, self.losses, confidence)
+
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
-        """The score's confidence interval (see the module's docstring)."""
-        n, score = self.games, self.score
-        if n == 0:
-            return math.nan, math.nan
-        variance = max((self.wins + 0.25 * self.draws) / n - score * score, 0.0)
-        half = normal_quantile(confidence) * math.sqrt(variance / n)
-        return max(score - half, 0.0), min(score + half, 1.0)
+        """The score's confidence interval (`estimate`)."""
+        return self.estimate(confidence).interval
 
 
 def points_interval(
-    points: Iterable[tuple[float, int]], confidence: float = 0.95, bound: float = math.inf
+    points: Iterable[tuple[float, int]], confidence: float = 0.95, bound: float = 1.0
 ) -> tuple[float, float, float]:
-    """The mean of points given as ``(points, games)`` counts, and its normal-approximation interval
-    clipped to ``[-bound, bound]``: ``(mean, lower, upper)``, NaN for no games."""
-    counts = [(float(value), count) for value, count in points if count]
-    n = sum(count for _, count in counts)
-    if n == 0:
-        return math.nan, math.nan, math.nan
-    mean = sum(value * count for value, count in counts) / n
-    variance = max(sum(value * value * count for value, count in counts) / n - mean * mean, 0.0)
-    half = normal_quantile(confidence) * math.sqrt(variance / n)
-    return mean, max(mean - half, -bound), min(mean + half, bound)
+    """The mean of points given as ``(points, games)`` counts within ``[-bound, bound]``, and its interval
+    (`rlgames.arena.stats.points_estimate`): ``(mean, lower, upper)``, NaN for no games."""
+    return points_estimate([(float(value), count) for value, count in points if count], bound, confidence)
 
 
 def merge_counts(*tallies: Iterable[tuple[Any, int]]) -> tuple[tuple[Any, int], ...]:
@@ -106,6 +103,7 @@ def pair_results(records: Iterable[GameRecord], num_players: int) -> tuple[PairR
     counts = np.zeros((num_players, num_players, 3), dtype=np.int64)  # [i, j] -> wins, draws, losses of i
     points: dict[tuple[int, int], Counter] = defaultdict(Counter)  # (i, j) -> points of i -> games
     terminations: dict[tuple[int, int], Counter] = defaultdict(Counter)  # (i, j), i < j -> termination -> games
+    openings: dict[tuple[int, int, int], list[float]] = defaultdict(list)  # (i, j, opening), i < j -> i's scores
     for record in records:
         first, second = record.game.first, record.game.second
         outcome = {1.0: 0, 0.5: 1, 0.0: 2}[record.score]
@@ -114,17 +112,33 @@ def pair_results(records: Iterable[GameRecord], num_players: int) -> tuple[PairR
         points[first, second][record.points] += 1
         points[second, first][0.0 - record.points] += 1  # 0.0 - 0.0 is 0.0, not -0.0
         terminations[min(first, second), max(first, second)][record.termination] += 1
+        i_score = record.score if first < second else 1.0 - record.score
+        openings[min(first, second), max(first, second), record.game.opening_index].append(i_score)
     return tuple(
         PairResult(
             (i, j),
-            *(int(c) for c in counts[i, j]),
+            int(counts[i, j, 0]),
+            int(counts[i, j, 1]),
+            int(counts[i, j, 2]),
             points=merge_counts(points[i, j].items()),
             terminations=merge_counts(terminations[i, j].items()),
+            pairs=pentanomial_counts([scores for (a, b, _), scores in openings.items() if (a, b) == (i, j)]),
         )
         for i in range(num_players)
         for j in range(i + 1, num_players)
         if counts[i, j].any()
     )
+
+
+def pentanomial_counts(openings: Iterable[list[float]]) -> tuple[int, ...]:
+    """How many openings gave 0, 1/2, 1, 3/2 and 2 points over their two games; empty unless every
+    opening was played exactly twice."""
+    counts = [0] * 5
+    for scores in openings:
+        if len(scores) != 2:
+            return ()
+        counts[int(round(2 * sum(scores)))] += 1
+    return tuple(counts)
 
 
 def score_matrices(pairs: Iterable[PairResult], num_players: int) -> tuple[np.ndarray, np.ndarray]:

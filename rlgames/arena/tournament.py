@@ -21,7 +21,7 @@ import contextlib
 import dataclasses
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from typing import Any, Generator, Sequence
 
 import numpy as np
 from tqdm import tqdm
@@ -32,7 +32,7 @@ from rlgames.arena.match import GameRecord, ScheduledGame, play_game
 from rlgames.arena.openings import file_openings, random_openings
 from rlgames.arena.positions import Line
 from rlgames.arena.scores import PairResult, merge_counts, pair_results, score_matrices
-from rlgames.arena.sprt import SprtConfig, SprtResult, sprt
+from rlgames.arena.sprt import SprtConfig, SprtResult, sprt_pairs
 from rlgames.game import Game
 from rlgames.parallel import GameRecipe, game_recipe, map_ordered, rebuild_game
 from rlgames.registry import load_game
@@ -127,7 +127,7 @@ def resolve_anchor(text: str, specs: Sequence[str]) -> int:
 def schedule(config: ArenaConfig, game: Game) -> list[ScheduledGame]:
     """Every game of the tournament, pair by pair, opening by opening, each opening with both colourings."""
     openings = choose_openings(config, game)
-    games = []
+    games: list[ScheduledGame] = []
     for i, j in itertools.combinations(range(len(config.specs)), 2):
         for k, opening in enumerate(openings):
             for first, second in ((i, j), (j, i)):
@@ -159,7 +159,8 @@ def run_arena(config: ArenaConfig, *, game: Game | None = None, progress: bool =
         config = dataclasses.replace(config, game_params=tuple(game.params.items()))
     scheduled = schedule(config, game)
     records: list[GameRecord] = []
-    counts = [0, 0, 0]  # wins, draws, losses of player 0 against player 1, for the SPRT
+    pairs = [0, 0, 0, 0, 0]  # player 0's pentanomial counts against player 1, for the SPRT
+    halves: dict[int, float] = {}  # opening -> player 0's score in the pair's first finished game
     status = None
     with (
         tqdm(total=len(scheduled), unit="game", disable=not progress) as bar,
@@ -168,26 +169,30 @@ def run_arena(config: ArenaConfig, *, game: Game | None = None, progress: bool =
         for record in played:
             records.append(record)
             bar.update()
-            if config.sprt is not None:
-                counts[_first_player_outcome(record)] += 1
-                status = sprt(config.sprt, *counts)
+            if config.sprt is not None and record.game.opening_index in halves:
+                pair_score = halves.pop(record.game.opening_index) + _first_player_score(record)
+                pairs[int(round(2 * pair_score))] += 1
+                status = sprt_pairs(config.sprt, pairs)
                 if status.decision is not None:
                     break
-    pairs = pair_results(records, len(config.specs))
-    points, games = score_matrices(pairs, len(config.specs))
+            elif config.sprt is not None:
+                halves[record.game.opening_index] = _first_player_score(record)
+    results = pair_results(records, len(config.specs))
+    points, games = score_matrices(results, len(config.specs))
     elo = fit_elo(
         points, games, anchor=config.anchor, anchor_rating=config.anchor_rating, prior_draws=config.prior_draws
     )
-    return ArenaResult(config, player_names(config.specs), tuple(records), pairs, elo, status, game.info.utility, game)
+    return ArenaResult(
+        config, player_names(config.specs), tuple(records), results, elo, status, game.info.utility, game
+    )
 
 
-def _first_player_outcome(record: GameRecord) -> int:
-    """0, 1 or 2: a win, a draw or a loss of player 0 (whatever its colour) in a two-player match."""
-    score = record.score if record.game.first == 0 else 1.0 - record.score
-    return {1.0: 0, 0.5: 1, 0.0: 2}[score]
+def _first_player_score(record: GameRecord) -> float:
+    """Player 0's score (whatever its colour) in a game of a two-player match."""
+    return record.score if record.game.first == 0 else 1.0 - record.score
 
 
-def _played(config: ArenaConfig, game: Game, scheduled: list[ScheduledGame]) -> Iterator[GameRecord]:
+def _played(config: ArenaConfig, game: Game, scheduled: list[ScheduledGame]) -> Generator[GameRecord, None, None]:
     """The games' records in schedule order, played here or by ``config.workers`` processes
     (`rlgames.parallel`), each building its own game from the registry name and parameters, and its
     agents."""

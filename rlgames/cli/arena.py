@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from rlgames.cli.common import (
     add_progress_flag,
+    add_sprt_arguments,
     existing_file,
     game_from_args,
     progress_wanted,
     seeded_agent,
+    sprt_from_args,
     verb_with_agents,
 )
 
@@ -21,18 +23,9 @@ if TYPE_CHECKING:
     from rlgames.game import Game
 
 
-def _elo_pair(text: str) -> tuple[float, float]:
-    try:
-        elo0, elo1 = (float(part) for part in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected ELO0,ELO1 such as 0,10; got {text!r}") from None
-    return elo0, elo1
-
-
 def cmd_arena(args: argparse.Namespace) -> int:
     from rlgames.arena import (
         ArenaConfig,
-        SprtConfig,
         console_report,
         log_to_tensorboard,
         resolve_anchor,
@@ -40,9 +33,6 @@ def cmd_arena(args: argparse.Namespace) -> int:
         write_results,
     )
 
-    sprt = None
-    if args.sprt is not None:
-        sprt = SprtConfig(*args.sprt, alpha=args.sprt_alpha, beta=args.sprt_beta, min_games=args.sprt_min_games)
     config = ArenaConfig(
         args.game,
         tuple(args.specs),
@@ -55,7 +45,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         anchor=resolve_anchor(args.anchor, args.specs),
         anchor_rating=args.anchor_rating,
         prior_draws=args.prior_draws,
-        sprt=sprt,
+        sprt=sprt_from_args(args),
     )
     result = run_arena(config, progress=progress_wanted(args))
     print(console_report(result))
@@ -111,15 +101,7 @@ def add_arena_verb(verbs: argparse._SubParsersAction) -> None:
         help="virtual draws added per pair so that perfect scores keep finite Elo (default 1; "
         "0 for the plain maximum likelihood)",
     )
-    arena.add_argument(
-        "--sprt",
-        type=_elo_pair,
-        metavar="ELO0,ELO1",
-        help="stop a two-player match as soon as an SPRT of elo0 against elo1 (the first player's advantage) decides",
-    )
-    arena.add_argument("--sprt-alpha", type=float, default=0.05, help="SPRT false-positive rate (default 0.05)")
-    arena.add_argument("--sprt-beta", type=float, default=0.05, help="SPRT false-negative rate (default 0.05)")
-    arena.add_argument("--sprt-min-games", type=int, default=20, help="games before the SPRT may decide (default 20)")
+    add_sprt_arguments(arena, "a two-player match")
     arena.add_argument("--tensorboard", metavar="DIR", help="log the Elo values under arena/ tags to DIR")
     add_progress_flag(arena)
     arena.set_defaults(run=cmd_arena)

@@ -45,7 +45,7 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {one_line(message)} (see {self.prog} --help)\n")
 
 
-def one_line(text: str) -> str:
+def one_line(text: object) -> str:
     """``text`` with its lines joined: an error is reported on a single line."""
     return " ".join(str(text).split())
 
@@ -124,6 +124,41 @@ def add_game(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="a game parameter, e.g. -p heaps=(1,3,5)",
     )
+
+
+def elo_pair(text: str) -> tuple[float, float]:
+    """``0,10`` -> (0.0, 10.0): an SPRT's two hypotheses."""
+    try:
+        elo0, elo1 = (float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected ELO0,ELO1 such as 0,10; got {text!r}") from None
+    if not (math.isfinite(elo0) and math.isfinite(elo1)):
+        raise argparse.ArgumentTypeError(f"the SPRT's Elo values must be finite, got {text!r}")
+    return elo0, elo1
+
+
+def add_sprt_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--sprt ELO0,ELO1`` and its error rates and minimum, stopping ``what`` once the test decides."""
+    parser.add_argument(
+        "--sprt",
+        type=elo_pair,
+        metavar="ELO0,ELO1",
+        help=f"stop {what} as soon as fishtest's GSPRT over the game pairs decides between elo0 and elo1 "
+        "(the first player's advantage)",
+    )
+    parser.add_argument("--sprt-alpha", type=float, default=0.05, help="SPRT false-positive rate (default 0.05)")
+    parser.add_argument("--sprt-beta", type=float, default=0.05, help="SPRT false-negative rate (default 0.05)")
+    parser.add_argument("--sprt-min-games", type=int, default=20, help="games before the SPRT may decide (default 20)")
+
+
+def sprt_from_args(args: argparse.Namespace) -> Any:
+    """The `SprtConfig` the arguments ask for, or None (a bad one raises `ValueError`, one line)."""
+    from rlgames.arena.sprt import SprtConfig
+
+    if args.sprt is None:
+        return None
+    elo0, elo1 = args.sprt
+    return SprtConfig(elo0, elo1, alpha=args.sprt_alpha, beta=args.sprt_beta, min_games=args.sprt_min_games)
 
 
 def add_progress_flag(parser: argparse.ArgumentParser) -> None:

@@ -10,6 +10,8 @@ from rlgames.cli.common import (
     existing_file,
     positive_float,
     progress_wanted,
+    sprt_from_args,
+    add_sprt_arguments,
 )
 
 
@@ -48,6 +50,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         opening_plies=args.opening_plies,
         game_params=tuple(args.param),
         search=tuple(args.search),
+        sprt=sprt_from_args(args),
     )
     game = game_from_args(args)
     load_agent(config.specs(config.budgets()[0][1])[0], game)  # a bad checkpoint fails now, not in a worker
@@ -70,6 +73,7 @@ def add_compare_verb(verbs: argparse._SubParsersAction) -> None:
             "budget's score with its 95% interval and a one-sentence finding; writes report.md, compare.json,\n"
             "compare.png and every game. In a game with chance nodes both sides search by expectiminimax,\n"
             "a depth counting plies (one player's roll and move).\n"
+            "With --sprt ELO0,ELO1 each budget's match stops once fishtest's GSPRT over the game pairs decides.\n"
             "Example: rlgames compare connect_four --learned checkpoints/connect_four.nnue.pt --workers 2\n"
             "         rlgames compare backgammon --learned checkpoints/backgammon.pt --search filter=8"
         ),
@@ -110,6 +114,7 @@ def add_compare_verb(verbs: argparse._SubParsersAction) -> None:
         metavar="N",
         help="plies of the random openings (default: the fewest giving GAMES/2 distinct ones)",
     )
+    add_sprt_arguments(compare, "each budget's match")
     compare.add_argument("--out", metavar="DIR", help="the report's folder (default compare-GAME)")
     add_progress_flag(compare)
     compare.set_defaults(run=cmd_compare)

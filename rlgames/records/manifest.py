@@ -68,6 +68,9 @@ class Match:
     """The command, commit and date."""
     depth: int | None = None
     """The depth (or plies) both sides searched, for an equal-depth match."""
+    pairs: tuple[int, ...] = ()
+    """How many openings ``player`` scored 0, 1/2, 1, 3/2 and 2 points in over their two games, where
+    recorded (the pentanomial model's counts); empty where only the games' results were kept."""
 
     @property
     def games(self) -> int:
@@ -225,6 +228,12 @@ def _measurement(file: str, record: dict[str, Any]) -> Measurement:
         raise ManifestError(f"{where}: question must be one of {', '.join(QUESTIONS)}")
     if isinstance(measurement, Match) and (measurement.question == "equal depth") != (measurement.depth is not None):
         raise ManifestError(f"{where}: an equal-depth match, and only one, gives its depth")
+    if (
+        isinstance(measurement, Match)
+        and measurement.pairs
+        and (len(measurement.pairs) != 5 or 2 * sum(measurement.pairs) != measurement.games)
+    ):
+        raise ManifestError(f"{where}: pairs must be five counts of pairs covering every game")
     if isinstance(measurement, Accuracy) and not 0 <= measurement.correct <= measurement.positions:
         raise ManifestError(f"{where}: correct must be between 0 and positions")
     return measurement

@@ -19,14 +19,10 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
-from rlgames.arena.elo import fit_elo
 from rlgames.arena.scores import PairResult
-from rlgames.arena.tournament import ArenaConfig
+from rlgames.arena.stats import ScoreEstimate
 from rlgames.records.manifest import Accuracy, Checkpoint, Manifest, Match, Measurement
 
 RECORDS_PAGE = "docs/records.md"
@@ -42,23 +38,10 @@ DOCUMENTS = (
 REGION = re.compile(r"(<!-- generated: (?P<name>[^>]*?) -->)(?P<body>.*?)(<!-- end generated -->)", re.S)
 
 
-@dataclass(frozen=True)
-class MatchFigures:
-    """A match's score and Elo with their 95% intervals, as the arena computes them from the counts."""
-
-    score: float
-    interval: tuple[float, float]
-    elo: float
-    elo_interval: tuple[float, float]
-
-
-def match_figures(match: Match) -> MatchFigures:
-    """The figures of a match, by the arena's statistics (`rlgames.arena.scores`, `rlgames.arena.elo`)."""
-    pair = PairResult((0, 1), match.wins, match.draws, match.losses)
-    points = np.array([[0.0, pair.wins + 0.5 * pair.draws], [pair.losses + 0.5 * pair.draws, 0.0]])
-    games = np.array([[0.0, pair.games], [pair.games, 0.0]])
-    elo = fit_elo(points, games, anchor=1, prior_draws=ArenaConfig.prior_draws)
-    return MatchFigures(pair.score, pair.interval(), elo.ratings[0], (elo.lower[0], elo.upper[0]))
+def match_figures(match: Match) -> ScoreEstimate:
+    """The figures of a match by the arena's statistics (`rlgames.arena.stats`): the pentanomial model
+    where the record counts its pairs, the trinomial otherwise."""
+    return PairResult((0, 1), match.wins, match.draws, match.losses, pairs=match.pairs).estimate()
 
 
 def anchor(checkpoint: Checkpoint, measurement: Measurement) -> str:
@@ -115,11 +98,11 @@ def describe(measurement: Measurement) -> str:
         a = measurement
         share = percent(a.share)
         return f"`{a.agent}` keeps the exact value on {a.correct:,} of {a.positions:,} positions ({share}), {a.on}"
-    m = measurement
-    text = f"{m.what}: {number(m.value)}"
-    if m.reference is not None:
-        text += f" against {number(m.reference)} for {m.reference_name} ({m.value / m.reference:.2f} of it"
-        text += ")" if m.higher_is_better else "; lower is better)"
+    text = f"{measurement.what}: {number(measurement.value)}"
+    if measurement.reference is not None:
+        ratio = measurement.value / measurement.reference
+        text += f" against {number(measurement.reference)} for {measurement.reference_name} ({ratio:.2f} of it"
+        text += ")" if measurement.higher_is_better else "; lower is better)"
     return text
 
 
@@ -259,6 +242,8 @@ def record_lines(checkpoint: Checkpoint, m: Measurement) -> list[str]:
     ]
     if isinstance(m, Match) and m.openings:
         lines += [f"{m.openings:,} distinct openings, each played with colours swapped.", ""]
+    if isinstance(m, Match):
+        lines += [match_figures(m).method, ""]
     if p.note:
         lines += [p.note[0].upper() + p.note[1:] + ".", ""]
     lines += [f"Recorded at commit `{p.commit}` on {p.date}, by:", "", "```bash", p.command, "```", ""]
