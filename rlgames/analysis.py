@@ -125,7 +125,7 @@ def measure_accuracy(
     return Accuracy(truth, len(positions), optimal, signs)
 
 
-def _resolve_truth(truth: str, positions: list[PositionLine]) -> str:
+def _resolve_truth(truth: str, positions: Sequence[PositionLine]) -> str:
     if truth not in TRUTHS:
         raise ValueError(f"unknown truth {truth!r}; expected one of {', '.join(TRUTHS)}")
     if not positions:

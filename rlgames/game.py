@@ -36,12 +36,15 @@ import abc
 import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import numba
 import numpy as np
 
 from rlgames.jit.entry import compiled_entry
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 CHANCE = -1
 """Player code of a chance node (OpenSpiel's ``kChancePlayerId``)."""
@@ -276,7 +279,7 @@ def dihedral_symmetries(size: int, extra_actions: int = 0) -> tuple[Symmetry, ..
 
     Actions past the cells (``extra_actions`` of them, e.g. othello's pass) map to themselves.
     """
-    transforms: list[tuple[str, Callable[[np.ndarray], np.ndarray]]] = []
+    transforms: list[tuple[str, Callable[..., np.ndarray]]] = []  # (x, k=k): each binds its k as a default
     for k in range(4):
         transforms.append((f"rot{90 * k}", lambda x, k=k: np.rot90(x, k, axes=(-2, -1))))
         transforms.append((f"rot{90 * k}+flip", lambda x, k=k: np.flip(np.rot90(x, k, axes=(-2, -1)), -1)))
@@ -465,7 +468,7 @@ class Game(abc.ABC):
         return f"{type(self).__name__}({args})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.params == self.params  # type: ignore[attr-defined]
+        return type(other) is type(self) and other.params == self.params
 
     def __hash__(self) -> int:
         return hash((self.name, tuple(sorted(self.params.items()))))
@@ -552,7 +555,7 @@ class State:
         outcomes, probs = zip(*self.chance_outcomes())
         return int(outcomes[rng.choice(len(outcomes), p=probs)])
 
-    def apply(self, action: int) -> State:
+    def apply(self, action: int) -> Self:
         """The successor after ``action``; the receiver is unchanged. Raises `IllegalActionError`."""
         if type(action) is not int:  # the compiled entry point would coerce 3.7 or "3" to 3
             action = self._as_int(action)
@@ -672,6 +675,8 @@ class HistoryState(State):
     """
 
     __slots__ = ("_history", "_repeated")
+    _history: tuple[int, ...]  # unset on a state made without history: read through `history`
+    _repeated: bool  # set on the state that a drawn repetition ends
 
     def history(self) -> tuple[int, ...]:
         return getattr(self, "_history", ())
@@ -683,7 +688,7 @@ class HistoryState(State):
         keys = np.array((*self.history(), self.hash_key()), dtype=np.int64)
         return int(self.game.kernels.repetition(child, keys, len(keys)))
 
-    def apply(self, action: int) -> HistoryState:
+    def apply(self, action: int) -> Self:
         child = super().apply(action)
         child._history = (*self.history(), self.hash_key())
         verdict = self._judge(child.compact)
@@ -717,7 +722,7 @@ class HistoryState(State):
         return "repetition" if getattr(self, "_repeated", False) else super().termination()
 
     def __eq__(self, other: object) -> bool:
-        return super().__eq__(other) and other.history() == self.history()  # type: ignore[union-attr]
+        return isinstance(other, HistoryState) and super().__eq__(other) and other.history() == self.history()
 
     def __hash__(self) -> int:
         return hash((self.compact, self.history()))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Callable
+from typing import Any
 
 from rlgames.agents.base import Limits
 from rlgames.game import Game, State
@@ -55,7 +56,7 @@ class AlphaBetaAgent:
             self.evaluator = load_evaluator("model", game, path=model)
         else:
             self.evaluator = load_evaluator(eval, game, **({} if weights is None else {"weights": weights}))
-        knobs = {
+        knobs: dict[str, Any] = {  # AlphaBetaConfig's keywords, by the spec's names
             "depth": depth,
             "nodes": nodes,
             "time": time,

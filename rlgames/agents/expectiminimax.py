@@ -12,6 +12,8 @@ value (gnubg's move filter: faster, not exact), e.g. ``expectiminimax(plies=2, f
 
 from __future__ import annotations
 
+from typing import Any
+
 from rlgames.game import Game, State
 from rlgames.search import Expectiminimax, ExpectiminimaxConfig
 from rlgames.search.expectiminimax.config import SPEC_KEYWORDS
@@ -48,7 +50,7 @@ class ExpectiminimaxAgent:
             self.evaluator = load_evaluator("model", game, path=model)
         else:
             self.evaluator = load_evaluator(eval, game, **({} if weights is None else {"weights": weights}))
-        knobs = {"nodes": nodes, "time": time, "tt_mb": tt_mb, "filter": filter}
+        knobs: dict[str, Any] = {"nodes": nodes, "time": time, "tt_mb": tt_mb, "filter": filter}
         config = ExpectiminimaxConfig(
             depth=depth if plies is None else plies,
             depth_unit="decision" if plies is None else "turn",

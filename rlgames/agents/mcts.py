@@ -16,6 +16,7 @@ import copy
 import dataclasses
 import time
 from collections.abc import Callable
+from typing import Any, Literal
 
 from rlgames.agents.base import Limits
 from rlgames.evaluators.base import Evaluator
@@ -60,8 +61,8 @@ class MCTSAgent:
             raise ValueError("policy rollouts (rollout=policy, rollout_model=FILE) need the main network: model=FILE")
         self.game = game
         self.evaluator = _evaluator(game, eval, model, rollout, rollout_model, mix, seed)
-        selection = "puct" if model else "uct"
-        knobs = {} if c is None else {"c_puct" if model else "uct_c": c}
+        selection: Literal["uct", "puct"] = "puct" if model else "uct"
+        knobs: dict[str, Any] = {} if c is None else {"c_puct" if model else "uct_c": c}
         self.config = MCTSConfig(
             simulations=simulations,
             time_limit=time,

@@ -30,6 +30,7 @@ class PolicyAgent:
 
     def search(self, state: State) -> SearchResult:
         values, priors = self.evaluator.evaluate_batch([state])
+        assert priors is not None  # a network's evaluator has a policy head
         policy = priors[0]
         action = int(sample_actions(priors[:1], self.temperature, self.rng)[0])
         return SearchResult(

@@ -36,7 +36,7 @@ class AgentEntry:
 
 _ONE_EVALUATOR = (("eval", "model"), ("weights", "model"))
 _ONE_DEPTH = ("depth", "plies")
-_WHY_EXCLUSIVE = {_ONE_DEPTH: "depth counts decisions, plies counts turns"}
+_WHY_EXCLUSIVE: dict[tuple[str, ...], str] = {_ONE_DEPTH: "depth counts decisions, plies counts turns"}
 """Why a group of exclusive parameters is one; the default: the agent uses one evaluator."""
 
 _AGENTS: dict[str, AgentEntry] = {

@@ -23,7 +23,7 @@ import importlib
 import json
 import os
 import warnings
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import numpy as np
 
@@ -107,7 +107,8 @@ def read_weights_file(path: str | os.PathLike, game: Game, evaluator: LinearEval
 def _heuristic(game: Game, **params: Any) -> Evaluator:
     weights = params.pop("weights", None)
     if isinstance(weights, (str, os.PathLike)):
-        weights = read_weights_file(weights, game, _hand_crafted(game, **params))
+        # a weights file holds a linear heuristic's weights (another heuristic fails on reading it)
+        weights = read_weights_file(weights, game, cast(LinearEvaluator, _hand_crafted(game, **params)))
     if weights is not None:
         params["weights"] = weights
     return _hand_crafted(game, **params)

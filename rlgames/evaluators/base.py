@@ -71,8 +71,8 @@ class Evaluator(abc.ABC):
         The priors are None when the evaluator has no policy for some state of the batch.
         """
         values = np.array([self.value(state) for state in states], dtype=np.float64)
-        policies = [self.policy(state) for state in states]
-        if not policies or any(p is None for p in policies):
+        policies = [p for p in (self.policy(state) for state in states) if p is not None]
+        if not policies or len(policies) < len(states):  # some state has none
             return values, None
         return values, np.stack(policies).astype(np.float64, copy=False)
 

@@ -192,7 +192,7 @@ def make_nnue_kernel(
         raise ValueError(f"the network takes {inputs} inputs, the observation has {math.prod(observation_shape)}")
 
     if features is not None:
-        return cache_closure(_sparse_kernel(features, observer, w1, b1, output, max_active or inputs))
+        return _sparse_kernel(features, observer, w1, b1, output, max_active or inputs)
 
     @njit(fastmath=True)
     def kernel(s) -> float:
@@ -244,7 +244,7 @@ def _sparse_kernel(
                     accumulator[k] += w1[row, k]
             return output(accumulator)
 
-        return kernel
+        return cache_closure(kernel)
     blocks, shift = blocked
     mask = (1 << shift) - 1
 
@@ -268,7 +268,7 @@ def _sparse_kernel(
                 accumulator[k] += block[row, k]
         return output(accumulator)
 
-    return kernel_in_blocks
+    return cache_closure(kernel_in_blocks)
 
 
 @njit(cache=True, inline="always")

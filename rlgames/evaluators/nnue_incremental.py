@@ -96,7 +96,7 @@ def make_incremental_nnue(
             copy_into(accumulator, b1)
             if sparse:
                 active = stack_int64(most)
-                for j in range(features(s, player, active)):
+                for j in range(features(s, player, active)):  # type: ignore[misc]  # sparse: not None
                     add_row(accumulator, active[j], np.float32(1.0))
             else:
                 x = stack_float32(inputs)
@@ -152,7 +152,7 @@ def make_incremental_nnue(
             n_gained = n_lost = 0
             if changes_given:
                 changes = stack_int64(MAX_CHANGES)
-                for j in range(feature_changes(s, s2, player, changes)):
+                for j in range(feature_changes(s, s2, player, changes)):  # type: ignore[misc]  # changes_given: not None
                     if changes[j] >= 0:
                         gained[n_gained] = changes[j]
                         n_gained += 1
@@ -161,7 +161,7 @@ def make_incremental_nnue(
                         n_lost += 1
             else:  # the two positions' active inputs matched one to one, each against each
                 before, after = stack_int64(most), stack_int64(most)
-                n, m = features(s, player, before), features(s2, player, after)
+                n, m = features(s, player, before), features(s2, player, after)  # type: ignore[misc]  # sparse: not None
                 for i in range(n):
                     if not _take(after, m, before[i]):  # not in the child: lost
                         lost[n_lost] = before[i]

@@ -73,7 +73,7 @@ def make_rollout_kernel(kernels: GameKernels, rollouts: int, rng_state: np.ndarr
         mean = total / (rollouts * scale)
         return mean if s[0] == 0 else -mean
 
-    kernel.buffers = (rng_state, actions, probs, keys)
+    kernel.buffers = (rng_state, actions, probs, keys)  # type: ignore[attr-defined]  # an attribute of our own
     return never_cache(kernel)  # its addresses are this process's: no search around it is cached
 
 

@@ -55,16 +55,16 @@ def _unary_intrinsic(name: str):
     return intrinsic(generic)
 
 
-if numba.config.DISABLE_JIT:  # plain Python: an intrinsic cannot run there
+if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]  # (set at run time) plain Python: no intrinsic
 
-    def popcount(bits: int) -> int:
+    def popcount(bits: int | np.integer) -> int:
         return (int(bits) & (1 << 64) - 1).bit_count()
 
-    def lsb(bits: int) -> int:
+    def lsb(bits: int | np.integer) -> int:
         bits = int(bits) & (1 << 64) - 1
         return (bits & -bits).bit_length() - 1
 
-    def msb(bits: int) -> int:
+    def msb(bits: int | np.integer) -> int:
         return (int(bits) & (1 << 64) - 1).bit_length() - 1
 
 else:
@@ -88,33 +88,33 @@ else:
         return 63 - _ctlz(bits)
 
 
-@intrinsic
-def float_bits(typingctx, x):
-    """The bits of float64 ``x`` as an int64 (a reinterpretation, not a conversion)."""
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], llvm_ir.IntType(64))
-
-    return types.int64(types.float64), codegen
-
-
-@intrinsic
-def bits_float(typingctx, x):
-    """The float64 whose bits are int64 ``x`` (the inverse of `float_bits`)."""
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], llvm_ir.DoubleType())
-
-    return types.float64(types.int64), codegen
-
-
-if numba.config.DISABLE_JIT:  # plain Python: an intrinsic cannot run there
+if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]  # (set at run time) plain Python: no intrinsic
 
     def float_bits(x: float) -> int:
         return int(np.float64(x).view(np.int64))
 
     def bits_float(x: int) -> float:
         return float(np.int64(x).view(np.float64))
+
+else:
+
+    @intrinsic
+    def float_bits(typingctx, x):
+        """The bits of float64 ``x`` as an int64 (a reinterpretation, not a conversion)."""
+
+        def codegen(context, builder, signature, args):
+            return builder.bitcast(args[0], llvm_ir.IntType(64))
+
+        return types.int64(types.float64), codegen
+
+    @intrinsic
+    def bits_float(typingctx, x):
+        """The float64 whose bits are int64 ``x`` (the inverse of `float_bits`)."""
+
+        def codegen(context, builder, signature, args):
+            return builder.bitcast(args[0], llvm_ir.DoubleType())
+
+        return types.float64(types.int64), codegen
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -30,13 +30,15 @@ import os
 import secrets
 import sys
 import types
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 from numba.core import bytecode
 from numba.core import types as nbtypes
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, IndexDataCacheFile
 from numba.core.codegen import RuntimeLinker
+from numba.core.dispatcher import Dispatcher
 from numba.core.registry import CPUDispatcher
 
 __all__ = ["cache_closure", "fingerprint", "never_cache"]
@@ -51,11 +53,14 @@ bytecode.FunctionIdentity._unique_ids = itertools.count(secrets.randbits(48) << 
 _KEY_VERSION = "per-process unique function names"
 
 
+_DispatcherT = TypeVar("_DispatcherT", bound=Dispatcher)
+
+
 class Uncacheable(TypeError):
     """A closure reaches an object whose value the fingerprint cannot describe."""
 
 
-def cache_closure(dispatcher: CPUDispatcher) -> CPUDispatcher:
+def cache_closure(dispatcher: _DispatcherT) -> _DispatcherT:
     """Enables the on-disk cache of ``dispatcher`` (an ``njit`` closure made by a factory), keyed by
     `fingerprint`; returns it. Left uncached where the fingerprint is impossible or the cache
     directory is not writable."""
@@ -64,15 +69,15 @@ def cache_closure(dispatcher: CPUDispatcher) -> CPUDispatcher:
         cache = _FingerprintCache(dispatcher.py_func, key)
     except (Uncacheable, RuntimeError):  # RuntimeError: numba found no usable cache directory
         return dispatcher
-    dispatcher._cache = cache
+    dispatcher._cache = cache  # type: ignore[attr-defined]  # numba's stubs omit its private attributes
     return dispatcher
 
 
-def never_cache(dispatcher: CPUDispatcher) -> CPUDispatcher:
+def never_cache(dispatcher: _DispatcherT) -> _DispatcherT:
     """Marks ``dispatcher`` as specific to this process (compiled code holding addresses of this
     process's memory): no closure that reaches it is cached, as its key would be new in every
     process and each would add an entry that none reuses. Returns it."""
-    dispatcher._rlgames_process_specific = True
+    dispatcher._rlgames_process_specific = True  # type: ignore[attr-defined]  # a mark of our own, read by _Walker
     return dispatcher
 
 
@@ -122,7 +127,7 @@ class _FingerprintCache(FunctionCache):
 
     _impl_class = _CheckedImpl
 
-    def __init__(self, py_func: types.FunctionType, key: str) -> None:
+    def __init__(self, py_func: Callable[..., object], key: str) -> None:
         super().__init__(py_func)
         self._fingerprint = key
         old = self._cache_file

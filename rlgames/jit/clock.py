@@ -13,6 +13,8 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from rlgames.jit.unsafe import compiled_call
+
 __all__ = ["now_ns", "out_of_time"]
 
 
@@ -22,6 +24,7 @@ if hasattr(time, "CLOCK_MONOTONIC"):
         """The monotonic clock that deadlines are read from, in nanoseconds."""
         return time.clock_gettime_ns(time.CLOCK_MONOTONIC)
 
+    @compiled_call
     @intrinsic
     def _clock_ns(typingctx):
         """``() -> int64``: `now_ns` in compiled code (``clock_gettime(CLOCK_MONOTONIC)``)."""
@@ -53,7 +56,8 @@ else:
         """The clock that deadlines are read from, in nanoseconds."""
         return time.perf_counter_ns()
 
-    @njit(_nrt=True)  # objmode needs numba's runtime; a recursion that calls it may run without
+    # objmode needs numba's runtime; a recursion that calls it may run without
+    @njit(_nrt=True)  # type: ignore[call-overload]  # _nrt: a numba option missing from its stubs
     def out_of_time(deadline_ns: int) -> bool:
         """Whether `now_ns` has passed ``deadline_ns``."""
         with numba.objmode(now="int64"):

@@ -16,6 +16,8 @@ from numba.core.typing import signature as typing_signature
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, np_cfarray, populate_array
 
+from rlgames.jit.unsafe import compiled_call
+
 
 def with_nrt(kernel: Callable) -> Callable:
     """``kernel`` behind a forwarding njit function compiled with numba's runtime (NRT).
@@ -26,13 +28,14 @@ def with_nrt(kernel: Callable) -> Callable:
     function says ``_nrt=True``, so the kernels behind it are compiled as anywhere else; LLVM inlines it.
     """
 
-    @njit(_nrt=True)
+    @njit(_nrt=True)  # type: ignore[call-overload]  # _nrt: a numba option missing from its stubs
     def call(*args):
         return kernel(*args)
 
     return call
 
 
+@compiled_call
 @intrinsic
 def borrowed(typingctx, array):
     """A view of ``array`` that numba does not reference-count (no meminfo), for the caller's lifetime.

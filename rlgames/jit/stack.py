@@ -16,7 +16,7 @@ from numba.extending import intrinsic
 def _stack_array(dtype: types.Number) -> Callable:
     """An intrinsic ``stack(size)``: a C-contiguous ``dtype`` array of ``size`` (a compile-time constant)
     on the calling function's stack. It must not outlive that function, and it is not zeroed."""
-    if numba.config.DISABLE_JIT:  # plain Python: an intrinsic cannot run there
+    if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]  # (set at run time) plain Python: no intrinsic
         return lambda size: np.zeros(size, dtype=np.dtype(str(dtype)))
 
     @intrinsic

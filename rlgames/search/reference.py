@@ -48,11 +48,15 @@ def terminal_value(child: State, player: int) -> float:
     return child.game.info.value(child.returns()[player])
 
 
-def quiescence(state: State, evaluator: Evaluator, plies: int, counters: _Counters | None = None):
+def quiescence(
+    state: State, evaluator: Evaluator, plies: int, counters: _Counters | None = None
+) -> tuple[float, tuple[int, ...]]:
     """``(value, line)`` of ``state`` past the horizon: the better of standing pat on the evaluator's
     value and each tactical move, for up to ``plies`` more plies."""
     if counters is not None:
         counters.nodes += 1
+    line: tuple[int, ...]
+    rest: tuple[int, ...]
     best, line = evaluator.value(state), ()
     if plies == 0:
         return best, line
@@ -95,13 +99,18 @@ def alphabeta(state: State, *, depth: int | None = None, evaluator: Evaluator | 
     return _result(state, value, line, counters, depth, time.perf_counter() - start)
 
 
-def _minimax(state: State, depth: int | None, evaluator: Evaluator | None, counters: _Counters):
+def _minimax(
+    state: State, depth: int | None, evaluator: Evaluator | None, counters: _Counters
+) -> tuple[float, tuple[int, ...]]:
     """``(value from the side to move, principal variation)`` of a non-terminal state."""
     counters.nodes += 1
     if depth == 0:
         counters.nodes -= 1
+        assert evaluator is not None  # a depth limit comes with one (_check_root)
         return quiescence(state, evaluator, counters.quiescence_depth, counters)
     player = state.current_player()
+    line: tuple[int, ...]
+    rest: tuple[int, ...]
     best, line = -math.inf, ()
     for action in state.legal_actions():
         child = state.apply(action)
@@ -118,12 +127,15 @@ def _minimax(state: State, depth: int | None, evaluator: Evaluator | None, count
 
 def _alphabeta(
     state: State, depth: int | None, alpha: float, beta: float, evaluator: Evaluator | None, counters: _Counters
-):
+) -> tuple[float, tuple[int, ...]]:
     """``(value, principal variation)``; the value is exact inside ``(alpha, beta)``, a bound outside."""
     counters.nodes += 1
     if depth == 0:
+        assert evaluator is not None  # a depth limit comes with one (_check_root)
         return evaluator.value(state), ()
     player = state.current_player()
+    line: tuple[int, ...]
+    rest: tuple[int, ...]
     best, line = -math.inf, ()
     for action in state.legal_actions():
         child = state.apply(action)
@@ -239,7 +251,9 @@ def _value(
         return terminal_value(state, player), ()
     if depth == 0 and (counters.by_turn or not state.is_chance_node()):
         counters.evaluations += 1
+        assert evaluator is not None  # a depth limit comes with one (expectiminimax checks)
         return min(HIGH, max(LOW, evaluator.value(state))), ()
+    line: tuple[int, ...]
     if state.is_chance_node():
         total, line, likeliest = 0.0, (), -1.0
         for outcome, probability in state.chance_outcomes():

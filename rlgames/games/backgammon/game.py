@@ -165,6 +165,7 @@ class BackgammonState(State):
         glyph = notation.GLYPHS
         if code == TERMINAL:
             outcome = self.outcome()
+            assert outcome is not None  # a terminal state has one
             if outcome.winner is None:
                 return "game over: a draw at the turn limit"
             return f"game over: {glyph[outcome.winner]} (player {outcome.winner}) wins, {outcome.result}"
@@ -238,7 +239,9 @@ class Backgammon(Game):
         (``"25; 24/22 13/8"``: the opening roll 2-5, then player 0's move)."""
         if isinstance(moves, str):
             moves = [move for move in moves.split(";") if move.strip()]
-        return super().state_from_moves(moves)
+        state = super().state_from_moves(moves)
+        assert isinstance(state, BackgammonState)  # the game's state class
+        return state
 
     def parse_position_line(self, text: str) -> tuple[tuple[int, ...], int | None]:
         """The actions of a line of moves separated by semicolons, unlabelled."""

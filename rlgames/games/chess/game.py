@@ -240,7 +240,8 @@ class Chess(Game):
             Result=outcome.result.split()[0],
             Termination=outcome.termination,
         )
-        node, state = record, self.new_initial_state()
+        node: chess.pgn.GameNode = record
+        state = self.new_initial_state()
         for action in actions:
             node = node.add_variation(chess.Move.from_uci(state.action_to_string(action)))
             state = state.apply(action)

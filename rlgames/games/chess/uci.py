@@ -23,8 +23,9 @@ from typing import IO, Any
 from rlgames.agents import load_agent
 from rlgames.agents.base import EngineAgent, Limits
 from rlgames.agents.warmup import Warmup
-from rlgames.game import Game, State
+from rlgames.game import State
 from rlgames.games.chess.evaluator import cp_from_value
+from rlgames.games.chess.game import Chess
 
 MOVES_TO_GO = 30
 """The moves a clock without ``movestogo`` is assumed to have to last (sudden death)."""
@@ -98,7 +99,7 @@ class UciEngine:
 
     def __init__(
         self,
-        game: Game,
+        game: Chess,
         spec: str,
         *,
         out: IO[str] = sys.stdout,
@@ -208,8 +209,9 @@ class UciEngine:
     def _go(self, tokens: list[str]) -> None:
         self._stop()
         go = parse_go(tokens)
-        if self.state.is_terminal():
-            raise ValueError(f"the game is over ({self.state.outcome().result}): no move to search")
+        outcome = self.state.outcome()
+        if outcome is not None:  # the game is over
+            raise ValueError(f"the game is over ({outcome.result}): no move to search")
         limits = limits_for(go, self.state.current_player() == 0, self.overhead_ms)
         searcher = self.agent
         if isinstance(self.agent, EngineAgent):

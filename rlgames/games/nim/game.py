@@ -27,6 +27,7 @@ def _legal_actions(heaps: tuple[int, ...]) -> list[int]:
 
 class NimState(State):
     __slots__ = ()
+    game: Nim
 
     def _heaps(self) -> tuple[int, ...]:
         return self.compact[HEAPS:]

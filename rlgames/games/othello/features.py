@@ -19,6 +19,8 @@ Bit ``8 * row + col`` is square ``(row, col)``, as in `rlgames.games.othello.rul
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from numba import njit
 
@@ -30,7 +32,7 @@ from rlgames.jit.bits import popcount
 def _images(cells: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
     """The images of the ordered ``cells`` under the board's 8 symmetries, one per distinct set of
     squares (the first found), each in the order its canonical cells map to."""
-    maps = [
+    maps: list[Callable[..., tuple[int, int]]] = [  # (r, c); a reflection binds its m as a default
         lambda r, c: (r, c),
         lambda r, c: (c, SIZE - 1 - r),
         lambda r, c: (SIZE - 1 - r, SIZE - 1 - c),

@@ -128,7 +128,7 @@ class Othello(Game):
     def symmetries(self) -> tuple[Symmetry, ...]:
         return dihedral_symmetries(SIZE, extra_actions=1)
 
-    def too_big_to_solve(self, state: OthelloState) -> str | None:
+    def too_big_to_solve(self, state: State) -> str | None:
         """Positions with more than `SOLVABLE_EMPTIES` empty squares: measured, 12 empties took the
         exhaustive solver 7.7 million positions and 6 s, and 13 outgrew its 2 GB memo after 36 s."""
         _, _, black, white, _ = state.compact

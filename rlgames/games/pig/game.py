@@ -35,6 +35,7 @@ from rlgames.games.pig.rules import (
 
 class PigState(State):
     __slots__ = ()
+    game: Pig
 
     def apply(self, action: int) -> "PigState":
         """The successor after ``action``; the receiver is unchanged. Raises `IllegalActionError`.

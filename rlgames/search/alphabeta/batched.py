@@ -95,6 +95,8 @@ class _Search:
         priors: np.ndarray | None = None
         if inner and (depth == 1 or (depth >= 3 and self.has_policy)):
             values, priors = self.evaluate(inner, leaves=depth == 1)
+        line: tuple[int, ...]
+        rest: tuple[int, ...]
         best, line, k = -math.inf, (), 0
         for action, child in zip(actions, children):
             if child.is_terminal():
@@ -192,6 +194,7 @@ def batched_alphabeta(
         best = (score, line, iteration)
         if abs(score) > 1.0 and WIN - abs(score) <= iteration:
             break  # a proven result within the horizon: deeper iterations cannot change it
+    assert best is not None  # the first iteration always completes
     score, line, completed = best
     return _result(state, score, line, search, completed, time.perf_counter() - start)
 

@@ -163,6 +163,7 @@ class AlphaBeta:
             score = compiled.search(state.compact, depth, ws)
             ws.control[NODE_LIMIT] = node_limit
             if ws.control[ABORTED]:
+                assert best is not None  # the first iteration always completes
                 best = _interrupted(score, ws, best)
                 break
             best = (score, principal_variation(ws), depth)
@@ -181,6 +182,7 @@ class AlphaBeta:
                 break  # a proven result within the horizon: deeper iterations cannot change it
             if now_ns() >= deadline or self._stopped:
                 break
+        assert best is not None  # the first iteration always completes
         return self._result(state, *best, ws, (now_ns() - start) * 1e-9)
 
     def _workspace(self, state: State, max_depth: int, root_prior: np.ndarray | None) -> Workspace | EvalWorkspace:
@@ -203,7 +205,13 @@ class AlphaBeta:
         return ws if incremental is None else with_accumulators(ws, incremental.width)
 
     def _result(
-        self, state: State, score: float, line: tuple[int, ...], depth: int, ws: Workspace, elapsed: float
+        self,
+        state: State,
+        score: float,
+        line: tuple[int, ...],
+        depth: int,
+        ws: Workspace | EvalWorkspace,
+        elapsed: float,
     ) -> SearchResult:
         counters = ws.control
         policy = np.zeros(state.game.num_actions, dtype=np.float64)
@@ -232,7 +240,7 @@ class AlphaBeta:
 
 
 def _interrupted(
-    score: float, ws: Workspace, best: tuple[float, tuple[int, ...], int]
+    score: float, ws: Workspace | EvalWorkspace, best: tuple[float, tuple[int, ...], int]
 ) -> tuple[float, tuple[int, ...], int]:
     """The result after an iteration ran out of budget: its best root move searched to the end, with its
     score and line (the depth stays the last completed one), where the previous iteration's move was

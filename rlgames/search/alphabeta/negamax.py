@@ -248,7 +248,7 @@ def make_alphabeta(
         col = ws.control[REPEAT_COL]
         ws.plies[ply, col] = min(ws.plies[ply, col], ws.plies[ply + 1, col])
 
-    @njit(_nrt=False)
+    @njit(_nrt=False)  # type: ignore[call-overload]  # _nrt: a numba option missing from its stubs
     def quiesce(s, depth: int, ply: int, alpha: float, beta: float, ws: Workspace) -> float:
         """Quiescence (games with tactical moves): stand pat, or play a tactical move."""
         control = ws.control
@@ -328,7 +328,7 @@ def make_alphabeta(
     # the caller holds, so counting references to them (an atomic add and subtract per array per
     # call) bought nothing and cost much of the time. It also means the recursion cannot allocate:
     # numba refuses to compile an allocation here ("NRT required but not enabled").
-    @njit(_nrt=False)
+    @njit(_nrt=False)  # type: ignore[call-overload]  # _nrt: a numba option missing from its stubs
     def negamax(s, depth: int, ply: int, alpha: float, beta: float, ws: Workspace) -> float:
         control = ws.control
         if is_leaf(s, depth, control):

@@ -110,6 +110,6 @@ def new_workspace(
     return Workspace(plies=rows, scores=scores, tt=new_table(tt_size_mb), control=control)
 
 
-def principal_variation(ws: Workspace) -> tuple[int, ...]:
+def principal_variation(ws: Workspace | EvalWorkspace) -> tuple[int, ...]:
     """The line from the root of the last completed search (`rlgames.search.pv`)."""
     return pv.principal_variation(ws.plies, ws.control[PV_COL], ws.control[PV_LEN_COL])

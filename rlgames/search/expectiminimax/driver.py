@@ -161,6 +161,7 @@ class Expectiminimax:
             best = (score, principal_variation(ws), depth)
             if now_ns() >= deadline:
                 break
+        assert best is not None  # the first iteration always completes
         return self._result(state, *best, ws, (now_ns() - start) * 1e-9)
 
     def _filter_root(self, state: State, value: Callable[..., float], ws: Workspace) -> None:
@@ -198,6 +199,7 @@ class Expectiminimax:
                 break
             nodes += result.stats.nodes
             best = result
+        assert best is not None  # the first iteration, without a budget, always completes
         stats = replace(best.stats, nodes=nodes, time_s=time.perf_counter() - start)
         return replace(best, stats=stats)
 

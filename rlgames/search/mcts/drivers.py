@@ -43,8 +43,17 @@ class TreeDriver:
         then); a search that plans its simulations ahead (Gumbel's Sequential Halving) runs them all."""
         self._stopped = True
 
+    def seed(self, seed: int) -> None:
+        """Restarts the PRNG from ``seed``."""
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        """Forgets the trees: the next search starts afresh."""
+        raise NotImplementedError
+
     def root_visit_counts(self, index: int = 0) -> np.ndarray:
         """int64[num_actions]: the visits of each root action of tree ``index`` (0 if unexpanded)."""
+        assert self._tree is not None and self._game is not None, "no trees: search first"
         return root_visit_counts(self._tree, index, self._game.num_actions)
 
     def _build(self, game: Game, num_trees: int) -> None:
@@ -57,26 +66,30 @@ class TreeDriver:
         if self._tree is None or game != self._game or self._tree.meta.shape[0] != len(states):
             self._build(game, len(states))
             self._roots = [None] * len(states)
+        assert self._tree is not None  # built now or before
         self._tree = with_key_room(self._tree, key_room(game, states))
         return game
 
     def _set_root(self, t: int, state: State) -> None:
         """Makes tree ``t`` a lone root at ``state``, with its history."""
+        assert self._tree is not None  # built by `_trees_for`
         reset_root(self._tree, t, state.compact, state.history())
         self._roots[t] = state
 
     def _children(self, t: int, node: int) -> slice:
+        assert self._tree is not None  # built by `_trees_for`
         return children(self._tree, t, node)
 
     def _evaluate(self, leaf_states: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
         """``(values, priors, use_priors)`` of the evaluator for a batch of compact states; no rows of
         priors when there are no states or the evaluator gives none."""
-        game, n = self._game, len(leaf_states)
+        game, n, evaluator = self._game, len(leaf_states), self.evaluator
+        assert game is not None and evaluator is not None  # built; a batched search has an evaluator
         no_priors = np.zeros((0, game.num_actions))
         if n == 0:
             return np.zeros(0), no_priors, False
         states = [game.state_class(game, tuple(row)) for row in leaf_states.tolist()]
-        values, priors = self.evaluator.evaluate_batch(states)
+        values, priors = evaluator.evaluate_batch(states)
         values = np.ascontiguousarray(values, dtype=np.float64)
         if values.shape != (n,):
             raise ValueError(f"evaluate_batch returned values of shape {values.shape}, expected ({n},)")

@@ -116,6 +116,8 @@ class MultiTreeGumbel(TreeDriver):
     `SearchResult` per state. Tree ``t`` draws its noise and chance outcomes from the stream
     `tree_rng_state` ``(seed, t)``."""
 
+    evaluator: Evaluator
+
     def __init__(self, config: GumbelConfig, evaluator: Evaluator, *, seed: int) -> None:
         if evaluator is None:
             raise ValueError("Gumbel search needs an evaluator: its priors drive the root's sampling")
@@ -191,6 +193,7 @@ class MultiTreeGumbel(TreeDriver):
 
     def _grow(self) -> None:
         """Doubles every tree's room (the tree arrays and the node values beside them)."""
+        assert self._tree is not None  # built by `_prepare`
         capacity = 2 * self._tree.nodes.shape[1]
         self._tree = grow(self._tree, capacity)
         raw = np.zeros((self._arrays.raw.shape[0], capacity))
@@ -204,6 +207,7 @@ class MultiTreeGumbel(TreeDriver):
         return 0
 
     def _simulate_batched(self) -> int:
+        assert self._tree is not None  # built by `_prepare`
         num_trees = self._tree.meta.shape[0]
         leaves, owners, rows = (np.empty(num_trees, dtype=np.int64) for _ in range(3))
         leaf_states = np.empty((num_trees, self._tree.states.shape[2]), dtype=np.int64)
@@ -223,9 +227,10 @@ class MultiTreeGumbel(TreeDriver):
 
     # --- reading the trees --------------------------------------------------------------------------
     def _results(self, batches: int, elapsed: float) -> list[SearchResult]:
-        tree, arrays = self._tree, self._arrays
+        tree, arrays, game = self._tree, self._arrays, self._game
+        assert tree is not None and game is not None  # built by `_prepare`
         num_trees = tree.meta.shape[0]
-        policies = np.zeros((num_trees, self._game.num_actions))
+        policies = np.zeros((num_trees, game.num_actions))
         lines = np.zeros((num_trees, int(tree.meta[:, DEEPEST].max())), dtype=np.int64)
         values, lengths = np.zeros(num_trees), np.zeros(num_trees, dtype=np.int64)
         self._ops.summarize(tree, arrays, policies, values, lines, lengths)
@@ -262,6 +267,8 @@ class Gumbel(OneTree):
     gumbel = Gumbel(GumbelConfig(simulations=16), evaluator, seed=0)
     result = gumbel.search(state)  # result.policy: the improved policy, a training target
     """
+
+    _trees: MultiTreeGumbel
 
     def __init__(self, config: GumbelConfig, evaluator: Evaluator, *, seed: int) -> None:
         super().__init__(MultiTreeGumbel(config, evaluator, seed=seed))

@@ -286,7 +286,9 @@ def make_gumbel_ops(kernels: GameKernels, state_size: int) -> GumbelOps:
                 lines[t, length], length = nodes[t, node, ACTION], length + 1
             lengths[t] = length
 
-    return GumbelOps(*map(cache_closure, (next_leaf, select_batch, finish_batch, summarize)))
+    return GumbelOps(
+        cache_closure(next_leaf), cache_closure(select_batch), cache_closure(finish_batch), cache_closure(summarize)
+    )
 
 
 @functools.cache

@@ -113,7 +113,7 @@ def make_tree_ops(
     def state_of(tree, t, node):
         return to_fixed_tuple(tree.states[t, node], S)
 
-    @njit(_nrt=False)
+    @njit(_nrt=False)  # type: ignore[call-overload]  # _nrt: a numba option missing from its stubs
     def add_children(tree, t, node, n, pov):
         """Reserves ``n`` children for ``node`` (their action and prior are set by the caller)."""
         nodes = tree.nodes
@@ -132,7 +132,7 @@ def make_tree_ops(
         tree.meta[t, SIZE] = first + n
         return first
 
-    @njit(_nrt=False)
+    @njit(_nrt=False)  # type: ignore[call-overload]  # _nrt: a numba option missing from its stubs
     def path_keys(tree, t, node):
         """Writes the keys of the root's history and of the path from the root to ``node`` (included)
         into ``tree.keys[t]``, oldest first; returns their number."""
@@ -150,7 +150,7 @@ def make_tree_ops(
             x = nodes[t, x, PARENT]
         return n
 
-    @njit(_nrt=False)
+    @njit(_nrt=False)  # type: ignore[call-overload]  # _nrt: a numba option missing from its stubs
     def judge_children(tree, t, node, s, drop_illegal):
         """Computes the states of ``node``'s children (state ``s``) and judges them by the repetition
         kernel against the keys of ``node``'s path: a drawn child becomes a terminal draw, an illegal
@@ -198,7 +198,7 @@ def make_tree_ops(
             tree.stats[t, c, PRIOR] = 1.0 / n
         return keys
 
-    @njit(_nrt=False)
+    @njit(_nrt=False)  # type: ignore[call-overload]  # _nrt: a numba option missing from its stubs
     def expand_with_priors(tree, t, node, s, priors):
         """Expands decision node ``node`` with ``priors[action]`` renormalised over the legal actions
         (negative entries count as 0; uniform if none is positive)."""
@@ -211,7 +211,7 @@ def make_tree_ops(
             prior = max(priors[tree.nodes[t, c, ACTION]], 0.0)
             tree.stats[t, c, PRIOR] = prior / total if total > 0.0 else 1.0 / n
 
-    @njit(_nrt=False)
+    @njit(_nrt=False)  # type: ignore[call-overload]  # _nrt: a numba option missing from its stubs
     def expand_chance(tree, t, node, s):
         n = chance_outcomes(s, tree.actions, tree.probs)
         first = add_children(tree, t, node, n, tree.nodes[t, node, POV])
@@ -268,7 +268,7 @@ def make_tree_ops(
         tree.meta[t, DEEPEST] = max(tree.meta[t, DEEPEST], depth)
         return node
 
-    @njit(_nrt=False)
+    @njit(_nrt=False)  # type: ignore[call-overload]  # _nrt: a numba option missing from its stubs
     def known_value(tree, t, leaf):
         """``(True, player 0's value)`` for a terminal or solved leaf, ``(False, 0.0)`` otherwise."""
         if tree.states[t, leaf, 0] == TERMINAL:
@@ -322,7 +322,7 @@ def make_tree_ops(
                 proving = try_prove(tree, t, parent)
             node = parent
 
-    @njit(_nrt=False)
+    @njit(_nrt=False)  # type: ignore[call-overload]  # _nrt: a numba option missing from its stubs
     def remove_virtual(tree, t, leaf):
         node = leaf
         while node >= 0:
@@ -361,7 +361,7 @@ def make_tree_ops(
             done[t] += selected
         return count, evaluations
 
-    @njit(_nrt=False)
+    @njit(_nrt=False)  # type: ignore[call-overload]  # _nrt: a numba option missing from its stubs
     def expand_and_backup_batch(tree, solver, count, leaves, owners, rows, values, priors, use_priors):
         """Finishes a batch of simulations: ``values[rows[j]]`` (from the side to move, clipped to
         [-1, 1]) and ``priors[rows[j]]`` (over the game's actions, when ``use_priors``) for the evaluated

@@ -131,6 +131,7 @@ class MultiTreeMCTS(TreeDriver):
         start = time.perf_counter() if start is None else start
         self._stopped = False
         self._prepare(states)
+        assert self._tree is not None and self._game is not None  # built by `_prepare`
         reused = self._tree.nodes[:, 0, VISITS].copy()
         self._tree.meta[:, DEEPEST] = 0
         done = np.zeros(len(states), dtype=np.int64)
@@ -160,9 +161,10 @@ class MultiTreeMCTS(TreeDriver):
         """Moves the root of tree ``index`` along ``action`` (a move, or an outcome at a chance root),
         keeping the subtree below it; raises `IllegalActionError` for an illegal action."""
         tree = self._tree
-        if tree is None or not 0 <= index < tree.meta.shape[0] or self._roots[index] is None:
+        if tree is None or not 0 <= index < tree.meta.shape[0] or (root := self._roots[index]) is None:
             raise ValueError(f"no tree {index}: search first")
-        state = self._roots[index].apply(action)
+        assert self._game is not None  # built with the tree
+        state = root.apply(action)
         child = self._child(index, 0, action) if tree.meta[index, SIZE] else -1
         self._tree = tree = with_key_room(tree, key_room(self._game, [state]))
         if child < 0:
@@ -184,6 +186,7 @@ class MultiTreeMCTS(TreeDriver):
     # --- setting up ---------------------------------------------------------------------------------
     def _prepare(self, states: Sequence[State]) -> None:
         self._trees_for(states, "MCTS")
+        assert self._tree is not None  # built by `_trees_for`
         for t, state in enumerate(states):
             if not (self._tree.meta[t, SIZE] and self._roots[t] == state):
                 self._set_root(t, state)
@@ -211,6 +214,7 @@ class MultiTreeMCTS(TreeDriver):
     def _ensure_room(self, simulations_per_tree: int, deadline: float) -> bool:
         """Whether the trees have room for that many more simulations each, grown if need be (`TreeRoom`);
         False where growing them would not end before ``deadline``."""
+        assert self._tree is not None  # built by `_prepare`
         grown = self._room.for_simulations(self._tree, simulations_per_tree, deadline)
         if grown is None:
             return False
@@ -229,6 +233,7 @@ class MultiTreeMCTS(TreeDriver):
     def _simulate_compiled(self, target: int, done: np.ndarray, deadline: float) -> None:
         chunk = target if deadline == math.inf and target < UNLIMITED else TIME_CHUNK
         active = list(range(len(done)))
+        assert self._tree is not None  # built by `_prepare`
         while active:
             for t in list(active):
                 if done[t] >= target or (self.config.solver and self._tree.nodes[t, 0, SOLVED]):
@@ -245,6 +250,7 @@ class MultiTreeMCTS(TreeDriver):
 
     def _simulate_batched(self, target: int, done: np.ndarray, deadline: float) -> int:
         num_trees, per_tree = len(done), self.config.batch_size
+        assert self._tree is not None  # built by `_prepare`
         leaves, owners, rows = (np.empty(num_trees * per_tree, dtype=np.int64) for _ in range(3))
         leaf_states = np.empty((num_trees * per_tree, self._tree.states.shape[2]), dtype=np.int64)
         budget = np.empty(num_trees, dtype=np.int64)
@@ -269,6 +275,7 @@ class MultiTreeMCTS(TreeDriver):
     def _add_root_noise(self, done: np.ndarray, deadline: float) -> list[tuple[int, np.ndarray]]:
         """Expands unexpanded roots (one simulation), then mixes Dirichlet noise into every root's
         priors; returns ``(first child, clean priors)`` per tree to restore them."""
+        assert self._tree is not None  # built by `_prepare`
         tree = self._tree
         if (tree.nodes[:, 0, FIRST] < 0).any():
             self._simulate(1, done, deadline)
@@ -287,6 +294,7 @@ class MultiTreeMCTS(TreeDriver):
     def _child(self, t: int, node: int, action: int) -> int:
         """The child of ``node`` reached by ``action``, or -1."""
         children = self._children(t, node)
+        assert self._tree is not None  # built by the search before
         hits = np.flatnonzero(self._tree.nodes[t, children, ACTION] == action)
         return children.start + int(hits[0]) if len(hits) else -1
 
@@ -298,6 +306,8 @@ class MCTS(OneTree):
     result = mcts.search(state)
     mcts.advance(result.action)  # keep the subtree for the next search
     """
+
+    _trees: MultiTreeMCTS
 
     def __init__(
         self,

@@ -74,7 +74,7 @@ def make_run(kernels: GameKernels, state_size: int, leaf_value: Callable[..., fl
     reserve = reserve_per_simulation(kernels)
     chance_reserve = reserve - kernels.max_actions
 
-    @njit(_nrt=False)
+    @njit(_nrt=False)  # type: ignore[call-overload]  # _nrt: a numba option missing from its stubs
     def run(tree, t, params, rng, n, expanding):
         solver = params[P_SOLVER] != 0.0
         rollouts = int(params[P_ROLLOUTS])
