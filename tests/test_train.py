@@ -52,7 +52,7 @@ from tensorboard.backend.event_processing.event_accumulator import EventAccumula
 from tug import CASH, LEFT, RIGHT, Tug
 
 import rlgames
-from rlgames.arena.elo import elo_difference
+from rlgames.arena.stats import score_to_elo
 from rlgames.arena.match import ScheduledGame, play_game
 from rlgames.evaluators.base import LinearEvaluator
 from rlgames.game import Outcome
@@ -567,13 +567,17 @@ def test_evaluation_helpers() -> None:
     assert len(reachable_states(TTT, 100_000)) == 4520  # every non-terminal tic-tac-toe position
     assert reachable_states(TTT, 100) == []
     assert opponent_tag("alphabeta(depth=2, eval=heuristic)") == "alphabeta_depth2_heuristic"
-    assert elo_difference(0.5, 10) == 0.0 and elo_difference(1.0, 10) == pytest.approx(400 * np.log10(19))
+    assert score_to_elo(0.5, 10) == 0.0 and score_to_elo(1.0, 10) == pytest.approx(400 * np.log10(19))
     solver, random = rlgames.load_agent("solver", TTT), rlgames.load_agent("random", TTT)
     config = load_config("smoke", {"eval": {"games": 8}}).eval
     result = match(
         TTT, solver, random, games=config.games, opening_plies=config.opening_plies, rng=np.random.default_rng(0)
     )
     assert result["score"] >= 0.75 and result["elo"] > 0  # the solver never loses
+    assert result["score_low"] <= result["score"] <= result["score_high"]
+    assert result["elo_low"] <= result["elo"] <= result["elo_high"] and (result["score_low"] > 0.5) == (
+        result["elo_low"] > 0
+    )
 
 
 class Pull:

@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 
 from rlgames.agents.spec import parse_spec
-from rlgames.arena.elo import elo_difference
 from rlgames.arena.match import ScheduledGame, play_game
 from rlgames.arena.openings import random_openings
+from rlgames.arena.scores import pair_results
 from rlgames.game import Game, State
 
 
@@ -32,7 +32,9 @@ def match(
 ) -> dict[str, float]:
     """``games`` games (``games // 2`` openings of ``opening_plies`` random plies, each played with both
     colours) of ``player`` against ``opponent`` (anything with ``search`` and ``seed``: an agent, an
-    `MCTS`). A win scores 1 and a draw 1/2, whatever the points (a 2-point win counts as a win)."""
+    `MCTS`). A win scores 1 and a draw 1/2, whatever the points (a 2-point win counts as a win). Returns
+    ``player``'s score, its 95% interval and the Elo difference with its interval, by the arena's model
+    over the game pairs (`rlgames.arena.stats`), and its win rate."""
     openings = random_openings(game, games // 2, opening_plies, rng)
     seed = int(rng.integers(2**63))
     players = (_Player(player), _Player(opponent))
@@ -41,9 +43,17 @@ def match(
         for i, line in enumerate(openings)
         for seat in (0, 1)
     ]
-    scores = [record.score if record.game.first == 0 else 1.0 - record.score for record in records]
-    score = sum(scores) / len(scores)
-    return {"score": score, "win_rate": scores.count(1.0) / len(scores), "elo": elo_difference(score, len(scores))}
+    (pair,) = pair_results(records, 2)
+    estimate = pair.estimate()
+    return {
+        "score": estimate.score,
+        "score_low": estimate.low,
+        "score_high": estimate.high,
+        "win_rate": pair.wins / pair.games,
+        "elo": estimate.elo,
+        "elo_low": estimate.elo_interval[0],
+        "elo_high": estimate.elo_interval[1],
+    }
 
 
 def opponent_tag(spec: str) -> str:

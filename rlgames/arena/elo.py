@@ -151,10 +151,3 @@ def _covariance(theta: np.ndarray, games: np.ndarray, anchor: int) -> np.ndarray
     except np.linalg.LinAlgError:
         raise ValueError("the Elo fit needs every player connected to the anchor by games") from None
     return covariance
-
-
-def elo_difference(score: float, games: int) -> float:
-    """The Elo difference implied by a score of ``score`` over ``games`` games (the logistic curve), the
-    score clipped half a game from 0 and 1 so that a clean sweep stays finite (the training logs' matches)."""
-    clipped = min(max(score, 0.5 / games), 1 - 0.5 / games)
-    return 400.0 * math.log10(clipped / (1 - clipped))

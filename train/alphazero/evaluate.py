@@ -3,8 +3,9 @@
 * **Matches** (`rlgames.train.matches`). MCTS with the network (PUCT, no noise, the most-visited move)
   plays each opponent spec (``alphabeta(depth=2, eval=heuristic)``, ``mcts(simulations=200)`` -- plain
   MCTS with random rollouts) from random openings, each opening once with either colour. Results per
-  opponent: ``score_vs_<opponent>`` ((wins + draws / 2) / games), ``win_rate_vs_<opponent>`` and
-  ``elo_vs_<opponent>``, the Elo difference that score implies (clipped at half a game from 0 and 1).
+  opponent: ``score_vs_<opponent>`` ((wins + draws / 2) / games) with ``score_low_vs_<opponent>`` and
+  ``score_high_vs_<opponent>``, ``win_rate_vs_<opponent>``, and ``elo_vs_<opponent>`` with ``elo_low_`` and
+  ``elo_high_``: the arena's model over the game pairs (`rlgames.arena.stats`).
 * **Solver agreement** (`SolverBenchmark`). Positions with their exact value and value-preserving
   moves: every reachable position of a small game (tic-tac-toe; up to `REACHABLE_LIMIT`), or a sample of
   Pons' test sets (connect four). ``value_correct``: the network's value rounded to -1/0/1 (at +-1/3)

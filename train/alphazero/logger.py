@@ -66,7 +66,11 @@ class IterationLogger(RunLogger):
         """Logs evaluation results (keys without the ``eval/`` prefix) and prints them (scores, not the
         win rates and Elo differences they imply)."""
         self.scalars({f"eval/{name}": value for name, value in results.items()}, step)
-        shown = ", ".join(
-            f"{name} {value:.3g}" for name, value in results.items() if not name.startswith(("win_rate_", "elo_"))
-        )
+        shown = ", ".join(f"{name} {value:.3g}" for name, value in results.items() if is_shown(name))
         self.echo(f"eval @ it {step}: {shown} ({seconds:.1f}s)")
+
+
+def is_shown(name: str) -> bool:
+    """Whether the printed line shows an evaluation result: a score or a solver figure, not the win rates,
+    intervals and Elo differences that accompany a score (TensorBoard has them)."""
+    return name.startswith("score_vs_") or "_vs_" not in name
