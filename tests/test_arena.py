@@ -31,7 +31,7 @@ from rlgames.arena.report import (
     ranking_rows,
     results_dict,
 )
-from rlgames.arena.scores import pair_results, score_matrices
+from rlgames.arena.scores import PairResult, pair_results, score_matrices
 from rlgames.arena.tournament import ArenaResult
 from rlgames.cli import main
 from rlgames.game import Outcome
@@ -251,12 +251,12 @@ def test_the_report_warns_when_openings_repeat() -> None:
     assert "only 9 distinct openings" in markdown_report(repeated)
     distinct = run_arena(ArenaConfig("tic_tac_toe", ("solver", "solver"), games=16, seed=0, opening_plies=1))
     assert "distinct openings" not in console_report(distinct) + markdown_report(distinct)
-    # in a game of chance each game rolls its own dice: a repeated opening does not replay a game
+    # in a game of chance each opening rolls its own dice: a repeated opening does not replay a game
     rolled = run_arena(
         ArenaConfig("pig", ("random", "random"), games=24, seed=0, opening_plies=1, game_params=(("winscore", 10),))
     )
     assert len({record.game.opening for record in rolled.records}) < 12
-    assert len({record.actions for record in rolled.records}) == 24
+    assert len({record.actions for record in rolled.records}) > len({record.game.opening for record in rolled.records})
     assert "distinct openings" not in console_report(rolled)
 
 
@@ -365,7 +365,11 @@ def test_pair_results_count_points_beside_wins_draws_and_losses():
     assert (pair.wins, pair.draws, pair.losses, pair.score) == (2, 1, 1, 0.625)  # a 2-point win scores 1
     assert pair.points == ((-1.0, 1), (0.0, 1), (2.0, 2)) and pair.points_per_game == 0.75
     assert pair.terminations == (("normal", 3), ("repetition", 1))
-    assert pair.points_interval(0.95, bound=2.0) == (pytest.approx(LOW), 2.0)  # clipped to the utility
+    # over its two game pairs (totals +4 and -1: Student's t with one degree of freedom spans the range) ...
+    assert pair.pair_points == ((-1.0, 1), (4.0, 1)) and pair.points_interval(0.95, bound=2.0) == (-2.0, 2.0)
+    # ... and over the games where they are not all in pairs, clipped to the utility
+    unpaired = PairResult((0, 1), 2, 1, 1, points=pair.points)
+    assert unpaired.points_interval(0.95, bound=2.0) == (pytest.approx(LOW), 2.0)
 
 
 def tug_result() -> ArenaResult:
@@ -382,7 +386,7 @@ def test_the_report_shows_points_per_game_and_terminations(tmp_path):
     by_name = {row[1]: row[column] for row in rows}
     assert by_name == {"p": f"+0.75 [{LOW:+.2f}, +2.00]", "q": f"-0.75 [-2.00, {-LOW:+.2f}]"}
     header, (row,) = pair_rows(result)
-    assert row[header.index("points/game (95%)")] == by_name["p"] and row[header.index("score")] == "62.5%"
+    assert row[header.index("points/game (95%)")] == "+0.75 [-2.00, +2.00]" and row[header.index("score")] == "62.5%"
     data = results_dict(result)
     assert data["game"]["utility"] == [-2, 2] and data["terminations"] == {"normal": 3, "repetition": 1}
     p, q = data["players"]
@@ -438,3 +442,14 @@ def test_games_csv_holds_every_move_and_they_replay_to_the_result(tmp_path):
         assert end.is_terminal() and end.outcome().result == row["result"]
         assert end.history() == game.state_from_actions(record.actions).history()
         assert int(row["plies"]) == len(record.actions)
+
+
+def test_the_two_games_of_an_opening_roll_the_same_dice():
+    """Duplicate play: in backgammon (no opening moves, the game starts with a roll) the games of one
+    opening, colours swapped, start with the same roll, and the pairs' rolls differ."""
+    result = run_arena(ArenaConfig("backgammon", ("random", "random"), games=8, seed=3, opening_plies=0))
+    first_rolls = {}
+    for record in result.records:
+        first_rolls.setdefault(record.game.opening_index, set()).add(record.actions[0])
+    assert all(len(rolls) == 1 for rolls in first_rolls.values())
+    assert len({rolls.pop() for rolls in first_rolls.values()}) > 1

@@ -1,10 +1,12 @@
 """One arena game: two agents play from an opening, re-seeded from the game's own seed.
 
-A game's randomness comes from ``SeedSequence(seed, spawn_key=(GAMES_KEY, index))``: the first three
-numbers it generates re-seed the first player's agent, the second player's agent (through
-``agent.seed(n)``) and the generator that samples chance outcomes. A game so
-depends only on the tournament's seed and its own index, not on which process plays it or what it
-played before; agents with a time budget remain non-deterministic.
+A game's agents are re-seeded (``agent.seed(n)``) from ``SeedSequence(seed, spawn_key=(GAMES_KEY,
+index))``, its first two numbers for the first and the second player. Chance outcomes (dice) come from
+``SeedSequence(seed, spawn_key=(CHANCE_KEY, opening_index))``: the two games of an opening, played with
+colours swapped, draw the same sequence of outcomes, so that each player meets the other's luck (duplicate
+play, as duplicate bridge and backgammon tournaments deal it) and the pair's result depends less on the
+dice. A game so depends only on the tournament's seed, its index and its opening, not on which process
+plays it or what it played before; agents with a time budget remain non-deterministic.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from rlgames.arena.positions import Line
 from rlgames.game import Game, IllegalActionError, Outcome, State
 
 GAMES_KEY = 0
-"""First spawn key of the games' seed sequences (openings use another)."""
+"""First spawn key of the games' agent seeds (openings use another)."""
+CHANCE_KEY = 2
+"""First spawn key of the chance outcomes' seeds, one per opening (openings use 1)."""
 
 
 @dataclass(frozen=True)
@@ -84,10 +88,12 @@ class GameRecord:
 
 
 def game_seeds(scheduled: ScheduledGame) -> tuple[int, int, int]:
-    """The seeds of the first agent, the second agent and the chance generator of one game."""
-    sequence = np.random.SeedSequence(scheduled.seed, spawn_key=(GAMES_KEY, scheduled.index))
-    first, second, chance = (int(n) for n in sequence.generate_state(3, dtype=np.uint32))
-    return first, second, chance
+    """The seeds of the first agent, the second agent and the chance generator of one game (shared by the
+    games of its opening)."""
+    agents = np.random.SeedSequence(scheduled.seed, spawn_key=(GAMES_KEY, scheduled.index))
+    first, second = (int(n) for n in agents.generate_state(2, dtype=np.uint32))
+    dice = np.random.SeedSequence(scheduled.seed, spawn_key=(CHANCE_KEY, scheduled.opening_index))
+    return first, second, int(dice.generate_state(1, dtype=np.uint32)[0])
 
 
 def play_game(game: Game, agents: Sequence[Any], scheduled: ScheduledGame) -> GameRecord:

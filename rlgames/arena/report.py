@@ -371,8 +371,8 @@ def console_report(result: ArenaResult) -> str:
 
 def repeated_openings_note(result: ArenaResult) -> str:
     """A warning when openings repeat, or "": deterministic engines then replay the same games, which
-    the intervals count as independent. Not in a game with chance nodes, where each game rolls its
-    own dice (`rlgames.arena.match`)."""
+    the intervals count as independent. Not in a game with chance nodes, where each opening rolls its
+    own dice, the same for its two games (`rlgames.arena.match`)."""
     if arena_game(result).info.has_chance:
         return ""
     openings = {record.game.opening for record in result.records}

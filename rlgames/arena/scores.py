@@ -49,6 +49,9 @@ class PairResult:
     pairs: tuple[int, ...] = ()
     """How many game pairs (an opening with colours swapped) ``players[0]`` scored 0, 1/2, 1, 3/2 and 2
     points in; empty where the games are not all in finished pairs."""
+    pair_points: tuple[tuple[float, int], ...] = ()
+    """How many game pairs ``players[0]`` ended with each total of points over the two games, by total;
+    empty where the games are not all in finished pairs."""
 
     @property
     def games(self) -> int:
@@ -61,7 +64,11 @@ class PairResult:
         return sum(value * count for value, count in self.points) / games if games else math.nan
 
     def points_interval(self, confidence: float = 0.95, *, bound: float) -> tuple[float, float]:
-        """The interval of the points per game, within ``[-bound, bound]``, the game's utility range."""
+        """The interval of the points per game, within ``[-bound, bound]``, the game's utility range: over
+        the game pairs when every game is in one (the pair's mean), over the games otherwise."""
+        if self.pair_points and 2 * sum(count for _, count in self.pair_points) == self.games:
+            pair_means = [(total / 2.0, count) for total, count in self.pair_points]
+            return points_interval(pair_means, confidence, bound)[1:]
         return points_interval(self.points, confidence, bound)[1:]
 
     @property
@@ -103,7 +110,7 @@ def pair_results(records: Iterable[GameRecord], num_players: int) -> tuple[PairR
     counts = np.zeros((num_players, num_players, 3), dtype=np.int64)  # [i, j] -> wins, draws, losses of i
     points: dict[tuple[int, int], Counter] = defaultdict(Counter)  # (i, j) -> points of i -> games
     terminations: dict[tuple[int, int], Counter] = defaultdict(Counter)  # (i, j), i < j -> termination -> games
-    openings: dict[tuple[int, int, int], list[float]] = defaultdict(list)  # (i, j, opening), i < j -> i's scores
+    openings: dict[tuple[int, int, int], list[tuple[float, float]]] = defaultdict(list)  # (i, j, k) -> i's results
     for record in records:
         first, second = record.game.first, record.game.second
         outcome = {1.0: 0, 0.5: 1, 0.0: 2}[record.score]
@@ -112,22 +119,24 @@ def pair_results(records: Iterable[GameRecord], num_players: int) -> tuple[PairR
         points[first, second][record.points] += 1
         points[second, first][0.0 - record.points] += 1  # 0.0 - 0.0 is 0.0, not -0.0
         terminations[min(first, second), max(first, second)][record.termination] += 1
-        i_score = record.score if first < second else 1.0 - record.score
-        openings[min(first, second), max(first, second), record.game.opening_index].append(i_score)
-    return tuple(
-        PairResult(
-            (i, j),
-            int(counts[i, j, 0]),
-            int(counts[i, j, 1]),
-            int(counts[i, j, 2]),
-            points=merge_counts(points[i, j].items()),
-            terminations=merge_counts(terminations[i, j].items()),
-            pairs=pentanomial_counts([scores for (a, b, _), scores in openings.items() if (a, b) == (i, j)]),
+        i_result = (record.score, record.points) if first < second else (1.0 - record.score, 0.0 - record.points)
+        openings[min(first, second), max(first, second), record.game.opening_index].append(i_result)
+    found = []
+    for i, j in zip(*np.nonzero(np.triu(counts.any(axis=2), k=1))):
+        by_opening = [results for (a, b, _), results in openings.items() if (a, b) == (i, j)]
+        found.append(
+            PairResult(
+                (int(i), int(j)),
+                int(counts[i, j, 0]),
+                int(counts[i, j, 1]),
+                int(counts[i, j, 2]),
+                points=merge_counts(points[i, j].items()),
+                terminations=merge_counts(terminations[i, j].items()),
+                pairs=pentanomial_counts([[score for score, _ in results] for results in by_opening]),
+                pair_points=pair_point_counts([[points for _, points in results] for results in by_opening]),
+            )
         )
-        for i in range(num_players)
-        for j in range(i + 1, num_players)
-        if counts[i, j].any()
-    )
+    return tuple(found)
 
 
 def pentanomial_counts(openings: Iterable[list[float]]) -> tuple[int, ...]:
@@ -139,6 +148,17 @@ def pentanomial_counts(openings: Iterable[list[float]]) -> tuple[int, ...]:
             return ()
         counts[int(round(2 * sum(scores)))] += 1
     return tuple(counts)
+
+
+def pair_point_counts(openings: Iterable[list[float]]) -> tuple[tuple[float, int], ...]:
+    """How many openings gave each total of points over their two games; empty unless every opening was
+    played exactly twice."""
+    totals: Counter = Counter()
+    for points in openings:
+        if len(points) != 2:
+            return ()
+        totals[sum(points)] += 1
+    return tuple(sorted(totals.items()))
 
 
 def score_matrices(pairs: Iterable[PairResult], num_players: int) -> tuple[np.ndarray, np.ndarray]:
