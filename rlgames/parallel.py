@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from rlgames.game import Game
 from rlgames.registry import game_class, list_games, load_game
+from rlgames.threads import pin_threads
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -60,6 +61,7 @@ def map_ordered(
 
 def _set_up(setup: Callable[..., Any], setup_args: tuple) -> None:
     global _context
+    pin_threads()  # as the parent did: a worker started by a library user's process is pinned too
     _context = setup(*setup_args)
 
 

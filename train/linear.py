@@ -55,6 +55,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+from rlgames.threads import pin_threads
 from rlgames.train.settings import (
     ConfigError,
     apply_overrides,
@@ -444,6 +445,7 @@ def make_config(args: argparse.Namespace) -> LinearConfig:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    pin_threads()
     try:
         config = make_config(args)
         game = rlgames.load_game(args.game, **dict(args.param))

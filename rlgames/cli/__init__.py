@@ -33,6 +33,7 @@ import signal
 import sys
 from collections.abc import Sequence
 
+from rlgames.threads import pin_threads
 from rlgames.cli.arena import add_arena_verb, add_position_verbs
 from rlgames.cli.common import Parser, one_line, parse_game_param
 from rlgames.cli.compare import add_compare_verb
@@ -64,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    pin_threads()  # results independent of the environment's thread settings (rlgames.threads)
     try:
         return _main(argv)
     except BrokenPipeError:  # the reader went away (`rlgames agents | head`): stop quietly, as Unix tools do

@@ -25,6 +25,13 @@ from rlgames.game import FeatureSet, Game, side_to_move_observer
 from rlgames.jit.cache import cache_closure
 from rlgames.jit.stack import stack_float32, stack_int64
 
+FASTMATH = {"nnan", "ninf", "nsz", "arcp", "afn"}
+"""numba's fast-math flags for the NNUE kernels: every one but reassociation and contraction into fused
+multiply-adds. With those two, LLVM rounds a sum differently where it inlines a kernel into the search
+that calls it (a kernel compiled in the process) than where it calls it (a kernel loaded from numba's
+cache), so a network's values, and a training run's labels, changed in the last bits with the state of
+the cache (docs/research/reproducibility.md)."""
+
 Weights = tuple  # (w1[F, A + P] float32, b1[A + P], w2[A, H], b2[H], w3[H], b3: float); P = 1: a PSQT unit
 
 
@@ -120,11 +127,11 @@ def make_output(w2t: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: float, psqt
     hidden, width = w2t.shape
     blocked = hidden - hidden % 8
 
-    @njit(fastmath=True, inline="always")
+    @njit(fastmath=FASTMATH, inline="always")
     def unit(total, j: int) -> float:
         return min(1.0, max(0.0, total + b2[j])) * w3[j]
 
-    @njit(fastmath=True, inline="always")
+    @njit(fastmath=FASTMATH, inline="always")
     def output(accumulator) -> float:
         out = b3 + accumulator[width] if psqt else b3
         for k in range(width):
@@ -161,7 +168,7 @@ def make_output(w2t: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: float, psqt
     return output
 
 
-@njit(cache=True, fastmath=True, inline="always")
+@njit(cache=True, fastmath=FASTMATH, inline="always")
 def _tanh(x: float) -> float:
     """``math.tanh(x)`` to within 1e-15, from one ``exp``: a third of libm's tanh's time (a tenth of a chess
     evaluation's)."""
@@ -194,7 +201,7 @@ def make_nnue_kernel(
     if features is not None:
         return _sparse_kernel(features, observer, w1, b1, output, max_active or inputs)
 
-    @njit(fastmath=True)
+    @njit(fastmath=FASTMATH)
     def kernel(s) -> float:
         x = stack_float32(inputs)
         x[:] = 0.0
@@ -226,7 +233,7 @@ def _sparse_kernel(
     blocked = _blocks(w1)
     if blocked is None:
 
-        @njit(fastmath=True)
+        @njit(fastmath=FASTMATH)
         def kernel(s) -> float:
             active = stack_int64(most)
             n = features(s, observer(s), active)
@@ -248,7 +255,7 @@ def _sparse_kernel(
     blocks, shift = blocked
     mask = (1 << shift) - 1
 
-    @njit(fastmath=True)
+    @njit(fastmath=FASTMATH)
     def kernel_in_blocks(s) -> float:
         active = stack_int64(most)
         n = features(s, observer(s), active)

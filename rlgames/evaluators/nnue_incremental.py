@@ -11,7 +11,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from rlgames.evaluators.nnue import Weights, copy_into, frozen_weights, make_output
+from rlgames.evaluators.nnue import FASTMATH, Weights, copy_into, frozen_weights, make_output
 from rlgames.game import side_to_move_observer
 from rlgames.jit.stack import stack_float32, stack_int64
 
@@ -84,12 +84,12 @@ def make_incremental_nnue(
     if not sparse and math.prod(observation_shape) != inputs:
         raise ValueError(f"the network takes {inputs} inputs, the observation has {math.prod(observation_shape)}")
 
-    @njit(fastmath=True, inline="always")
+    @njit(fastmath=FASTMATH, inline="always")
     def add_row(accumulator, row: int, scale) -> None:
         for k in range(width):
             accumulator[k] += scale * w1[row, k]
 
-    @njit(fastmath=True)
+    @njit(fastmath=FASTMATH)
     def refresh(s, accumulators, ply: int) -> None:
         for player in range(2):
             accumulator = accumulators[ply, player]
@@ -106,7 +106,7 @@ def make_incremental_nnue(
                     if x[i] != 0.0:
                         add_row(accumulator, i, x[i])
 
-    @njit(fastmath=True, inline="always")
+    @njit(fastmath=FASTMATH, inline="always")
     def add_rows(accumulators, ply: int, player: int, gained, n_gained: int, lost, n_lost: int) -> None:
         """Entry ``ply + 1``: entry ``ply`` plus the rows ``gained[:n_gained]`` and minus ``lost[:n_lost]``
         (both with room for two more), two of each a pass: Stockfish's fused update, every chess move in
@@ -126,7 +126,7 @@ def make_incremental_nnue(
                 )
             source = ply + 1
 
-    @njit(fastmath=True, inline="always")
+    @njit(fastmath=FASTMATH, inline="always")
     def scale_rows(s, s2, accumulators, ply: int, player: int) -> None:
         """Entry ``ply + 1`` from entry ``ply``: the rows of the observation entries that differ, scaled by
         the difference."""
@@ -142,7 +142,7 @@ def make_incremental_nnue(
                 for k in range(width):
                     accumulators[ply + 1, player, k] += (after[i] - before[i]) * w1[i, k]
 
-    @njit(fastmath=True)
+    @njit(fastmath=FASTMATH)
     def update(s, s2, accumulators, ply: int) -> None:
         for player in range(2):
             if not sparse:
@@ -172,7 +172,7 @@ def make_incremental_nnue(
                         n_gained += 1
             add_rows(accumulators, ply, player, gained, n_gained, lost, n_lost)
 
-    @njit(fastmath=True)
+    @njit(fastmath=FASTMATH)
     def value(s, accumulators, ply: int) -> float:
         player = observer(s)
         accumulator = stack_float32(width)

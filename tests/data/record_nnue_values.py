@@ -1,7 +1,8 @@
 """Records `tests/data/nnue_values.json`, the values `tests/test_nnue_values.py` holds the shipped NNUEs to:
 the compiled kernel and alpha-beta at depth 2 at 12 positions of seeded random games per game.
 
-Usage, from the checkout whose values to record (f62f4f3 recorded the file):
+Usage, from the checkout whose values to record (f62f4f3 recorded the file first, the commit that set
+the kernels' fast-math flags again):
 ``python tests/data/record_nnue_values.py OUT.json``
 """
 

@@ -11,6 +11,7 @@ import argparse
 import sys
 
 import torch
+from rlgames.threads import pin_threads
 from rlgames.models import CheckpointError
 from rlgames.train.alphazero.config import PRESETS, TrainConfig, load_config
 from rlgames.train.alphazero.trainer import Trainer, TrainError
@@ -46,6 +47,7 @@ def resolve_device(name: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    pin_threads()
     torch.set_num_threads(args.threads)
     device = resolve_device(args.device)
     if device == "cuda" and not torch.cuda.is_available():

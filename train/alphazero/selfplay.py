@@ -32,7 +32,6 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-import torch
 from rlgames.models import NetworkEvaluator
 from rlgames.models.networks import NetworkRecord, network_from_record, network_record
 from rlgames.train.alphazero.config import SelfPlayConfig
@@ -218,7 +217,6 @@ def _share_setup(
     recipe: GameRecipe, config: SelfPlayConfig, record: NetworkRecord
 ) -> tuple[Game, NetworkEvaluator, SelfPlayConfig]:
     """A worker's game (rebuilt from its registry name and parameters), network and settings."""
-    torch.set_num_threads(1)
     game = rebuild_game(recipe)
     return game, NetworkEvaluator(network_from_record(record), game), config
 

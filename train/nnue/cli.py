@@ -31,6 +31,7 @@ import sys
 from pathlib import Path
 
 import torch
+from rlgames.threads import pin_threads
 from rlgames.models import CheckpointError
 from rlgames.models.checkpoint import (
     load_network,
@@ -89,7 +90,7 @@ def make_config(args: argparse.Namespace) -> NNUEConfig:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    torch.set_num_threads(1)
+    pin_threads()
     try:
         preset = preset_name(args, PRESETS)
         config = make_config(args)

@@ -35,6 +35,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from rlgames.threads import pin_threads
 from rlgames.models import CheckpointError
 from rlgames.train.settings import apply_overrides, command_line_overrides, preset_name, settings_parser
 from rlgames.train.td.config import PRESETS, TDConfig
@@ -69,6 +70,7 @@ def make_config(args: argparse.Namespace) -> TDConfig:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    pin_threads()
     try:
         config = make_config(args)
         game = rlgames.load_game(args.game)
