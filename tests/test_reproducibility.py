@@ -157,6 +157,7 @@ def test_an_nnue_run_killed_in_a_generation_resumes_to_the_same_bits(tmp_path):
     assert digest(killed / "out.pt") == digest(tmp_path / "whole" / "out.pt")
 
 
+@pytest.mark.slow  # two arenas in two worker processes each, compiling cold: a minute and a half
 def test_an_arena_at_fixed_depth_plays_the_same_games_whatever_the_thread_settings(tmp_path):
     """A torch network (connect_four.pt) and a compiled NNUE, in worker processes: the same games.csv."""
     cache = tmp_path / "numba-cache"
