@@ -79,12 +79,6 @@ class ScoreEstimate:
         return (self.score - 0.5) / self.sd_per_game * NELO_PER_SIGMA if self.sd_per_game > 0 else math.nan
 
     @property
-    def nelo_interval(self) -> tuple[float, float]:
-        if not self.sd_per_game > 0:
-            return math.nan, math.nan
-        return tuple((end - 0.5) / self.sd_per_game * NELO_PER_SIGMA for end in self.interval)  # type: ignore[return-value]
-
-    @property
     def verdict(self) -> str:
         """``"stronger"``, ``"weaker"`` or ``"no clear difference"``: where the interval lies against 1/2."""
         return "stronger" if self.low > 0.5 else "weaker" if self.high < 0.5 else "no clear difference"
@@ -206,4 +200,5 @@ def points_estimate(
     values = [(p + bound) / (2.0 * bound) for p, _ in points]  # onto [0, 1]
     counts = [c for _, c in points]
     result = estimate(values, counts, model="points", games=sum(counts), confidence=confidence)
-    return tuple(2.0 * bound * x - bound for x in (result.score, result.low, result.high))  # type: ignore[return-value]
+    mean, low, high = (2.0 * bound * x - bound for x in (result.score, result.low, result.high))
+    return mean, low, high
