@@ -66,7 +66,7 @@ from rlgames.train.settings import (
 from rlgames.train.targets import outcome_values
 
 import rlgames
-from rlgames.cli import parse_game_param
+from rlgames.cli.common import add_game_params
 from rlgames.evaluators import WEIGHTS_FORMAT, LinearEvaluator, load_evaluator
 from rlgames.game import CHANCE, TERMINAL, Game
 
@@ -424,15 +424,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", required=True, help="the JSON file to write")
     parser.add_argument("--games", type=int, help="self-play games (the same as --set games=N)")
     parser.add_argument("--seed", type=int, help="the seed of everything random (the same as --set seed=S)")
-    parser.add_argument(
-        "--param",
-        "-p",
-        action="append",
-        type=parse_game_param,
-        default=[],
-        metavar="KEY=VALUE",
-        help="a game parameter, e.g. -p heaps=(1,3,5)",
-    )
+    add_game_params(parser)
     return parser.parse_args(argv)
 
 

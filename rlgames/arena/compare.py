@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from rlgames.arena.openings import plies_for
-from rlgames.arena.report import elo_text, markdown_table, player_times, write_results
+from rlgames.arena.report import elo_text, markdown_table, player_times, score_text, write_results
 from rlgames.arena.sprt import SprtConfig, SprtResult
 from rlgames.arena.stats import ScoreEstimate
 from rlgames.arena.tournament import ArenaConfig, ArenaResult, run_arena
@@ -196,19 +196,15 @@ def row_of(label: str, match: ArenaResult) -> Row:
         pair.draws,
         pair.losses,
         pair.estimate(),
-        (seconds_per_move(learned), seconds_per_move(hand_crafted)),
+        (learned.mean_s, hand_crafted.mean_s),
         match.sprt,
     )
-
-
-def seconds_per_move(times: Any) -> float:
-    return times.total_s / times.moves if times.moves else math.nan
 
 
 def row_text(row: Row) -> str:
     low, high = row.score_interval
     text = (
-        f"learned scored {row.score:.1%} [{low:.1%}, {high:.1%}] ({row.wins}W {row.draws}D {row.losses}L), "
+        f"learned scored {score_text(row.score, low, high)} ({row.wins}W {row.draws}D {row.losses}L), "
         f"Elo {elo_text(row.elo, *row.elo_interval)}: {row.verdict}"
     )
     return text if row.sprt is None else f"{text}; {sprt_text(row.sprt)}"
@@ -238,7 +234,7 @@ def summary(result: CompareResult) -> str:
         low, high = row.score_interval
         parts.append(
             f"at equal time ({row.label}) {learned} is {PHRASES[row.verdict]} hand-crafted: it scored "
-            f"{row.score:.1%} [{low:.1%}, {high:.1%}] over {row.games} games"
+            f"{score_text(row.score, low, high)} over {row.games} games"
         )
     if deep:
         scores = ", ".join(f"{row.score:.0%} at {row.label}" for row in deep)
@@ -270,7 +266,7 @@ def table_rows(result: CompareResult) -> list[list[str]]:
             row.label,
             str(row.games),
             f"{row.wins}-{row.draws}-{row.losses}",
-            f"{row.score:.1%} [{row.score_interval[0]:.1%}, {row.score_interval[1]:.1%}]",
+            score_text(row.score, *row.score_interval),
             elo_text(row.elo, *row.elo_interval),
             "-" if math.isnan(row.estimate.nelo) else f"{row.estimate.nelo:+.0f}",
             f"{row.seconds_per_move[0]:.4f}",

@@ -11,6 +11,7 @@ plays it or what it played before; agents with a time budget remain non-determin
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -48,6 +49,11 @@ class MoveTimes:
 
     def add(self, seconds: float) -> MoveTimes:
         return MoveTimes(self.moves + 1, self.total_s + seconds, max(self.max_s, seconds))
+
+    @property
+    def mean_s(self) -> float:
+        """Seconds per move (NaN before any move)."""
+        return self.total_s / self.moves if self.moves else math.nan
 
 
 SCORES = {0: 1.0, None: 0.5, 1: 0.0}

@@ -41,7 +41,7 @@ def results_dict(result: ArenaResult) -> dict[str, Any]:
                 "points_lower": _number(low),
                 "points_upper": _number(high),
                 "moves": times.moves,
-                "seconds_per_move": times.total_s / times.moves if times.moves else None,
+                "seconds_per_move": _number(times.mean_s),
                 "max_seconds_per_move": times.max_s,
             }
         )
@@ -230,7 +230,7 @@ def ranking_rows(result: ArenaResult) -> tuple[list[str], list[list[str]]]:
     for rank, i in enumerate(sorted(range(len(result.names)), key=lambda k: -elo.ratings[k]), start=1):
         games, points = _player_totals(result, i)
         times = player_times(result, i)
-        mean = times.total_s / times.moves if times.moves else 0.0
+        mean = times.mean_s if times.moves else 0.0
         rows.append(
             [
                 str(rank),
@@ -285,6 +285,11 @@ def pair_rows(result: ArenaResult) -> tuple[list[str], list[list[str]]]:
             ]
         )
     return header, rows
+
+
+def score_text(score: float, low: float, high: float) -> str:
+    """A score and its interval, e.g. ``61.5% [57.0%, 66.0%]``."""
+    return f"{score:.1%} [{low:.1%}, {high:.1%}]"
 
 
 def elo_text(elo: float, low: float, high: float) -> str:

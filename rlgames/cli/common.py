@@ -115,6 +115,11 @@ def verb_with_agents(
 
 def add_game(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", type=game_name, metavar="GAME", help=f"one of: {', '.join(list_games())}")
+    add_game_params(parser)
+
+
+def add_game_params(parser: argparse.ArgumentParser) -> None:
+    """``--param/-p KEY=VALUE``, repeatable: the game's parameters (`parse_game_param`)."""
     parser.add_argument(
         "--param",
         "-p",

@@ -21,6 +21,7 @@ import os
 import re
 from pathlib import Path
 
+from rlgames.arena import report
 from rlgames.arena.scores import PairResult
 from rlgames.arena.stats import ScoreEstimate
 from rlgames.records.manifest import Accuracy, Checkpoint, Manifest, Match, Measurement
@@ -54,16 +55,15 @@ def percent(value: float) -> str:
 
 
 def score_text(match: Match) -> str:
-    """``"61.5% [57.0%, 66.0%]"``."""
+    """``"61.5% [57.0%, 66.0%]"``, as the arena's reports write it."""
     figures = match_figures(match)
-    low, high = figures.interval
-    return f"{percent(figures.score)} [{percent(low)}, {percent(high)}]"
+    return report.score_text(figures.score, *figures.interval)
 
 
 def elo_text(match: Match) -> str:
-    """``"+81 [+46, +116]"``."""
+    """``"+81 [+46, +116]"``, as the arena's reports write it."""
     figures = match_figures(match)
-    return f"{figures.elo:+.0f} [{figures.elo_interval[0]:+.0f}, {figures.elo_interval[1]:+.0f}]"
+    return report.elo_text(figures.elo, *figures.elo_interval)
 
 
 def figure_text(measurement: Measurement) -> str:
