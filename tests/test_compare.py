@@ -11,8 +11,8 @@ import pytest
 import rlgames
 from rlgames.models.checkpoint import save_checkpoint
 from rlgames.models.networks import build_network
-from rlgames.arena.compare import CompareConfig, CompareResult, Row, summary
-from rlgames.arena.stats import ScoreEstimate
+from rlgames.arena.compare import CompareConfig, CompareResult, ReferenceRow, Row, reference_spec, summary
+from rlgames.arena.stats import ScoreEstimate, trinomial
 from rlgames.arena.openings import plies_for
 from rlgames.cli import main
 
@@ -196,3 +196,66 @@ def test_a_bad_sprt_is_refused_in_one_line(nnue_checkpoint, capsys):
     with pytest.raises(SystemExit) as exit:
         main([*args, "--sprt", "ten"])
     assert exit.value.code == 2
+
+
+def test_references_measure_the_learned_side_through_third_parties(nnue_checkpoint, tmp_path, capsys):
+    out = tmp_path / "references"
+    args = ["compare", "tic_tac_toe", "--learned", str(nnue_checkpoint), "--depths", "1", "--time", "0.005"]
+    args += ["--games", "4", "--reference", "random", "--reference", "alphabeta(depth=9)", "--out", str(out)]
+    assert main([*args, "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    record = json.loads((out / "compare.json").read_text())
+    played = [(row["budget"], row["reference"]) for row in record["references"]]
+    # each reference takes the budget its spec lacks: random has none to take, the depth-9 one keeps its own
+    assert played == [
+        ("depth 1", "random"),
+        ("depth 1", "alphabeta(depth=9)"),
+        ("0.005 s/move", "random"),
+        ("0.005 s/move", "alphabeta(depth=9)"),
+    ]
+    for row in record["references"]:
+        for side in ("learned", "hand_crafted"):
+            assert row[side]["wins"] + row[side]["draws"] + row[side]["losses"] == 4
+    # perfect play never loses a game: against it each side scores at most one half
+    assert all(row[side]["score"] <= 0.5 for row in record["references"][1::2] for side in ("learned", "hand_crafted"))
+    assert set(record["through_references"]) == {"depth 1", "0.005 s/move"}
+    assert "through the references" in record["summary"] and "Elo through it" in printed
+    assert "## Through references" in (out / "report.md").read_text()
+    for name in ("depth-1-reference-2-learned", "time-0.005-reference-1-hand-crafted"):
+        assert (out / name / "games.csv").is_file(), name
+
+
+def test_a_reference_takes_the_budget_it_lacks():
+    chess, backgammon = CompareConfig("chess", "c.pt"), CompareConfig("backgammon", "bg.pt")
+    assert reference_spec("mcts", chess.reference_budget("time=0.1")) == "mcts(time=0.1)"
+    assert reference_spec("mcts", chess.reference_budget("depth=4")) == "mcts"  # MCTS has no depth
+    assert reference_spec("mcts(simulations=400)", chess.reference_budget("time=0.1")) == "mcts(simulations=400)"
+    assert reference_spec("alphabeta(eval=material)", chess.reference_budget("depth=4")) == (
+        "alphabeta(eval=material, depth=4)"
+    )
+    assert reference_spec("expectiminimax", backgammon.reference_budget("depth=2")) == "expectiminimax(plies=2)"
+    assert reference_spec("uci:stockfish", chess.reference_budget("time=0.1")) == "uci:stockfish uci-go:movetime=100"
+    assert reference_spec("uci:stockfish", chess.reference_budget("depth=4")) == "uci:stockfish uci-go:depth=4"
+    assert reference_spec("uci:sf uci-go:nodes=9", chess.reference_budget("depth=4")) == "uci:sf uci-go:nodes=9"
+
+
+def test_the_finding_says_whether_the_gain_holds_through_the_references():
+    config = CompareConfig("chess", "checkpoints/chess.nnue.pt", depths=(), references=("uci:a", "uci:b"))
+    head_to_head = rows(("0.1 s/move", 0.63, 0.57, 0.69))
+
+    def reference(label: str, learned: tuple[int, int, int], hand_crafted: tuple[int, int, int]) -> ReferenceRow:
+        scored = [Row(label, ("x", "r"), *wdl, trinomial(*wdl), (0.1, 0.1)) for wdl in (learned, hand_crafted)]
+        return ReferenceRow(label, "uci:a", *scored)
+
+    holds = CompareResult(config, 3, head_to_head, references=(reference("0.1 s/move", (70, 0, 30), (40, 0, 60)),))
+    assert "and the gain holds through the references (+218 [+112, +323] Elo)" in summary(holds)
+    fades = CompareResult(
+        config,
+        3,
+        head_to_head,
+        references=(
+            reference("0.1 s/move", (61, 0, 39), (55, 1, 44)),
+            reference("0.1 s/move", (25, 0, 75), (26, 1, 73)),
+        ),
+    )
+    assert "but the gain does not clearly hold through the references (+16 [-59, +92] Elo)" in summary(fades)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from rlgames.arena.sprt import SprtConfig
-from rlgames.arena.stats import pentanomial, score_to_elo, student_quantile, trinomial
+from rlgames.arena.stats import pentanomial, score_to_elo, student_quantile, through_references, trinomial
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -93,3 +93,23 @@ def test_sprt_over_pairs_errs_as_often_as_its_alpha_and_beta():
     assert found["false_positive"] <= 0.08 and found["false_negative"] <= 0.08, found
     assert found["undecided"] == 0.0
     assert 50 < found["mean_pairs_at_elo0"] < 1000 and 50 < found["mean_pairs_at_elo1"] < 1000, found
+
+
+def test_the_difference_through_references_weighs_each_by_its_precision():
+    a, b = trinomial(61, 0, 39), trinomial(55, 1, 44)
+    one = through_references([(a, b)])
+    assert one.elo == pytest.approx(a.elo - b.elo) and one.per_reference == (pytest.approx(a.elo - b.elo),)
+    # the same evidence twice: the same difference, its interval narrower by sqrt(2)
+    twice = through_references([(a, b), (a, b)])
+    assert twice.elo == pytest.approx(one.elo)
+    assert twice.high - twice.elo == pytest.approx((one.high - one.elo) / math.sqrt(2))
+    # the sides swapped: the difference negated
+    swapped = through_references([(b, a)])
+    assert (swapped.elo, swapped.low, swapped.high) == pytest.approx((-one.elo, -one.high, -one.low))
+    assert (
+        one.verdict == "no clear difference" and through_references([(trinomial(90, 0, 10), b)]).verdict == "stronger"
+    )
+    # a reference that sweeps both sides has a wide Elo interval and weighs little beside an informative one
+    swept = (trinomial(0, 0, 100), trinomial(0, 0, 100))
+    assert abs(through_references([(a, b), swept]).elo - one.elo) < 0.2 * abs(one.elo)
+    assert math.isnan(through_references([]).elo) and math.isnan(through_references([swept]).elo)

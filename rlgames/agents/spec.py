@@ -6,7 +6,8 @@ agent, every key one of its factory's keyword parameters, every value of that pa
 required parameter given, and at most one of each group of exclusive parameters (one evaluator:
 ``eval=`` or ``model=``). A spec that fails raises `AgentSpecError`, a ``ValueError`` whose message is
 one line naming the problem; so do the values the agent itself refuses (``depth=0``). The CLI prints
-that line and exits with status 2.
+that line and exits with status 2. An external program is a spec of its protocol, ``uci:COMMAND ...``
+(`rlgames.agents.external`), checked for its syntax here and by the engine itself when it starts.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from rlgames.agents.external import PROTOCOLS, ExternalEngineError, UciAgent, parse_uci_spec
 from rlgames.game import Game
 
 
@@ -99,6 +101,8 @@ class AgentSpec:
     params: dict[str, Any]
 
     def __str__(self) -> str:
+        if self.name in PROTOCOLS:
+            return str(self.params["engine"])
         if not self.params:
             return self.name
         return f"{self.name}({', '.join(f'{k}={v}' for k, v in self.params.items())})"
@@ -177,7 +181,14 @@ def _value(text: str) -> Any:
 
 
 def parse_spec(spec: str) -> AgentSpec:
-    """Parses a spec string (syntax only); raises `AgentSpecError` naming the problem."""
+    """Parses a spec string (syntax only); raises `AgentSpecError` naming the problem. An external engine's
+    spec (``uci:COMMAND ...``, `rlgames.agents.external`) parses as the protocol's name with the parsed
+    engine as its one parameter, ``engine``."""
+    if spec.strip().partition(":")[0].lower() in PROTOCOLS and ":" in spec:
+        try:
+            return AgentSpec("uci", {"engine": parse_uci_spec(spec)})
+        except ExternalEngineError as error:
+            raise AgentSpecError(str(error)) from None
     if spec.count("(") != spec.count(")"):
         raise AgentSpecError(f"agent spec {spec!r}: unbalanced parenthesis; {_FORM}")
     match = _SPEC.match(spec)
@@ -206,8 +217,13 @@ def check_spec(spec: str) -> AgentSpec:
     the declared types (converted: ``time=1`` becomes 1.0), required keys present, no two exclusive keys.
     Returns the checked spec; raises `AgentSpecError` with a one-line message."""
     parsed = parse_spec(spec)
+    if parsed.name in PROTOCOLS:
+        return parsed
     if parsed.name not in _AGENTS:
-        raise AgentSpecError(f"unknown agent {parsed.name!r} in spec {spec!r}; agents: {', '.join(list_agents())}")
+        raise AgentSpecError(
+            f"unknown agent {parsed.name!r} in spec {spec!r}; agents: {', '.join(list_agents())}, "
+            f"or an external engine, uci:COMMAND"
+        )
     accepted = parameters(parsed.name)
     where = f"agent spec {spec!r}"
     unknown = [key for key in parsed.params if key not in accepted]
@@ -258,6 +274,10 @@ def accepted_forms() -> str:
     for name in list_agents():
         lines.append(f"  {name}({', '.join(map(str, parameters(name).values()))})")
     lines.append("examples: " + ", ".join(e for entry in _AGENTS.values() for e in entry.examples))
+    lines.append(
+        "an external UCI engine (chess): uci:COMMAND [uci-option:NAME=VALUE ...] [uci-go:movetime|depth|nodes=N], "
+        "e.g. uci:stockfish uci-option:UCI_LimitStrength=true uci-option:UCI_Elo=1800"
+    )
     return "\n".join(lines)
 
 
@@ -267,6 +287,8 @@ def load_agent(spec: str, game: Game) -> Any:
     Raises `AgentSpecError` (one line) for a spec that `check_spec` refuses or values the agent refuses;
     errors of a more specific kind keep their type (``rlgames.models.CheckpointError`` for an unusable checkpoint)."""
     checked = check_spec(spec)
+    if checked.name in PROTOCOLS:
+        return UciAgent(game, checked.params["engine"])
     params = {**_game_defaults(checked, game), **checked.params}
     try:
         return _factory(checked.name)(game, **params)

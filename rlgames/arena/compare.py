@@ -14,6 +14,12 @@ budget. A budget's row holds the learned side's score with its 95% interval (the
 the game pairs, `rlgames.arena.stats`), its Elo relative to the hand-crafted side mapped from that
 interval, and both sides' time per move, so that the report shows that the budgets held. With ``sprt``
 each budget's match stops as soon as fishtest's GSPRT over the pairs decides (`rlgames.arena.sprt`).
+
+Head to head, a learned evaluation can beat the hand-crafted one it learnt from by exploiting that
+teacher's blind spots without being stronger in general. With ``references`` (agent specs, external UCI
+engines such as Stockfish at limited strength too) both sides also play each reference at every budget,
+from the same openings, and the learned side's Elo over the hand-crafted side is measured through them
+(`rlgames.arena.stats.through_references`); the finding then says whether the head-to-head gain holds.
 `summary` says in one sentence what was found; `write_compare` writes report.md, compare.json,
 compare.png and each match's own files.
 """
@@ -24,7 +30,7 @@ import dataclasses
 import functools
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,7 +38,9 @@ from typing import Any
 from rlgames.arena.openings import plies_for
 from rlgames.arena.report import elo_text, markdown_table, player_times, score_text, write_results
 from rlgames.arena.sprt import SprtConfig, SprtResult
-from rlgames.arena.stats import ScoreEstimate
+from rlgames.agents.external import PROTOCOLS
+from rlgames.agents.spec import AgentSpec, check_spec, parameters
+from rlgames.arena.stats import EloDifference, ScoreEstimate, through_references
 from rlgames.arena.tournament import ArenaConfig, ArenaResult, run_arena
 from rlgames.registry import load_game
 
@@ -48,7 +56,9 @@ class CompareConfig:
     or plies 1 and 2 in a game with chance nodes) and ``seconds`` the equal time per move (None: no
     timed match); ``search`` extra ``key=value`` parameters of both sides' specs; ``opening_plies`` None
     picks the fewest plies that give ``games / 2`` distinct openings (`rlgames.arena.openings.plies_for`);
-    ``sprt`` stops each budget's match once its test decides (``games`` is then the most it plays)."""
+    ``sprt`` stops each budget's match once its test decides (``games`` is then the most it plays);
+    ``references`` are agent specs (external engines too, ``uci:COMMAND``) that both sides also play at
+    every budget, each taking the budget unless its spec sets its own (`reference_spec`)."""
 
     game: str
     learned: str
@@ -61,6 +71,7 @@ class CompareConfig:
     game_params: tuple[tuple[str, Any], ...] = ()
     search: tuple[str, ...] = ()
     sprt: SprtConfig | None = None
+    references: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.depths is None:
@@ -101,17 +112,48 @@ class CompareConfig:
         extra = "".join(f", {item}" for item in self.search)
         return (f"{search}({budget}{extra}, model={self.learned})", f"{search}({budget}{extra}, eval=heuristic)")
 
+    def reference_budget(self, budget: str) -> dict[str, float]:
+        """What a reference without a budget of its own plays under ``budget``: ``{"depth": 4}`` (``plies``
+        in a game with chance nodes) or ``{"time": 0.1}``."""
+        key, _, value = budget.partition("=")
+        if key == "time":
+            return {"time": float(value)}
+        return {"plies" if self.chance else "depth": int(value)}
+
 
 @functools.cache
 def _has_chance(game: str, params: tuple[tuple[str, Any], ...]) -> bool:
     return load_game(game, **dict(params)).info.has_chance
 
 
+BUDGET_KEYS = ("depth", "plies", "time", "nodes", "simulations")
+"""The parameters that bound an agent's search: a reference whose spec gives one keeps its own budget."""
+
+
+def reference_spec(reference: str, budget: dict[str, float]) -> str:
+    """``reference`` under a budget (`CompareConfig.reference_budget`) unless its spec sets its own: an
+    rlgames agent takes the budget's parameter where it has it (``mcts(simulations=400)`` keeps its
+    simulations; ``mcts`` takes ``time=0.1`` but no depth), a UCI engine takes ``go depth N`` or
+    ``go movetime MS`` unless it has ``uci-go:`` settings."""
+    parsed = check_spec(reference)
+    if parsed.name in PROTOCOLS:
+        engine = parsed.params["engine"]
+        if engine.go:
+            return str(engine)
+        ((key, value),) = budget.items()
+        return str(engine.with_go(**({"movetime": round(1000 * value)} if key == "time" else {"depth": int(value)})))
+    if any(key in parsed.params for key in BUDGET_KEYS):
+        return str(parsed)
+    accepted = parameters(parsed.name)
+    added = {key: value for key, value in budget.items() if key in accepted}
+    return str(AgentSpec(parsed.name, {**parsed.params, **added}))
+
+
 @dataclass(frozen=True)
 class Row:
-    """One budget's match, from the learned side: wins, draws, losses, the score's estimate (score, Elo
-    and normalised Elo with their 95% intervals), each side's mean time per move in seconds, and the
-    SPRT's state where one ran."""
+    """One budget's match, from its first player's side (the learned side head to head, each side against
+    a reference): wins, draws, losses, the score's estimate (score, Elo and normalised Elo with their 95%
+    intervals), each player's mean time per move in seconds, and the SPRT's state where one ran."""
 
     label: str
     specs: tuple[str, str]
@@ -149,11 +191,36 @@ class Row:
 
 
 @dataclass(frozen=True)
+class ReferenceRow:
+    """One budget's two matches against one reference: the learned side's and the hand-crafted side's
+    (each a `Row` from that side), and the learned side's Elo over the hand-crafted through it."""
+
+    label: str
+    reference: str
+    """The reference's spec as played (under the budget, `reference_spec`)."""
+    learned: Row
+    hand_crafted: Row
+
+    @property
+    def difference(self) -> EloDifference:
+        return through_references([(self.learned.estimate, self.hand_crafted.estimate)])
+
+
+@dataclass(frozen=True)
 class CompareResult:
     config: CompareConfig
     opening_plies: int
     rows: tuple[Row, ...]
     matches: tuple[ArenaResult, ...] = dataclasses.field(default=(), compare=False, repr=False)
+    references: tuple[ReferenceRow, ...] = ()
+    """Every budget's matches against every reference (none without references)."""
+    reference_matches: tuple[tuple[ArenaResult, ArenaResult], ...] = dataclasses.field(
+        default=(), compare=False, repr=False
+    )
+
+    def through(self, label: str) -> EloDifference:
+        """The learned side's Elo over the hand-crafted side through every reference at budget ``label``."""
+        return through_references_of(self.references, label)
 
 
 def run_compare(
@@ -162,10 +229,9 @@ def run_compare(
     """Plays every budget's match in turn; ``echo`` gets a line as each starts and ends."""
     game = load_game(config.game, **dict(config.game_params))
     plies = config.opening_plies if config.opening_plies is not None else plies_for(game, config.games // 2)
-    rows, matches = [], []
-    for label, budget in config.budgets():
-        specs = config.specs(budget)
-        echo(f"{label}: {specs[0]} against {specs[1]}, {config.games} games")
+    rows, matches, references, reference_matches = [], [], [], []
+
+    def play(specs: tuple[str, str], sprt: SprtConfig | None) -> ArenaResult:
         arena = ArenaConfig(
             config.game,
             specs,
@@ -174,29 +240,47 @@ def run_compare(
             workers=config.workers,
             opening_plies=plies,
             game_params=config.game_params,
-            anchor=HAND_CRAFTED,
-            sprt=config.sprt,
+            anchor=1,  # the hand-crafted side head to head, the reference in its matches
+            sprt=sprt,
         )
-        match = run_arena(arena, progress=progress)
-        matches.append(match)
-        rows.append(row_of(label, match))
+        return run_arena(arena, progress=progress)
+
+    for label, budget in config.budgets():
+        specs = config.specs(budget)
+        echo(f"{label}: {specs[0]} against {specs[1]}, {config.games} games")
+        matches.append(play(specs, config.sprt))
+        rows.append(row_of(label, matches[-1]))
         echo(f"{label}: {row_text(rows[-1])}")
-    return CompareResult(config, plies, tuple(rows), tuple(matches))
+        for reference in config.references:
+            played = reference_spec(reference, config.reference_budget(budget))
+            echo(f"{label}: both sides against the reference {played}, {config.games} games each")
+            pair = (play((specs[LEARNED], played), None), play((specs[HAND_CRAFTED], played), None))
+            reference_matches.append(pair)
+            references.append(ReferenceRow(label, played, row_of(label, pair[0]), row_of(label, pair[1])))
+            echo(f"{label}: {reference_text(references[-1])}")
+        if config.references:
+            echo(f"{label}: {through_text(through_references_of(references, label), len(config.references))}")
+    return CompareResult(config, plies, tuple(rows), tuple(matches), tuple(references), tuple(reference_matches))
+
+
+def through_references_of(references: Sequence[ReferenceRow], label: str) -> EloDifference:
+    rows = [row for row in references if row.label == label]
+    return through_references([(row.learned.estimate, row.hand_crafted.estimate) for row in rows])
 
 
 def row_of(label: str, match: ArenaResult) -> Row:
     """The learned side's figures in a finished match."""
     (pair,) = match.pairs
-    learned, hand_crafted = (player_times(match, player) for player in (LEARNED, HAND_CRAFTED))
-    learned_specs, hand_crafted_specs = match.config.specs
+    first, second = (player_times(match, player) for player in (0, 1))
+    first_spec, second_spec = match.config.specs
     return Row(
         label,
-        (learned_specs, hand_crafted_specs),
+        (first_spec, second_spec),
         pair.wins,
         pair.draws,
         pair.losses,
         pair.estimate(),
-        (learned.mean_s, hand_crafted.mean_s),
+        (first.mean_s, second.mean_s),
         match.sprt,
     )
 
@@ -208,6 +292,25 @@ def row_text(row: Row) -> str:
         f"Elo {elo_text(row.elo, *row.elo_interval)}: {row.verdict}"
     )
     return text if row.sprt is None else f"{text}; {sprt_text(row.sprt)}"
+
+
+def reference_text(row: ReferenceRow) -> str:
+    """``"learned 61.5% [53.0%, 70.0%], hand-crafted 55.5% [...]: learned +45 Elo [-60, +150] through it"``."""
+    learned, hand_crafted, difference = row.learned, row.hand_crafted, row.difference
+    return (
+        f"learned {score_text(learned.score, *learned.score_interval)}, hand-crafted "
+        f"{score_text(hand_crafted.score, *hand_crafted.score_interval)}: learned "
+        f"{elo_text(difference.elo, difference.low, difference.high)} Elo through it"
+    )
+
+
+def through_text(difference: EloDifference, references: int) -> str:
+    """``"through 2 references learned is +15 Elo [-59, +92] against hand-crafted: no clear difference"``."""
+    plural = "reference" if references == 1 else "references"
+    return (
+        f"through {references} {plural} learned is {elo_text(difference.elo, difference.low, difference.high)} Elo "
+        f"against hand-crafted: {difference.verdict}"
+    )
 
 
 def sprt_text(status: SprtResult) -> str:
@@ -234,7 +337,7 @@ def summary(result: CompareResult) -> str:
         low, high = row.score_interval
         parts.append(
             f"at equal time ({row.label}) {learned} is {PHRASES[row.verdict]} hand-crafted: it scored "
-            f"{score_text(row.score, low, high)} over {row.games} games"
+            f"{score_text(row.score, low, high)} over {row.games} games{transfer_clause(result, row)}"
         )
     if deep:
         scores = ", ".join(f"{row.score:.0%} at {row.label}" for row in deep)
@@ -244,7 +347,37 @@ def summary(result: CompareResult) -> str:
             parts.append(f"at equal depth {subject} is {PHRASES[verdicts.pop()]} hand-crafted ({scores})")
         else:
             parts.append(f"at equal depth {subject} scored {scores}")
+        if result.references:
+            through = ", ".join(
+                f"{elo_text(d.elo, d.low, d.high)} Elo at {row.label}"
+                for row in deep
+                for d in [result.through(row.label)]
+            )
+            parts[-1] += f"; through the references, {through}"
     return f"In {config.game}, {'; '.join(parts)}."
+
+
+TRANSFER = {
+    ("stronger", "stronger"): "and the gain holds through the references",
+    ("stronger", "no clear difference"): "but the gain does not clearly hold through the references",
+    ("stronger", "weaker"): "but through the references it is weaker",
+    ("weaker", "weaker"): "and through the references too",
+    ("weaker", "no clear difference"): "but through the references the loss is not clear",
+    ("weaker", "stronger"): "but through the references it is stronger",
+    ("no clear difference", "stronger"): "but through the references it is stronger",
+    ("no clear difference", "weaker"): "but through the references it is weaker",
+    ("no clear difference", "no clear difference"): "nor through the references",
+}
+"""How the head-to-head verdict and the through-reference verdict read together."""
+
+
+def transfer_clause(result: CompareResult, row: Row) -> str:
+    """Whether a budget's head-to-head finding holds through the references: ``", and the gain holds through
+    the references (+60 Elo [+12, +108])"``; empty without references."""
+    if not result.references:
+        return ""
+    through = result.through(row.label)
+    return f", {TRANSFER[row.verdict, through.verdict]} ({elo_text(through.elo, through.low, through.high)} Elo)"
 
 
 HEADER = (
@@ -311,10 +444,60 @@ def markdown(result: CompareResult) -> str:
                 if config.sprt is not None
                 else []
             ),
+            *references_section(result),
             "![score by budget](compare.png)",
             "",
         ]
     )
+
+
+REFERENCE_HEADER = (
+    "budget",
+    "reference",
+    "learned W-D-L",
+    "learned score (95%)",
+    "hand-crafted W-D-L",
+    "hand-crafted score (95%)",
+    "learned over hand-crafted, Elo (95%)",
+)
+
+
+def references_section(result: CompareResult) -> list[str]:
+    """The report's table of both sides against each reference, each budget closed by the difference
+    through all of them; empty without references."""
+    if not result.references:
+        return []
+    rows = []
+    for label, _ in result.config.budgets():
+        for row in (row for row in result.references if row.label == label):
+            learned, hand_crafted, difference = row.learned, row.hand_crafted, row.difference
+            rows.append(
+                [
+                    label,
+                    f"`{row.reference}`",
+                    f"{learned.wins}-{learned.draws}-{learned.losses}",
+                    score_text(learned.score, *learned.score_interval),
+                    f"{hand_crafted.wins}-{hand_crafted.draws}-{hand_crafted.losses}",
+                    score_text(hand_crafted.score, *hand_crafted.score_interval),
+                    elo_text(difference.elo, difference.low, difference.high),
+                ]
+            )
+        through = result.through(label)
+        rows.append(
+            [label, "**all references**", "", "", "", "", f"**{elo_text(through.elo, through.low, through.high)}**"]
+        )
+    return [
+        "## Through references",
+        "",
+        "Both sides also played each reference, from the same openings with colours swapped. Through one "
+        "reference the learned side's Elo over the hand-crafted side is its Elo against the reference less "
+        "the hand-crafted side's; through all of them, the inverse-variance weighted mean of those "
+        "differences (`rlgames.arena.stats.through_references`). A learned evaluation that beats its teacher "
+        "by exploiting the teacher's blind spots gains head to head but not here.",
+        "",
+        markdown_table(REFERENCE_HEADER, rows),
+        "",
+    ]
 
 
 def as_dict(result: CompareResult) -> dict[str, Any]:
@@ -337,6 +520,28 @@ def as_dict(result: CompareResult) -> dict[str, Any]:
         "opening_plies": result.opening_plies,
         "summary": summary(result),
         "rows": rows,
+        "references": [
+            {
+                "budget": row.label,
+                "reference": row.reference,
+                **{
+                    side: {
+                        "wins": played.wins,
+                        "draws": played.draws,
+                        "losses": played.losses,
+                        "score": played.score,
+                        "score_interval": played.score_interval,
+                        "seconds_per_move": played.seconds_per_move,
+                    }
+                    for side, played in (("learned", row.learned), ("hand_crafted", row.hand_crafted))
+                },
+                "elo_difference": dataclasses.asdict(row.difference),
+            }
+            for row in result.references
+        ],
+        "through_references": {label: dataclasses.asdict(result.through(label)) for label, _ in result.config.budgets()}
+        if result.references
+        else {},
     }
 
 
@@ -351,6 +556,11 @@ def write_compare(result: CompareResult, out: str | Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for row, match in zip(result.rows, result.matches):
         write_results(match, folder / folder_name(row.label))
+    for label, _ in result.config.budgets():
+        played = [(row, pair) for row, pair in zip(result.references, result.reference_matches) if row.label == label]
+        for number, (_, pair) in enumerate(played, 1):
+            for side, match in zip(("learned", "hand-crafted"), pair):
+                write_results(match, folder / f"{folder_name(label)}-reference-{number}-{side}")
     (folder / "compare.json").write_text(json.dumps(as_dict(result), indent=2) + "\n")
     (folder / "report.md").write_text(markdown(result))
     plot_compare(result, folder / "compare.png")

@@ -103,6 +103,13 @@ def score_to_elo(score: float, games: int) -> float:
     return 400.0 * math.log10(clipped / (1.0 - clipped))
 
 
+def _logit_elo(score: float) -> float:
+    """``400 * log10(s / (1 - s))`` unclipped: -inf at 0, +inf at 1."""
+    if score <= 0.0 or score >= 1.0:
+        return math.copysign(math.inf, score - 0.5)
+    return 400.0 * math.log10(score / (1.0 - score))
+
+
 def estimate(
     values: Sequence[float], counts: Sequence[int], *, model: str, games: int, confidence: float = 0.95
 ) -> ScoreEstimate:
@@ -202,3 +209,50 @@ def points_estimate(
     result = estimate(values, counts, model="points", games=sum(counts), confidence=confidence)
     mean, low, high = (2.0 * bound * x - bound for x in (result.score, result.low, result.high))
     return mean, low, high
+
+
+@dataclass(frozen=True)
+class EloDifference:
+    """The Elo of one player over another measured through common opponents (references), with its
+    interval: `through_references`."""
+
+    elo: float
+    """The difference, in Elo (NaN without a reference)."""
+    low: float
+    """The interval's lower end."""
+    high: float
+    """The interval's upper end."""
+    per_reference: tuple[float, ...]
+    """The difference through each reference alone."""
+    confidence: float = 0.95
+    """The interval's confidence level."""
+
+    @property
+    def verdict(self) -> str:
+        """``"stronger"``, ``"weaker"`` or ``"no clear difference"``: where the interval lies against 0."""
+        return "stronger" if self.low > 0 else "weaker" if self.high < 0 else "no clear difference"
+
+
+def through_references(
+    matches: Sequence[tuple[ScoreEstimate, ScoreEstimate]], confidence: float = 0.95
+) -> EloDifference:
+    """Player A's Elo over player B through references: ``matches`` holds, per reference, A's and B's score
+    against it (independent matches). Through one reference the difference is A's Elo against it less B's,
+    with a standard error from their Elo intervals (each interval's half-width over its normal quantile,
+    the errors added in quadrature); over several, the inverse-variance weighted mean (a fixed-effect
+    meta-analysis: under the Elo model every reference measures the same difference), with a normal
+    interval. The score intervals are mapped without the half-game clipping of `score_to_elo`: a side
+    that the reference sweeps (or that sweeps it) has an Elo interval open at that end, so that reference
+    measures nothing and weighs nothing. Without a reference that measures: NaN."""
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    differences, weights = [], []
+    for a, b in matches:
+        variance = sum(((_logit_elo(high) - _logit_elo(low)) / (2 * z)) ** 2 for low, high in (a.interval, b.interval))
+        differences.append(a.elo - b.elo)
+        weights.append(1.0 / variance if variance > 0 else math.nan)
+    total = sum(weights)
+    if math.isnan(total) or total == 0:
+        return EloDifference(math.nan, -math.inf, math.inf, tuple(differences), confidence)
+    elo = sum(w * d for w, d in zip(weights, differences)) / total
+    half = z / math.sqrt(total)
+    return EloDifference(elo, elo - half, elo + half, tuple(differences), confidence)

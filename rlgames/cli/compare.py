@@ -36,7 +36,7 @@ def search_param(text: str) -> str:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from rlgames.agents import load_agent
-    from rlgames.arena.compare import CompareConfig, run_compare, summary, write_compare
+    from rlgames.arena.compare import CompareConfig, reference_spec, run_compare, summary, write_compare
     from rlgames.cli.common import game_from_args
 
     config = CompareConfig(
@@ -51,9 +51,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
         game_params=tuple(args.param),
         search=tuple(args.search),
         sprt=sprt_from_args(args),
+        references=tuple(args.reference),
     )
     game = game_from_args(args)
     load_agent(config.specs(config.budgets()[0][1])[0], game)  # a bad checkpoint fails now, not in a worker
+    for reference in config.references:  # a bad spec, a missing engine or option fails now
+        agent = load_agent(reference_spec(reference, config.reference_budget(config.budgets()[0][1])), game)
+        getattr(agent, "close", lambda: None)()
     result = run_compare(config, progress=progress_wanted(args), echo=lambda line: print(line, flush=True))
     out = write_compare(result, args.out or f"compare-{args.game}")
     print(summary(result))
@@ -74,8 +78,13 @@ def add_compare_verb(verbs: argparse._SubParsersAction) -> None:
             "compare.png and every game. In a game with chance nodes both sides search by expectiminimax,\n"
             "a depth counting plies (one player's roll and move).\n"
             "With --sprt ELO0,ELO1 each budget's match stops once fishtest's GSPRT over the game pairs decides.\n"
+            "With --reference SPEC both sides also play that reference (an agent spec, or an external UCI engine\n"
+            "uci:COMMAND) at each budget, and the report gives the learned side's Elo over the hand-crafted side\n"
+            "through the references: whether a head-to-head gain holds against third parties.\n"
             "Example: rlgames compare connect_four --learned checkpoints/connect_four.nnue.pt --workers 2\n"
-            "         rlgames compare backgammon --learned checkpoints/backgammon.pt --search filter=8"
+            "         rlgames compare backgammon --learned checkpoints/backgammon.pt --search filter=8\n"
+            "         rlgames compare chess --learned checkpoints/chess.nnue.pt --no-time --depths 2 \\\n"
+            "             --reference 'uci:stockfish uci-option:UCI_LimitStrength=true uci-option:UCI_Elo=1800'"
         ),
     )
     add_game(compare)
@@ -113,6 +122,15 @@ def add_compare_verb(verbs: argparse._SubParsersAction) -> None:
         type=int,
         metavar="N",
         help="plies of the random openings (default: the fewest giving GAMES/2 distinct ones)",
+    )
+    compare.add_argument(
+        "--reference",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="a third party both sides also play at each budget: an agent spec (mcts, solver, another "
+        "evaluator) or an external engine, uci:COMMAND [uci-option:NAME=VALUE ...]; it takes the budget "
+        "(depth or time) unless its spec sets one; repeatable",
     )
     add_sprt_arguments(compare, "each budget's match")
     compare.add_argument("--out", metavar="DIR", help="the report's folder (default compare-GAME)")

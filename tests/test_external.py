@@ -1,0 +1,97 @@
+"""External engines as agents (``uci:COMMAND``): the spec, an engine run as a subprocess through whole arena
+games, the game it is told, and every failure as one line. The engine under test is ``rlgames uci``
+itself, so that the tests need no program from outside the project."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+import pytest
+
+import rlgames
+from rlgames.agents import AgentSpecError, check_spec, load_agent
+from rlgames.agents.external import UciAgent, UciSpec, parse_uci_spec
+from rlgames.arena import ArenaConfig, run_arena
+from rlgames.cli import main
+
+COMMAND = shlex.join([sys.executable, "-m", "rlgames", "uci", "chess", "--agent", "alphabeta(depth=1, eval=heuristic)"])
+"""An rlgames UCI engine searching one ply: it answers at once, compiled or not (its warm-up's fallback)."""
+
+
+def test_a_spec_names_the_command_its_options_and_its_go():
+    spec = parse_uci_spec("uci:stockfish --flag uci-option:UCI_Elo=1800 'uci-option:Skill Level=5' uci-go:depth=8")
+    assert spec == UciSpec(("stockfish", "--flag"), (("UCI_Elo", "1800"), ("Skill Level", "5")), (("depth", 8),))
+    assert parse_uci_spec(str(spec)) == spec  # written back as it reads
+    assert str(check_spec(str(spec))) == str(spec)
+    assert spec.with_go(movetime=100).go == (("movetime", 100),)
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("uci:", "names no program"),
+        ("uci:uci-option:UCI_Elo=1800", "names no program"),
+        ("uci:stockfish uci-option:=3", "expected uci-option:NAME=VALUE"),
+        ("uci:stockfish uci-go:time=1", "KEY one of movetime, depth, nodes"),
+        ("uci:stockfish uci-go:depth=0", "N >= 1"),
+        ("uci:stockfish 'unclosed", "cannot split"),
+    ],
+)
+def test_a_bad_spec_is_refused_in_one_line(spec, message):
+    with pytest.raises(AgentSpecError, match=message) as error:
+        check_spec(spec)
+    assert "\n" not in str(error.value)
+
+
+@pytest.fixture(scope="module")
+def chess():
+    return rlgames.load_game("chess")
+
+
+def test_the_engine_plays_legal_moves_and_knows_the_whole_game(chess):
+    agent = load_agent(f"uci:{COMMAND} uci-go:depth=1", chess)
+    try:
+        assert isinstance(agent, UciAgent)
+        agent.seed(0)
+        state = chess.new_initial_state()
+        for _ in range(3):  # the agent against itself: each search sees the other's move since its last
+            result = agent.search(state)
+            assert result.action in state.legal_actions() and -1.0 <= result.value <= 1.0
+            state = state.apply(result.action)
+        assert len(agent._moves) == 3  # one line from the start, not three positions
+        agent.seed(1)  # a new game: the next position starts it again
+        agent.search(chess.state_from_moves("e2e4 e7e5"))
+        assert agent._start == chess.state_from_moves("e2e4 e7e5") and len(agent._moves) == 1
+    finally:
+        agent.close()
+    assert agent.engine.process.poll() is not None  # closed: the program has ended
+
+
+def test_an_arena_plays_an_external_engine(chess, tmp_path):
+    specs = ("alphabeta(depth=1, eval=heuristic)", f"uci:{COMMAND} uci-go:depth=1")
+    result = run_arena(ArenaConfig("chess", specs, games=2, opening_plies=2))
+    (pair,) = result.pairs
+    assert pair.wins + pair.draws + pair.losses == 2
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("uci:no-such-engine-here", "no program 'no-such-engine-here'"),
+        (f"uci:{COMMAND} uci-option:UCI_Elo=1800", "it has no option 'UCI_Elo'; its options: Hash, Move Overhead"),
+        (f"uci:{shlex.join([sys.executable, '-c', 'pass'])}", "the program exited"),
+    ],
+)
+def test_an_engine_that_cannot_play_is_one_line(chess, spec, message):
+    with pytest.raises(ValueError, match=message) as error:
+        load_agent(spec, chess)
+    assert "\n" not in str(error.value)
+
+
+def test_only_a_game_that_speaks_uci_takes_a_uci_engine(capsys):
+    with pytest.raises(ValueError, match="connect_four does not speak UCI"):
+        load_agent("uci:stockfish", rlgames.load_game("connect_four"))
+    assert main(["arena", "chess", "random", "uci:no-such-engine-here", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "no program 'no-such-engine-here'" in err and err.count("\n") == 1
