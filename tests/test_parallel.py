@@ -5,12 +5,14 @@ registry, their class)."""
 from __future__ import annotations
 
 import operator
+import sys
 
 import pytest
 from tug import Tug
 
 import rlgames
-from rlgames.parallel import game_recipe, map_ordered, rebuild_game
+from rlgames.cli import main
+from rlgames.parallel import LOCAL, Backend, game_recipe, map_ordered, rebuild_game
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -33,3 +35,25 @@ def test_games_are_rebuilt_from_their_registry_name_or_their_class():
     tug = Tug()
     maker, params = game_recipe(tug)
     assert maker is Tug and isinstance(rebuild_game((maker, params)), Tug)
+
+
+def test_a_backend_is_local_or_ray_and_only_ray_takes_an_address():
+    assert Backend() == LOCAL and Backend("ray", "10.0.0.1:6379").address == "10.0.0.1:6379"
+    with pytest.raises(ValueError, match="local or ray"):
+        Backend("dask")
+    with pytest.raises(ValueError, match="an address is a Ray cluster's"):
+        Backend("local", "10.0.0.1:6379")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["arena", "tic_tac_toe", "random", "random", "--games", "2", "--ray"],
+        ["compare", "tic_tac_toe", "--learned", "README.md", "--address", "10.0.0.1:6379"],
+    ],
+)
+def test_ray_missing_is_one_line(monkeypatch, capsys, argv):
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if the ray extra were not installed
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "--ray needs Ray: pip install 'rlgames[ray]'" in err and err.count("\n") == 1

@@ -11,7 +11,18 @@ import pytest
 
 from rlgames.records import ManifestError, Match, Metric, load_manifest
 from rlgames.records.__main__ import main
-from rlgames.records.tables import DOCUMENTS, RECORDS_PAGE, anchor, elo_text, regenerate, score_text, sync
+from rlgames.records.tables import (
+    DOCUMENTS,
+    RECORDS_PAGE,
+    anchor,
+    answer_table,
+    elo_text,
+    figure_text,
+    reference_table,
+    regenerate,
+    score_text,
+    sync,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = load_manifest(ROOT / "checkpoints" / "manifest.json")
@@ -104,7 +115,7 @@ def _manifest_with(tmp_path: Path, change) -> Path:
     [
         (lambda m: m.pop("wins"), "missing 1 required positional argument: 'wins'"),
         (lambda m: m.update(score=0.7), "unknown field 'score'"),
-        (lambda m: m.update(kind="guess"), "kind must be one of match, accuracy, metric"),
+        (lambda m: m.update(kind="guess"), "kind must be one of match, accuracy, metric, reference"),
         (lambda m: m.pop("depth"), "an equal-depth match, and only one, gives its depth"),
         (lambda m: m.update(question="faster"), "question must be one of"),
     ],
@@ -113,3 +124,36 @@ def test_a_record_off_the_schema_is_refused_naming_it(tmp_path, change, message)
     with pytest.raises(ManifestError, match="chess.nnue.pt measurement 'depth-2'") as error:
         load_manifest(_manifest_with(tmp_path, change))
     assert message in str(error.value)
+
+
+def test_a_reference_record_shows_the_difference_through_its_reference(tmp_path):
+    """Both sides' counts against one reference: the difference is derived from them, and the answer table
+    shows the difference through every reference of a budget."""
+    data = json.loads((ROOT / "checkpoints" / "manifest.json").read_text())
+    base = {
+        "kind": "reference",
+        "budget": "0.1 s/move",
+        "learned_spec": "alphabeta(time=0.1, model=checkpoints/chess.nnue.pt)",
+        "hand_crafted_spec": "alphabeta(time=0.1, eval=heuristic)",
+        "openings": 50,
+        "command": "rlgames compare chess --learned checkpoints/chess.nnue.pt --reference uci:a --reference uci:b",
+        "commit": "0000000",
+        "date": "2026-11-28",
+    }
+    data["checkpoints"]["chess.nnue.pt"]["measurements"] = [
+        dict(base, id="ref-a", reference="uci:a", learned=[61, 0, 39], hand_crafted=[55, 1, 44]),
+        dict(base, id="ref-b", reference="uci:b", learned=[25, 0, 75], hand_crafted=[26, 1, 73]),
+    ]
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps(data))
+    manifest = load_manifest(path)
+    chess = manifest["chess.nnue.pt"]
+    assert figure_text(chess.measurement("ref-a")) == "+39 [-61, +140] Elo"  # as stats.through_references gives it
+    assert "+16 [-59, +92] Elo](docs/records.md#chess-nnue-ref-a) at 0.1 s/move (2 references)" in answer_table(
+        manifest, "README.md"
+    )
+    assert "**+16 [-59, +92] Elo**" in reference_table(chess, "docs/guide/the-answer.md")
+    data["checkpoints"]["chess.nnue.pt"]["measurements"][1]["hand_crafted"] = [26, 1, 72]
+    path.write_text(json.dumps(data))
+    with pytest.raises(ManifestError, match="'ref-b': learned and hand_crafted are wins, draws, losses over the same"):
+        load_manifest(path)

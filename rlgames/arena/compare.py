@@ -42,6 +42,7 @@ from rlgames.agents.external import PROTOCOLS
 from rlgames.agents.spec import AgentSpec, check_spec, parameters
 from rlgames.arena.stats import EloDifference, ScoreEstimate, through_references
 from rlgames.arena.tournament import ArenaConfig, ArenaResult, run_arena
+from rlgames.parallel import LOCAL, Backend
 from rlgames.registry import load_game
 
 LEARNED, HAND_CRAFTED = 0, 1
@@ -58,7 +59,8 @@ class CompareConfig:
     picks the fewest plies that give ``games / 2`` distinct openings (`rlgames.arena.openings.plies_for`);
     ``sprt`` stops each budget's match once its test decides (``games`` is then the most it plays);
     ``references`` are agent specs (external engines too, ``uci:COMMAND``) that both sides also play at
-    every budget, each taking the budget unless its spec sets its own (`reference_spec`)."""
+    every budget, each taking the budget unless its spec sets its own (`reference_spec`); ``backend`` runs
+    the ``workers`` as local processes or Ray actors (`rlgames.parallel.Backend`)."""
 
     game: str
     learned: str
@@ -72,6 +74,7 @@ class CompareConfig:
     search: tuple[str, ...] = ()
     sprt: SprtConfig | None = None
     references: tuple[str, ...] = ()
+    backend: Backend = LOCAL
 
     def __post_init__(self) -> None:
         if self.depths is None:
@@ -163,6 +166,8 @@ class Row:
     estimate: ScoreEstimate
     seconds_per_move: tuple[float, float]
     sprt: SprtResult | None = None
+    pairs: tuple[int, ...] = ()
+    """How many openings the first player scored 0, 1/2, 1, 3/2 and 2 points in (the pentanomial counts)."""
 
     @property
     def games(self) -> int:
@@ -242,6 +247,7 @@ def run_compare(
             game_params=config.game_params,
             anchor=1,  # the hand-crafted side head to head, the reference in its matches
             sprt=sprt,
+            backend=config.backend,
         )
         return run_arena(arena, progress=progress)
 
@@ -264,6 +270,7 @@ def run_compare(
 
 
 def through_references_of(references: Sequence[ReferenceRow], label: str) -> EloDifference:
+    """The learned side's Elo over the hand-crafted side through those of ``references`` at budget ``label``."""
     rows = [row for row in references if row.label == label]
     return through_references([(row.learned.estimate, row.hand_crafted.estimate) for row in rows])
 
@@ -282,6 +289,7 @@ def row_of(label: str, match: ArenaResult) -> Row:
         pair.estimate(),
         (first.mean_s, second.mean_s),
         match.sprt,
+        tuple(pair.pairs),
     )
 
 
@@ -532,6 +540,7 @@ def as_dict(result: CompareResult) -> dict[str, Any]:
                         "score": played.score,
                         "score_interval": played.score_interval,
                         "seconds_per_move": played.seconds_per_move,
+                        "pairs": played.pairs,
                     }
                     for side, played in (("learned", row.learned), ("hand_crafted", row.hand_crafted))
                 },

@@ -34,7 +34,7 @@ from rlgames.arena.positions import Line
 from rlgames.arena.scores import PairResult, merge_counts, pair_results, score_matrices
 from rlgames.arena.sprt import SprtConfig, SprtResult, sprt_pairs
 from rlgames.game import Game
-from rlgames.parallel import GameRecipe, game_recipe, map_ordered, rebuild_game
+from rlgames.parallel import LOCAL, Backend, GameRecipe, game_recipe, map_ordered, rebuild_game
 from rlgames.registry import load_game
 
 OPENINGS_KEY = 1
@@ -49,7 +49,8 @@ class ArenaConfig:
     ``openings_file`` takes precedence over ``opening_plies``; ``anchor`` is the index of the player
     whose Elo is held at ``anchor_rating``; ``prior_draws`` is the Elo fit's prior (`rlgames.arena.elo`:
     one virtual draw per pair by default, so that a perfect score keeps a finite rating; 0 for the plain
-    maximum likelihood); ``sprt`` stops a two-player match early.
+    maximum likelihood); ``sprt`` stops a two-player match early; ``backend`` runs the ``workers`` as local
+    processes or Ray actors (`rlgames.parallel.Backend`: the same games either way).
     """
 
     game: str
@@ -64,6 +65,7 @@ class ArenaConfig:
     anchor_rating: float = 0.0
     prior_draws: float = 1.0
     sprt: SprtConfig | None = None
+    backend: Backend = LOCAL
 
     def __post_init__(self) -> None:
         if len(self.specs) < 2:
@@ -204,6 +206,7 @@ def _played(config: ArenaConfig, game: Game, scheduled: list[ScheduledGame]) -> 
         setup=_set_up,
         setup_args=(game_recipe(game), tuple(config.specs)),
         local=(game, agents),
+        backend=config.backend,
     )
 
 

@@ -8,8 +8,10 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from rlgames.cli.common import (
+    add_backend_arguments,
     add_progress_flag,
     add_sprt_arguments,
+    backend_from_args,
     existing_file,
     game_from_args,
     progress_wanted,
@@ -46,6 +48,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         anchor_rating=args.anchor_rating,
         prior_draws=args.prior_draws,
         sprt=sprt_from_args(args),
+        backend=backend_from_args(args),
     )
     result = run_arena(config, progress=progress_wanted(args))
     print(console_report(result))
@@ -80,6 +83,7 @@ def add_arena_verb(verbs: argparse._SubParsersAction) -> None:
     arena.add_argument("--seed", type=int, default=0, help="seed of the openings, agents and chance (default 0)")
     arena.add_argument("--out", metavar="DIR", help="folder for results.json, games.csv, report.md and the plots")
     arena.add_argument("--workers", type=int, default=1, help="processes playing games (default 1)")
+    add_backend_arguments(arena)
     arena.add_argument(
         "--opening-plies", type=int, default=2, help="plies of the random openings, drawn without repeats (default 2)"
     )

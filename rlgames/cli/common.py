@@ -166,6 +166,30 @@ def sprt_from_args(args: argparse.Namespace) -> Any:
     return SprtConfig(elo0, elo1, alpha=args.sprt_alpha, beta=args.sprt_beta, min_games=args.sprt_min_games)
 
 
+def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--ray`` and ``--address``: the workers as Ray actors (`rlgames.parallel.Backend`)."""
+    parser.add_argument(
+        "--ray",
+        action="store_true",
+        help="run the workers as Ray actors, on a Ray started here or the cluster of --address or RAY_ADDRESS "
+        "(pip install 'rlgames[ray]'); the same results as local processes",
+    )
+    parser.add_argument("--address", metavar="ADDR", help="the Ray cluster to join, e.g. 10.0.0.1:6379 (implies --ray)")
+
+
+def backend_from_args(args: argparse.Namespace) -> Any:
+    """The `rlgames.parallel.Backend` the arguments ask for (Ray must then be importable: one line if not)."""
+    from rlgames.parallel import LOCAL, Backend
+
+    if not (args.ray or args.address):
+        return LOCAL
+    try:
+        import ray  # noqa: F401  (checked here, so that a missing Ray is refused before any work)
+    except ImportError:
+        raise ValueError("--ray needs Ray: pip install 'rlgames[ray]'") from None
+    return Backend("ray", args.address)
+
+
 def add_progress_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--progress",

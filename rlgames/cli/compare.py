@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from rlgames.cli.common import (
+    add_backend_arguments,
     add_game,
     add_progress_flag,
     existing_file,
@@ -12,6 +13,7 @@ from rlgames.cli.common import (
     progress_wanted,
     sprt_from_args,
     add_sprt_arguments,
+    backend_from_args,
 )
 
 
@@ -52,6 +54,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         search=tuple(args.search),
         sprt=sprt_from_args(args),
         references=tuple(args.reference),
+        backend=backend_from_args(args),
     )
     game = game_from_args(args)
     load_agent(config.specs(config.budgets()[0][1])[0], game)  # a bad checkpoint fails now, not in a worker
@@ -116,6 +119,7 @@ def add_compare_verb(verbs: argparse._SubParsersAction) -> None:
     compare.add_argument("--no-time", action="store_true", help="play no match at equal time")
     compare.add_argument("--games", type=int, default=400, help="games per budget, even (default 400)")
     compare.add_argument("--workers", type=int, default=1, help="processes playing games (default 1)")
+    add_backend_arguments(compare)
     compare.add_argument("--seed", type=int, default=0, help="seed of the openings (default 0)")
     compare.add_argument(
         "--opening-plies",

@@ -119,8 +119,41 @@ class Metric:
     """Which way is better, for the reader."""
 
 
-Measurement = Union[Match, Accuracy, Metric]
-KINDS: dict[str, type] = {"match": Match, "accuracy": Accuracy, "metric": Metric}
+@dataclass(frozen=True)
+class ReferenceMatches:
+    """Both sides of a comparison against one third party (a reference) at one budget, from the same
+    openings: the learned side's Elo over the hand-crafted side through it (`rlgames.compare --reference`)."""
+
+    id: str
+    """Unique within its checkpoint: the anchor of its record."""
+    budget: str
+    """What each side (and the reference, unless its spec sets its own) may spend on a move: ``"0.1 s/move"``."""
+    reference: str
+    """The reference's spec as played."""
+    learned_spec: str
+    """The learned side's agent spec."""
+    hand_crafted_spec: str
+    """The hand-crafted side's agent spec."""
+    learned: tuple[int, int, int]
+    """The learned side's wins, draws and losses against the reference."""
+    hand_crafted: tuple[int, int, int]
+    """The hand-crafted side's wins, draws and losses against the reference."""
+    openings: int
+    """Distinct openings, each played with colours swapped (the same for both sides)."""
+    provenance: Provenance
+    """The command, commit and date."""
+    learned_pairs: tuple[int, ...] = ()
+    """The learned side's pentanomial counts (as `Match.pairs`), where recorded."""
+    hand_crafted_pairs: tuple[int, ...] = ()
+    """The hand-crafted side's pentanomial counts, where recorded."""
+
+    @property
+    def games(self) -> int:
+        return sum(self.learned)
+
+
+Measurement = Union[Match, Accuracy, Metric, ReferenceMatches]
+KINDS: dict[str, type] = {"match": Match, "accuracy": Accuracy, "metric": Metric, "reference": ReferenceMatches}
 
 
 @dataclass(frozen=True)
@@ -168,6 +201,14 @@ class Checkpoint:
             if measurement.id == id:
                 return measurement
         raise KeyError(f"{self.file} has no measurement {id!r}")
+
+    def references(self) -> dict[str, tuple[ReferenceMatches, ...]]:
+        """Its matches against references, by budget, in the manifest's order."""
+        found: dict[str, list[ReferenceMatches]] = {}
+        for m in self.measurements:
+            if isinstance(m, ReferenceMatches):
+                found.setdefault(m.budget, []).append(m)
+        return {budget: tuple(rows) for budget, rows in found.items()}
 
     def matches(self, question: str) -> tuple[Match, ...]:
         """Its matches answering ``question`` (one of `QUESTIONS`), equal depth ones by depth."""
@@ -234,6 +275,13 @@ def _measurement(file: str, record: dict[str, Any]) -> Measurement:
         and (len(measurement.pairs) != 5 or 2 * sum(measurement.pairs) != measurement.games)
     ):
         raise ManifestError(f"{where}: pairs must be five counts of pairs covering every game")
+    if isinstance(measurement, ReferenceMatches):
+        sides = (measurement.learned, measurement.hand_crafted)
+        if any(len(side) != 3 for side in sides) or sum(sides[0]) != sum(sides[1]):
+            raise ManifestError(f"{where}: learned and hand_crafted are wins, draws, losses over the same games")
+        for pairs, side in ((measurement.learned_pairs, sides[0]), (measurement.hand_crafted_pairs, sides[1])):
+            if pairs and (len(pairs) != 5 or 2 * sum(pairs) != sum(side)):
+                raise ManifestError(f"{where}: pairs must be five counts of pairs covering every game")
     if isinstance(measurement, Accuracy) and not 0 <= measurement.correct <= measurement.positions:
         raise ManifestError(f"{where}: correct must be between 0 and positions")
     return measurement

@@ -11,7 +11,8 @@ A document holds a generated region between two HTML comments, invisible once re
 holds: ``answer-table`` (the README's answer for every game), ``checkpoint-table`` (every shipped
 network), ``compare-table FILE`` (one network's matches against the hand-crafted evaluator), ``matches FILE ID...``
 (some of its matches),
-``figure FILE ID`` (one measurement, inline in a sentence). ``docs/records.md``, the page each figure
+``figure FILE ID`` (one measurement, inline in a sentence), ``reference-table FILE`` (one network's matches
+against third-party references, with the learned side's Elo through them). ``docs/records.md``, the page each figure
 links to, is generated whole.
 """
 
@@ -23,8 +24,8 @@ from pathlib import Path
 
 from rlgames.arena import report
 from rlgames.arena.scores import PairResult
-from rlgames.arena.stats import ScoreEstimate
-from rlgames.records.manifest import Accuracy, Checkpoint, Manifest, Match, Measurement
+from rlgames.arena.stats import EloDifference, ScoreEstimate, through_references
+from rlgames.records.manifest import Accuracy, Checkpoint, Manifest, Match, Measurement, ReferenceMatches
 
 RECORDS_PAGE = "docs/records.md"
 """The page of every record, relative to the checkout."""
@@ -43,6 +44,24 @@ def match_figures(match: Match) -> ScoreEstimate:
     """The figures of a match by the arena's statistics (`rlgames.arena.stats`): the pentanomial model
     where the record counts its pairs, the trinomial otherwise."""
     return PairResult((0, 1), match.wins, match.draws, match.losses, pairs=match.pairs).estimate()
+
+
+def reference_figures(m: ReferenceMatches) -> tuple[ScoreEstimate, ScoreEstimate]:
+    """The learned and the hand-crafted side's figures against the reference, as `match_figures`."""
+    return (
+        PairResult((0, 1), *m.learned, pairs=m.learned_pairs).estimate(),
+        PairResult((0, 1), *m.hand_crafted, pairs=m.hand_crafted_pairs).estimate(),
+    )
+
+
+def through(records: tuple[ReferenceMatches, ...]) -> EloDifference:
+    """The learned side's Elo over the hand-crafted side through these references."""
+    return through_references([reference_figures(m) for m in records])
+
+
+def difference_text(difference: EloDifference) -> str:
+    """``"+15 [-59, +92] Elo"``."""
+    return f"{report.elo_text(difference.elo, difference.low, difference.high)} Elo"
 
 
 def anchor(checkpoint: Checkpoint, measurement: Measurement) -> str:
@@ -72,6 +91,8 @@ def figure_text(measurement: Measurement) -> str:
         return score_text(measurement)
     if isinstance(measurement, Accuracy):
         return percent(measurement.share)
+    if isinstance(measurement, ReferenceMatches):
+        return difference_text(through((measurement,)))
     if measurement.reference is not None:
         return f"{number(measurement.value)} against {number(measurement.reference)}"
     return number(measurement.value)
@@ -93,6 +114,16 @@ def describe(measurement: Measurement) -> str:
         return (
             f"`{m.player}` against `{m.opponent}`, {m.games:,} games: {m.wins} W, {m.draws} D, {m.losses} L, "
             f"{score_text(m)}, Elo {elo_text(m)}"
+        )
+    if isinstance(measurement, ReferenceMatches):
+        r = measurement
+        learned, hand_crafted = reference_figures(r)
+        return (
+            f"`{r.learned_spec}` and `{r.hand_crafted_spec}` each against `{r.reference}`, {r.games:,} games each: "
+            f"the learned side {'-'.join(map(str, r.learned))} (W-D-L), "
+            f"{report.score_text(learned.score, *learned.interval)}, the hand-crafted side "
+            f"{'-'.join(map(str, r.hand_crafted))}, {report.score_text(hand_crafted.score, *hand_crafted.interval)}; "
+            f"through this reference the learned side is {figure_text(r)} over the hand-crafted side"
         )
     if isinstance(measurement, Accuracy):
         a = measurement
@@ -122,9 +153,25 @@ def depth_cell(document: str, checkpoint: Checkpoint) -> str:
     return f"{scores} at depths {' / '.join(str(m.depth) for m in matches)}"
 
 
+def through_cell(document: str, checkpoint: Checkpoint) -> str:
+    """The learned side's Elo over the hand-crafted side through the references, per budget: ``"+15 [-59,
+    +92] Elo at 0.1 s/move (2 references)"``, linked to the first reference's record."""
+    cells = []
+    for budget, records in checkpoint.references().items():
+        count = f"{len(records)} reference{'s' if len(records) > 1 else ''}"
+        cells.append(
+            f"{link(document, checkpoint, records[0], difference_text(through(records)))} at {budget} ({count})"
+        )
+    return "; ".join(cells) or "not measured"
+
+
 def answer_table(manifest: Manifest, document: str) -> str:
-    """The README's table: for each game, the learned side's score at equal time and at equal depth."""
-    rows = ["| game | learned evaluator | at equal time | at equal depth |", "|---|---|---|---|"]
+    """The README's table: for each game, the learned side's score at equal time and at equal depth head to
+    head, and its Elo over the hand-crafted side through third-party references."""
+    rows = [
+        "| game | learned evaluator | at equal time | at equal depth | through references |",
+        "|---|---|---|---|---|",
+    ]
     for checkpoint in manifest.checkpoints:
         if not checkpoint.answers:
             continue
@@ -134,7 +181,7 @@ def answer_table(manifest: Manifest, document: str) -> str:
         )
         rows.append(
             f"| {checkpoint.game.replace('_', ' ')} | `{checkpoint.file}`: {checkpoint.inputs} | {time_cell} "
-            f"| {depth_cell(document, checkpoint)} |"
+            f"| {depth_cell(document, checkpoint)} | {through_cell(document, checkpoint)} |"
         )
     return "\n".join(rows)
 
@@ -171,6 +218,8 @@ def short_label(measurement: Measurement) -> str:
         return f"{measurement.budget}:"
     if isinstance(measurement, Accuracy):
         return f"`{measurement.agent}` on {measurement.on}:"
+    if isinstance(measurement, ReferenceMatches):
+        return f"{measurement.budget} through `{measurement.reference}`:"
     return f"{measurement.what}:"
 
 
@@ -182,6 +231,26 @@ def compare_table(checkpoint: Checkpoint, document: str) -> str:
             f"| {link(document, checkpoint, m, m.budget)} | {m.games:,} | {m.wins}-{m.draws}-{m.losses} "
             f"| {score_text(m)} | {elo_text(m)} |"
         )
+    return "\n".join(rows)
+
+
+def reference_table(checkpoint: Checkpoint, document: str) -> str:
+    """One network's matches against references, both sides' scores beside each other, each budget closed
+    by the learned side's Elo over the hand-crafted side through all of them."""
+    rows = [
+        "| budget | reference | games each | learned (95%) | hand-crafted (95%) | learned over hand-crafted (95%) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for budget, records in checkpoint.references().items():
+        for m in records:
+            learned, hand_crafted = reference_figures(m)
+            rows.append(
+                f"| {budget} | {link(document, checkpoint, m, f'`{m.reference}`')} | {m.games:,} "
+                f"| {report.score_text(learned.score, *learned.interval)} "
+                f"| {report.score_text(hand_crafted.score, *hand_crafted.interval)} | {figure_text(m)} |"
+            )
+        if len(records) > 1:
+            rows.append(f"| {budget} | all references | | | | **{difference_text(through(records))}** |")
     return "\n".join(rows)
 
 
@@ -240,16 +309,25 @@ def record_lines(checkpoint: Checkpoint, m: Measurement) -> list[str]:
         describe(m) + ".",
         "",
     ]
-    if isinstance(m, Match) and m.openings:
+    if isinstance(m, (Match, ReferenceMatches)) and m.openings:
         lines += [f"{m.openings:,} distinct openings, each played with colours swapped.", ""]
     if isinstance(m, Match):
         lines += [match_figures(m).method, ""]
+    if isinstance(m, ReferenceMatches):
+        lines += [reference_figures(m)[0].method + " " + THROUGH_METHOD, ""]
     if p.note:
         lines += [p.note[0].upper() + p.note[1:] + ".", ""]
     lines += [f"Recorded at commit `{p.commit}` on {p.date}, by:", "", "```bash", p.command, "```", ""]
     if p.research:
         lines += [f"Around it: [{p.research}]({os.path.relpath(p.research, 'docs')}).", ""]
     return lines
+
+
+THROUGH_METHOD = (
+    "Through a reference, the learned side's Elo over the hand-crafted side is its Elo against the reference "
+    "less the hand-crafted side's; through several, the inverse-variance weighted mean "
+    "(`rlgames.arena.stats.through_references`)."
+)
 
 
 def render(name: str, manifest: Manifest, document: str) -> str:
@@ -261,6 +339,8 @@ def render(name: str, manifest: Manifest, document: str) -> str:
         return "\n" + checkpoint_table(manifest, document) + "\n"
     if kind == "compare-table" and len(args) == 1:
         return "\n" + compare_table(manifest[args[0]], document) + "\n"
+    if kind == "reference-table" and len(args) == 1:
+        return "\n" + reference_table(manifest[args[0]], document) + "\n"
     if kind == "matches" and len(args) >= 2:
         return "\n" + match_table(manifest[args[0]], args[1:], document) + "\n"
     if kind == "figure" and len(args) == 2:

@@ -1,5 +1,5 @@
 """``python -m rlgames.train GAME [--preset NAME] [--config FILE] [--set KEY=VALUE ...] [--run-dir DIR] [--seed S]
-[--device auto|cpu|cuda] [--resume]``
+[--device auto|cpu|cuda] [--resume] [--ray [--address ADDR]]``
 
 Trains a policy/value network for GAME by self-play; prints a progress line per iteration and writes
 checkpoints and TensorBoard events into the run directory (``tensorboard --logdir runs``).
@@ -11,6 +11,7 @@ import argparse
 import sys
 
 import torch
+from rlgames.cli.common import add_backend_arguments, backend_from_args
 from rlgames.threads import pin_threads
 from rlgames.models import CheckpointError
 from rlgames.train.alphazero.config import PRESETS, TrainConfig, load_config
@@ -35,6 +36,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --run-dir from its checkpoint")
+    add_backend_arguments(parser)
     return parser.parse_args(argv)
 
 
@@ -59,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config(preset, command_line_overrides(args, seed=args.seed, iterations=args.iterations))
         run_dir = args.run_dir or f"runs/{args.game}-{preset}-s{config.seed}"
         print(f"training {args.game} (preset {preset}, seed {config.seed}) on {device} into {run_dir}")
-        Trainer(game, config, run_dir, resume=args.resume, device=device).run()
+        backend = backend_from_args(args)
+        Trainer(game, config, run_dir, resume=args.resume, device=device, backend=backend).run()
     except (ConfigError, TrainError, CheckpointError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

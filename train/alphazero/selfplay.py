@@ -39,7 +39,7 @@ from rlgames.train.targets import outcome_values
 
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game, State
-from rlgames.parallel import GameRecipe, game_recipe, map_ordered, rebuild_game
+from rlgames.parallel import LOCAL, Backend, GameRecipe, game_recipe, map_ordered, rebuild_game
 from rlgames.search import AlphaBeta, AlphaBetaConfig
 from rlgames.search.mcts.config import GumbelConfig, MCTSConfig
 from rlgames.search.mcts.gumbel import MultiTreeGumbel
@@ -183,12 +183,12 @@ def search_config(config: SelfPlayConfig) -> MCTSConfig:
 
 
 def play_iteration(
-    game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, seed: int
+    game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, seed: int, *, backend: Backend = LOCAL
 ) -> tuple[Positions, SelfPlayStats]:
     """``config.games_per_iteration`` games: `play_games` in this process, or with ``config.workers`` > 1 an
-    equal share in each of as many processes (`rlgames.parallel.map_ordered`), each with a copy of the
-    network on the CPU and its share's seed drawn from ``(seed, share)``; the shares' positions in order.
-    The same seed and number of workers give the same positions."""
+    equal share in each of as many processes or Ray actors (``backend``, `rlgames.parallel.map_ordered`), each
+    with a copy of the network on the CPU and its share's seed drawn from ``(seed, share)``; the shares'
+    positions in order. The same seed and number of workers give the same positions, on either backend."""
     if config.workers == 1:
         return play_games(game, evaluator, config, seed)
     start = time.perf_counter()
@@ -201,6 +201,7 @@ def play_iteration(
             workers=len(shares),
             setup=_share_setup,
             setup_args=(game_recipe(game), config, network_record(evaluator.network)),
+            backend=backend,
         )
     )
     return concatenate([positions for positions, _ in played]), merged(

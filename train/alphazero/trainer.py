@@ -46,6 +46,7 @@ from rlgames.train.alphazero.learner import Learner, Losses, make_optimizer, mea
 from rlgames.train.alphazero.logger import IterationLogger
 from rlgames.train.alphazero.replay import ReplayBuffer
 from rlgames.train.alphazero.selfplay import play_iteration
+from rlgames.parallel import LOCAL, Backend
 
 from rlgames.game import Game
 
@@ -92,8 +93,12 @@ class Trainer:
         resume: bool = False,
         device: str = "cpu",
         echo: Callable[[str], None] = print,
+        backend: Backend = LOCAL,
     ) -> None:
+        """``backend`` runs ``selfplay.workers`` as local processes or Ray actors (`rlgames.parallel`: the same
+        positions either way)."""
         self.device = torch.device(device)
+        self.backend = backend
         config = settle_for_device(config, self.device.type)
         self.game, self.config, self.run_dir = game, config, Path(run_dir)
         self.echo = echo
@@ -210,7 +215,11 @@ class Trainer:
         config, iteration = self.config, self.iteration
         start = time.perf_counter()
         positions, selfplay = play_iteration(
-            self.game, self.evaluator, config.selfplay, iteration_seed(config.seed, Stream.SELFPLAY, iteration)
+            self.game,
+            self.evaluator,
+            config.selfplay,
+            iteration_seed(config.seed, Stream.SELFPLAY, iteration),
+            backend=self.backend,
         )
         self.replay.add(positions)
         lr = config.lr_at(iteration)

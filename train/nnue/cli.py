@@ -1,5 +1,6 @@
 """``python -m rlgames.train.nnue GAME [--preset NAME] [--config FILE] [--generations N] [--run-dir DIR] [--seed S]
-[--resume] [--workers N] [--out FILE] [--relearn RUN_DIR [--init CHECKPOINT]] [--set KEY=VALUE ...]``
+[--resume] [--workers N [--ray [--address ADDR]]] [--out FILE] [--relearn RUN_DIR [--init CHECKPOINT]]
+[--set KEY=VALUE ...]``
 
 Trains an NNUE (`rlgames.models.networks.NNUE`) for GAME by alpha-beta self-play, generation by generation,
 as Stockfish's NNUE data is made: each generation plays ``games`` games of depth-``depth`` alpha-beta
@@ -31,6 +32,7 @@ import sys
 from pathlib import Path
 
 import torch
+from rlgames.cli.common import add_backend_arguments, backend_from_args
 from rlgames.threads import pin_threads
 from rlgames.models import CheckpointError
 from rlgames.models.checkpoint import (
@@ -62,6 +64,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=1,
         help="play each generation's games in this many processes (the same games; default 1)",
     )
+    add_backend_arguments(parser)
     parser.add_argument("--out", help="also write the final network here (e.g. checkpoints/GAME.nnue.pt)")
     parser.add_argument(
         "--relearn",
@@ -104,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         run_dir = Path(args.run_dir or f"runs/nnue-{args.game}-{preset}-s{args.seed}")
         print(f"training an NNUE for {args.game} (preset {preset}, seed {args.seed}) into {run_dir}")
         run = Run(game, config, run_dir, resume=args.resume)
-        run.run(workers=args.workers)
+        run.run(workers=args.workers, backend=backend_from_args(args))
         if args.out:
             save_checkpoint(
                 args.out,

@@ -27,7 +27,7 @@ from rlgames.evaluators.base import Evaluator
 from rlgames.evaluators.nnue import feature_set
 from rlgames.files import atomic_write
 from rlgames.game import Game, State, Symmetry
-from rlgames.parallel import GameRecipe, game_recipe, map_ordered, rebuild_game
+from rlgames.parallel import LOCAL, Backend, GameRecipe, game_recipe, map_ordered, rebuild_game
 from rlgames.search import AlphaBeta, AlphaBetaConfig
 
 
@@ -130,11 +130,13 @@ def play_generation(
     network: NNUE | None,
     *,
     workers: int = 1,
+    backend: Backend = LOCAL,
     progress: Callable[[int], None] | None = None,
 ) -> Positions:
     """Generation ``generation``'s ``config.games`` self-play games (`play_games`), played with
     ``network`` (None, or with ``config.hand_crafted_games``: with the hand-crafted evaluator), in
-    this process or, with ``workers`` > 1, split among as many processes (the same positions); after
+    this process or, with ``workers`` > 1, split among as many processes or Ray actors (``backend``; the same
+    positions); after
     each batch of games, ``progress`` gets the number of games played so far."""
     record = None if network is None or config.hand_crafted_games else network_record(network)
     seed = (config.seed, generation)
@@ -144,6 +146,7 @@ def play_generation(
         _play_batch,
         [(seed, batch) for batch in batches],
         workers=workers,
+        backend=backend,
         setup=_set_up,
         setup_args=(game_recipe(game), config, record),
         local=local,

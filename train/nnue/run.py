@@ -18,6 +18,7 @@ from rlgames.models.checkpoint import (
     save_checkpoint,
 )
 from rlgames.models.evaluator import NNUEvaluator
+from rlgames.parallel import LOCAL, Backend
 from rlgames.train.logger import RunLogger
 from rlgames.train.matches import match
 from rlgames.train.nnue.config import NNUEConfig
@@ -86,14 +87,18 @@ class Run:
             self._save()  # generation 0: a run killed in its first generation resumes too
         self.logger = RunLogger(run_dir)
 
-    def run(self, echo=functools.partial(print, flush=True), *, workers: int = 1) -> None:
-        """Train up to ``config.generations``, self-play in ``workers`` processes (the same data for any)."""
+    def run(self, echo=functools.partial(print, flush=True), *, workers: int = 1, backend: Backend = LOCAL) -> None:
+        """Train up to ``config.generations``, self-play in ``workers`` processes or Ray actors (``backend``:
+        the same data for any number, on either)."""
         while self.generation < self.config.generations:
             g, start = self.generation, time.perf_counter()
             rng = np.random.default_rng([self.config.seed, g, 1])  # the evaluation matches'
             previous = self.hand_crafted if g == 0 else NNUEvaluator(self.network, self.game)
             data = self._played(
-                g, workers, lambda line: echo(f"generation {g + 1}: {line}, {time.perf_counter() - start:.0f} s")
+                g,
+                workers,
+                backend,
+                lambda line: echo(f"generation {g + 1}: {line}, {time.perf_counter() - start:.0f} s"),
             )
             self.window = [*self.window, data][-self.config.window :]
             losses = learn_generation(self.network, self.optimizer, self.game, self.window, self.config, g)
@@ -115,7 +120,7 @@ class Run:
                 + f", {values['time/generation_s']:.0f} s"
             )
 
-    def _played(self, g: int, workers: int, echo) -> Positions:
+    def _played(self, g: int, workers: int, backend: Backend, echo) -> Positions:
         """Generation ``g``'s self-play positions: played now, and kept in the run directory until the
         generation ends (a run killed while learning resumes without playing its games again)."""
         path = self.run_dir / f"played-{g + 1}.npz"
@@ -129,6 +134,7 @@ class Run:
             g,
             network,
             workers=workers,
+            backend=backend,
             progress=lambda n: echo(f"{n}/{self.config.games} games played"),
         )
         save_window(path, [data])

@@ -1,5 +1,5 @@
-"""``python -m rlgames.train.td GAME [--preset NAME] [--games N] [--out DIR] [--seed S] [--resume] [--workers N]
-[--set KEY=VALUE ...]``
+"""``python -m rlgames.train.td GAME [--preset NAME] [--games N] [--out DIR] [--seed S] [--resume]
+[--workers N [--ray [--address ADDR]]] [--set KEY=VALUE ...]``
 
 Trains an NNUE (`rlgames.models.networks.NNUE`'s value path) by TD(lambda) self-play, as TD-Gammon learned
 backgammon (Tesauro 1992, 1995), for any rlgames game, chance games included; the game loop, the
@@ -37,6 +37,7 @@ from pathlib import Path
 
 from rlgames.threads import pin_threads
 from rlgames.models import CheckpointError
+from rlgames.cli.common import add_backend_arguments, backend_from_args
 from rlgames.train.settings import apply_overrides, command_line_overrides, preset_name, settings_parser
 from rlgames.train.td.config import PRESETS, TDConfig
 from rlgames.train.td.run import Run
@@ -58,6 +59,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=1,
         help="play each evaluation's games in this many processes (the same games; default 1)",
     )
+    add_backend_arguments(parser)
     return parser.parse_args(argv)
 
 
@@ -76,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         game = rlgames.load_game(args.game)
         out = Path(args.out or f"runs/td-{args.game}")
         print(f"TD(lambda) for {args.game} into {out}: {config}")
-        Run(game, config, out, resume=args.resume, workers=args.workers).run()
+        Run(game, config, out, resume=args.resume, workers=args.workers, backend=backend_from_args(args)).run()
     except (CheckpointError, ValueError, OSError) as error:
         print(f"python -m rlgames.train.td: {error}", file=sys.stderr)
         return 2

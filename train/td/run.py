@@ -37,7 +37,7 @@ from rlgames.arena.scores import PairResult
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game
 from rlgames.jit.rng import new_rng_state
-from rlgames.parallel import GameRecipe, game_recipe, map_ordered, rebuild_game
+from rlgames.parallel import LOCAL, Backend, GameRecipe, game_recipe, map_ordered, rebuild_game
 
 CHECKPOINT = "latest.pt"
 
@@ -90,11 +90,12 @@ def evaluate(
     step: int,
     *,
     workers: int = 1,
+    backend: Backend = LOCAL,
 ) -> dict[str, dict[str, float]]:
     """The network's results, as a 1-ply greedy player, against each opponent: ``config.opponent`` (unless
     that is the hand-crafted evaluator of a game without one), the ``previous`` parameters and random turns.
-    Each pair of games has its own seed, so ``workers`` processes (`rlgames.parallel`), each playing a
-    share of the pairs, give the same results as one."""
+    Each pair of games has its own seed, so ``workers`` processes or Ray actors (`rlgames.parallel`, on
+    ``backend``), each playing a share of the pairs, give the same results as one."""
     pairs = config.eval_games // 2
     pair_rngs = np.random.SeedSequence([config.seed, step]).generate_state(4 * pairs, np.uint64).reshape(pairs, 4)
     opponents = {config.opponent: HEURISTIC, "previous": NET, "random": RANDOM}
@@ -114,6 +115,7 @@ def evaluate(
             setup=compile_ops,
             setup_args=(game_recipe(game), config.opponent),
             local=ops,
+            backend=backend,
         )
     )
     return {
@@ -142,12 +144,14 @@ class Run:
         resume: bool,
         echo: Callable[[str], None] = print,
         workers: int = 1,
+        backend: Backend = LOCAL,
     ) -> None:
-        """``workers``: processes that play the evaluations' games (the self-play learns game after game, in
-        this process)."""
+        """``workers``: processes (or Ray actors, on ``backend``) that play the evaluations' games (the
+        self-play learns game after game, in this process)."""
         if workers < 1:
             raise ValueError(f"--workers must be at least 1, got {workers}")
         self.game, self.config, self.out, self.echo, self.workers = game, config, out, echo, workers
+        self.backend = backend
         self.dims = network_dims(game, config)
         self.params = self._initial_weights(config.init) if config.init else initial_params(self.dims, config)
         self.rng = new_rng_state(config.seed)
@@ -189,6 +193,7 @@ class Run:
                 self.config,
                 self.games,
                 workers=self.workers,
+                backend=self.backend,
             )
             self.previous = self.params.copy()
             self._log(dict(zip(STATS, stats)), seconds, results)
