@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from rlgames.arena.openings import plies_for
-from rlgames.arena.report import elo_text, markdown_table, player_times, score_text, write_results
+from rlgames.arena.report import difference_text, elo_text, markdown_table, player_times, score_text, write_results
 from rlgames.arena.sprt import SprtConfig, SprtResult
 from rlgames.agents.external import PROTOCOLS
 from rlgames.agents.spec import AgentSpec, check_spec, parameters
@@ -308,7 +308,7 @@ def reference_text(row: ReferenceRow) -> str:
     return (
         f"learned {score_text(learned.score, *learned.score_interval)}, hand-crafted "
         f"{score_text(hand_crafted.score, *hand_crafted.score_interval)}: learned "
-        f"{elo_text(difference.elo, difference.low, difference.high)} Elo through it"
+        f"{difference_text(difference)} through it"
     )
 
 
@@ -316,7 +316,7 @@ def through_text(difference: EloDifference, references: int) -> str:
     """``"through 2 references learned is +15 Elo [-59, +92] against hand-crafted: no clear difference"``."""
     plural = "reference" if references == 1 else "references"
     return (
-        f"through {references} {plural} learned is {elo_text(difference.elo, difference.low, difference.high)} Elo "
+        f"through {references} {plural} learned is {difference_text(difference)} "
         f"against hand-crafted: {difference.verdict}"
     )
 
@@ -357,9 +357,7 @@ def summary(result: CompareResult) -> str:
             parts.append(f"at equal depth {subject} scored {scores}")
         if result.references:
             through = ", ".join(
-                f"{elo_text(d.elo, d.low, d.high)} Elo at {row.label}"
-                for row in deep
-                for d in [result.through(row.label)]
+                f"{difference_text(d)} at {row.label}" for row in deep for d in [result.through(row.label)]
             )
             parts[-1] += f"; through the references, {through}"
     return f"In {config.game}, {'; '.join(parts)}."
@@ -385,7 +383,7 @@ def transfer_clause(result: CompareResult, row: Row) -> str:
     if not result.references:
         return ""
     through = result.through(row.label)
-    return f", {TRANSFER[row.verdict, through.verdict]} ({elo_text(through.elo, through.low, through.high)} Elo)"
+    return f", {TRANSFER[row.verdict, through.verdict]} ({difference_text(through)})"
 
 
 HEADER = (
@@ -466,7 +464,7 @@ REFERENCE_HEADER = (
     "learned score (95%)",
     "hand-crafted W-D-L",
     "hand-crafted score (95%)",
-    "learned over hand-crafted, Elo (95%)",
+    "learned over hand-crafted (95%)",
 )
 
 
@@ -487,13 +485,11 @@ def references_section(result: CompareResult) -> list[str]:
                     score_text(learned.score, *learned.score_interval),
                     f"{hand_crafted.wins}-{hand_crafted.draws}-{hand_crafted.losses}",
                     score_text(hand_crafted.score, *hand_crafted.score_interval),
-                    elo_text(difference.elo, difference.low, difference.high),
+                    difference_text(difference),
                 ]
             )
         through = result.through(label)
-        rows.append(
-            [label, "**all references**", "", "", "", "", f"**{elo_text(through.elo, through.low, through.high)}**"]
-        )
+        rows.append([label, "**all references**", "", "", "", "", f"**{difference_text(through)}**"])
     return [
         "## Through references",
         "",

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 from rlgames.arena.match import MoveTimes
 from rlgames.arena.positions import moves_to_text
 from rlgames.arena.scores import merge_counts, points_interval
+from rlgames.arena.stats import EloDifference
 from rlgames.arena.tournament import ArenaResult
 from rlgames.game import Game
 from rlgames.registry import load_game
@@ -295,6 +296,14 @@ def score_text(score: float, low: float, high: float) -> str:
 def elo_text(elo: float, low: float, high: float) -> str:
     """An Elo difference and its interval, e.g. ``+81 [+46, +116]``; ``-`` without any."""
     return "-" if math.isnan(elo) else f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]"
+
+
+def difference_text(difference: EloDifference) -> str:
+    """An Elo difference through references, ``+29 [-49, +106] Elo``, or why there is none: every reference
+    swept a side or was swept by it (`rlgames.arena.stats.through_references`)."""
+    if math.isnan(difference.elo):
+        return "not measured (a side's score interval reaches 0% or 100%)"
+    return f"{elo_text(difference.elo, difference.low, difference.high)} Elo"
 
 
 def method_note(result: ArenaResult) -> str:

@@ -18,6 +18,7 @@ links to, is generated whole.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from pathlib import Path
@@ -59,11 +60,6 @@ def through(records: tuple[ReferenceMatches, ...]) -> EloDifference:
     return through_references([reference_figures(m) for m in records])
 
 
-def difference_text(difference: EloDifference) -> str:
-    """``"+15 [-59, +92] Elo"``."""
-    return f"{report.elo_text(difference.elo, difference.low, difference.high)} Elo"
-
-
 def anchor(checkpoint: Checkpoint, measurement: Measurement) -> str:
     """The id of a measurement's record on the records page."""
     return re.sub(r"[^a-z0-9]+", "-", checkpoint.file.removesuffix(".pt").lower()) + "-" + measurement.id
@@ -92,7 +88,7 @@ def figure_text(measurement: Measurement) -> str:
     if isinstance(measurement, Accuracy):
         return percent(measurement.share)
     if isinstance(measurement, ReferenceMatches):
-        return difference_text(through((measurement,)))
+        return report.difference_text(through((measurement,)))
     if measurement.reference is not None:
         return f"{number(measurement.value)} against {number(measurement.reference)}"
     return number(measurement.value)
@@ -155,13 +151,13 @@ def depth_cell(document: str, checkpoint: Checkpoint) -> str:
 
 def through_cell(document: str, checkpoint: Checkpoint) -> str:
     """The learned side's Elo over the hand-crafted side through the references, per budget: ``"+15 [-59,
-    +92] Elo at 0.1 s/move (2 references)"``, linked to the first reference's record."""
+    +92] Elo at 0.1 s/move (2 references)"``, linked to the record of the first reference that measures it."""
     cells = []
     for budget, records in checkpoint.references().items():
         count = f"{len(records)} reference{'s' if len(records) > 1 else ''}"
-        cells.append(
-            f"{link(document, checkpoint, records[0], difference_text(through(records)))} at {budget} ({count})"
-        )
+        shown = next((m for m in records if not math.isnan(through((m,)).elo)), records[0])
+        text = report.difference_text(through(records))
+        cells.append(f"{link(document, checkpoint, shown, text)} at {budget} ({count})")
     return "; ".join(cells) or "not measured"
 
 
@@ -250,7 +246,7 @@ def reference_table(checkpoint: Checkpoint, document: str) -> str:
                 f"| {report.score_text(hand_crafted.score, *hand_crafted.interval)} | {figure_text(m)} |"
             )
         if len(records) > 1:
-            rows.append(f"| {budget} | all references | | | | **{difference_text(through(records))}** |")
+            rows.append(f"| {budget} | all references | | | | **{report.difference_text(through(records))}** |")
     return "\n".join(rows)
 
 
