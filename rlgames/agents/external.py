@@ -87,7 +87,7 @@ class UciSpec:
 def parse_uci_spec(spec: str) -> UciSpec:
     """Reads ``uci:COMMAND [uci-option:NAME=VALUE ...] [uci-go:KEY=N ...]``; raises `ExternalEngineError`."""
     prefix, colon, rest = spec.strip().partition(":")
-    if prefix != "uci" or not colon:
+    if prefix.lower() != "uci" or not colon:
         raise ExternalEngineError(f"an external engine's spec starts with uci:, got {spec!r}")
     try:
         words = shlex.split(rest)
@@ -216,7 +216,7 @@ class UciAgent:
         self.go_command = "go " + " ".join(f"{key} {value}" for key, value in go.items())
         self.answer_s = go.get("movetime", 0) / 1000 + ANSWER_GRACE_S
         self._start: State | None = None  # where the game the engine knows started, and its moves since
-        self._moves: list[int] = []
+        self._moves: list[str] = []  # in UCI's notation, each written once, from the position it was played in
         self._last: State | None = None  # the position after this agent's last move
 
     def _ready(self) -> None:
@@ -234,8 +234,8 @@ class UciAgent:
             raise ValueError(f"{self.game.name}: engine {self.spec} needs a decision node to move from")
         self._follow(state)
         assert self._start is not None
-        moves = self._line(self._start, self._moves)
-        self.engine.send(f"position fen {self._start.fen()}" + (f" moves {' '.join(moves)}" if moves else ""))  # type: ignore[attr-defined]
+        moves = f" moves {' '.join(self._moves)}" if self._moves else ""
+        self.engine.send(f"position fen {self._start.fen()}{moves}")  # type: ignore[attr-defined]
         started = time.perf_counter()
         self.engine.send(self.go_command)
         lines = self.engine.read_until("bestmove", self.answer_s)
@@ -245,7 +245,7 @@ class UciAgent:
             action = state.string_to_action(words[1])
         except (IndexError, ValueError):
             raise ExternalEngineError(f"engine {self.spec} answered {lines[-1]!r}, not a legal move") from None
-        self._moves.append(action)
+        self._moves.append(state.action_to_string(action))
         self._last = state.apply(action)
         return _result(self.game, state, action, lines, elapsed)
 
@@ -261,17 +261,9 @@ class UciAgent:
         if self._last is not None:
             for action in self._last.legal_actions():
                 if self._last.apply(action) == state:
-                    self._moves.append(action)
+                    self._moves.append(self._last.action_to_string(action))
                     return
         self._start, self._moves = state, []
-
-    @staticmethod
-    def _line(start: State, actions: list[int]) -> list[str]:
-        moves, state = [], start
-        for action in actions:
-            moves.append(state.action_to_string(action))
-            state = state.apply(action)
-        return moves
 
     def close(self) -> None:
         self.engine.close()

@@ -184,9 +184,10 @@ def parse_spec(spec: str) -> AgentSpec:
     """Parses a spec string (syntax only); raises `AgentSpecError` naming the problem. An external engine's
     spec (``uci:COMMAND ...``, `rlgames.agents.external`) parses as the protocol's name with the parsed
     engine as its one parameter, ``engine``."""
-    if spec.strip().partition(":")[0].lower() in PROTOCOLS and ":" in spec:
+    protocol, colon, _ = spec.strip().partition(":")
+    if colon and protocol.lower() in PROTOCOLS:
         try:
-            return AgentSpec("uci", {"engine": parse_uci_spec(spec)})
+            return AgentSpec(protocol.lower(), {"engine": parse_uci_spec(spec)})
         except ExternalEngineError as error:
             raise AgentSpecError(str(error)) from None
     if spec.count("(") != spec.count(")"):

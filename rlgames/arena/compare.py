@@ -207,8 +207,13 @@ class ReferenceRow:
     hand_crafted: Row
 
     @property
+    def estimates(self) -> tuple[ScoreEstimate, ScoreEstimate]:
+        """The learned and the hand-crafted side's scores against the reference."""
+        return self.learned.estimate, self.hand_crafted.estimate
+
+    @property
     def difference(self) -> EloDifference:
-        return through_references([(self.learned.estimate, self.hand_crafted.estimate)])
+        return through_references([self.estimates])
 
 
 @dataclass(frozen=True)
@@ -271,12 +276,11 @@ def run_compare(
 
 def through_references_of(references: Sequence[ReferenceRow], label: str) -> EloDifference:
     """The learned side's Elo over the hand-crafted side through those of ``references`` at budget ``label``."""
-    rows = [row for row in references if row.label == label]
-    return through_references([(row.learned.estimate, row.hand_crafted.estimate) for row in rows])
+    return through_references([row.estimates for row in references if row.label == label])
 
 
 def row_of(label: str, match: ArenaResult) -> Row:
-    """The learned side's figures in a finished match."""
+    """The first player's figures in a finished two-player match."""
     (pair,) = match.pairs
     first, second = (player_times(match, player) for player in (0, 1))
     first_spec, second_spec = match.config.specs
@@ -356,9 +360,7 @@ def summary(result: CompareResult) -> str:
         else:
             parts.append(f"at equal depth {subject} scored {scores}")
         if result.references:
-            through = ", ".join(
-                f"{difference_text(d)} at {row.label}" for row in deep for d in [result.through(row.label)]
-            )
+            through = ", ".join(f"{difference_text(result.through(row.label))} at {row.label}" for row in deep)
             parts[-1] += f"; through the references, {through}"
     return f"In {config.game}, {'; '.join(parts)}."
 
