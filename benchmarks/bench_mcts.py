@@ -9,6 +9,11 @@ tree), the two sides taking turns search by search, after an untimed warm-up sea
 compiles rlgames' search. Times are the searching thread's CPU time (``time.thread_time``), so that other
 work on a shared machine does not skew the ratio. The solver is off on both sides unless ``--solve``.
 
+Go (9x9, komi 7.5) is the exception to "the same rollout": rlgames' random rollouts of go are the game's
+light playouts (its ``playout`` kernel: no own eye filled, about 111 moves from the empty board), while
+OpenSpiel's ``RandomRolloutEvaluator`` plays uniformly random legal moves, passes among them, which
+wander to the length limit (162 moves). Its ratio compares the searches as each library plays go.
+
 Simulations counted are those really run: rlgames' ``stats.nodes`` (the simulations its search ran;
 with ``--solve`` a proven root stops early), OpenSpiel's ``--simulations`` per step (without the solver
 its bot always runs them all; with ``--solve`` it may stop early too, so that ratio is then a lower
@@ -39,11 +44,14 @@ from rlgames.search.mcts.puct import MCTS
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import machine_info, repeat_runs, spread
 
-GAMES = ("connect_four", "tic_tac_toe", "othello")
+GAMES = ("connect_four", "tic_tac_toe", "othello", "go")
+PARAMS: dict[str, dict[str, Any]] = {"go": {"board_size": 9}}
+"""The games' parameters, the same on both sides (go: 9x9, komi 7.5)."""
 MID_GAME_PLIES: dict[str, tuple[int, ...]] = {
     "connect_four": (8, 16, 24),
     "tic_tac_toe": (2, 4),
     "othello": (10, 20, 40),
+    "go": (20, 40),
 }
 """Random plies played from the start to reach the mid-game positions of each game."""
 MEMORY_MB = 4096  # OpenSpiel's tree-size limit: far above what these searches need
@@ -69,7 +77,7 @@ def bench_position(
     state = game.state_from_actions(line)
     mcts = MCTS(MCTSConfig(simulations=simulations, uct_c=uct_c, solver=solve), seed=seed)
     mcts.search(state)  # warm-up (and compilation)
-    spiel_game = pyspiel.load_game(game.name)
+    spiel_game = pyspiel.load_game(game.name, PARAMS.get(game.name, {}))
     spiel_state = spiel_game.new_initial_state()
     for action in line:
         spiel_state.apply_action(action)
@@ -97,7 +105,7 @@ def bench_position(
 
 
 def bench(name: str, simulations: int, uct_c: float, solve: bool, repeats: int, seed: int) -> list[dict[str, Any]]:
-    game = rlgames.load_game(name)
+    game = rlgames.load_game(name, **PARAMS.get(name, {}))
     rng = random.Random(seed)
     rows = []
     for plies in (0,) + MID_GAME_PLIES[name]:

@@ -2,8 +2,9 @@
 
 ``import rlgames.envs`` registers, for each game of `rlgames.list_games`, ``rlgames/<CamelName>-v0`` (a
 `GameEnv`: the agent against an opponent) and ``rlgames/<CamelName>SelfPlay-v0`` (a `SelfPlayEnv`),
-e.g. ``rlgames/ConnectFour-v0``. Registration imports no game module; a game is loaded when its env
-is made.
+e.g. ``rlgames/ConnectFour-v0``, and one of each for the parameter sets a game is usually played with
+(`rlgames.registry.game_variants`: ``rlgames/Go9x9-v0``, ``rlgames/Go19x19SelfPlay-v0``). Registration
+imports no game module; a game is loaded when its env is made.
 
 >>> import gymnasium, envs
 >>> env = gymnasium.make("rlgames/TicTacToe-v0", seat=0)
@@ -20,6 +21,7 @@ import rlgames
 from rlgames.envs.base import BoardGameEnv
 from rlgames.envs.game_env import GameEnv
 from rlgames.envs.self_play_env import SelfPlayEnv
+from rlgames.registry import game_variants
 
 NAMESPACE = "rlgames"
 
@@ -49,6 +51,11 @@ def _register_all() -> None:
             identifier = env_id(name, self_play)
             if identifier not in gymnasium.registry:
                 gymnasium.register(id=identifier, entry_point=entry_point, kwargs={"game": name})
+            for variant, params in game_variants(name).items():
+                identifier = f"{NAMESPACE}/{variant}{'SelfPlay' if self_play else ''}-v0"
+                if identifier not in gymnasium.registry:
+                    kwargs = {"game": name, "game_params": params}
+                    gymnasium.register(id=identifier, entry_point=entry_point, kwargs=kwargs)
 
 
 _register_all()

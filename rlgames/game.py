@@ -171,7 +171,10 @@ class GameKernels(NamedTuple):
     * ``repetition(s, keys: int64[:], n) -> int`` judges ``s`` given the keys (`hash_key`) of the
       positions before it, oldest first, in ``keys[:n]`` (the game's history, then the search's path):
       `NO_REPETITION`, `REPETITION_DRAW` or `REPETITION_ILLEGAL`. The game sets the rule (twofold or
-      threefold, reset by an irreversible move): FIDE's and OpenSpiel's are both expressible.
+      threefold, reset by an irreversible move): FIDE's and OpenSpiel's are both expressible. Terminal
+      states are judged too, and a verdict other than `NO_REPETITION` overrides how they ended (go's
+      superko draws a game that its last move also ended by length); a game whose rules end the game
+      first returns `NO_REPETITION` for them (chess).
     * ``null_move(s) -> s2`` passes the turn (for null-move pruning); a state whose player code is
       `ILLEGAL` where the game allows no null move (in check, or in a likely zugzwang).
     * ``move_score(s, action) -> float`` orders moves, larger first, before killers and history when
@@ -181,6 +184,11 @@ class GameKernels(NamedTuple):
       at a chance node, the player who moved into it (pig: the turn player, who rolled; backgammon:
       the player who just moved), as the searches take it; player 0 at a terminal state or where no
       one has moved yet. Default: the side to move, else 0.
+    * ``playout(s, rng_state, actions, probs) -> (s_terminal, plies)`` is the game's own playout policy,
+      which random rollouts (MCTS without an evaluator, the ``rollout`` evaluator, `rlgames.playout`)
+      play instead of uniformly random legal actions: go's light playouts, which never fill their own
+      eyes, end where uniformly random go would wander for hundreds of moves. It sees no history (go's
+      playouts leave superko out). Default None: uniformly random legal actions.
     * ``max_return`` is the largest return (``GameInfo.utility[1]``, filled in by `Game`), by which
       compiled code scales returns into values.
     """
@@ -196,6 +204,7 @@ class GameKernels(NamedTuple):
     null_move: Callable[..., CompactState] = no_null_move
     move_score: Callable[..., float] = no_move_score
     observer: Callable[..., int] = side_to_move_observer
+    playout: Callable[..., tuple[CompactState, int]] | None = None
     max_return: int = 1
 
     def provides(self, kernel: str) -> bool:
@@ -682,9 +691,7 @@ class HistoryState(State):
         return getattr(self, "_history", ())
 
     def _judge(self, child: CompactState) -> int:
-        """The repetition kernel's verdict on ``child``, reached from this state (none on a terminal)."""
-        if child[PLAYER] == TERMINAL:
-            return NO_REPETITION
+        """The repetition kernel's verdict on ``child``, reached from this state."""
         keys = np.array((*self.history(), self.hash_key()), dtype=np.int64)
         return int(self.game.kernels.repetition(child, keys, len(keys)))
 

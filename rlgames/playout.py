@@ -1,7 +1,8 @@
 """Compiled random playouts, generic over a game's kernels.
 
 A playout plays uniformly random legal actions, and chance outcomes by their probabilities, from a
-compact state until the game is over. The factories close over one game's `GameKernels` and return
+compact state until the game is over, unless the game gives its own playout policy (the ``playout``
+kernel: go's light playouts). The factories close over one game's `GameKernels` and return
 numba functions; they are cached so that each game's closures compile once per process, and the
 compiled code on disk (`rlgames.jit.cache`). For example, the mean result of random play at tic-tac-toe::
 
@@ -26,7 +27,6 @@ from numba import njit
 
 from rlgames.game import (
     CHANCE,
-    NO_REPETITION,
     REPETITION_DRAW,
     REPETITION_ILLEGAL,
     TERMINAL,
@@ -54,8 +54,11 @@ def make_buffered_playout(kernels: GameKernels) -> Callable[..., tuple[CompactSt
 
     ``actions`` (int64) and ``probs`` (float64) are scratch buffers of ``kernels.max_actions``
     entries, so that callers running many playouts allocate them once. In a game with a ``repetition``
-    kernel the playout judges repetitions among its own positions only (see the module docstring).
+    kernel the playout judges repetitions among its own positions only (see the module docstring). A game
+    with its own ``playout`` kernel plays that instead.
     """
+    if kernels.playout is not None:
+        return kernels.playout
     if kernels.provides("repetition"):
         history_playout = make_history_playout(kernels)
 
@@ -94,7 +97,16 @@ def make_history_playout(kernels: GameKernels) -> Callable[..., tuple[CompactSta
     with a ``repetition`` kernel: ``keys[:n]`` (int64) are the keys of the positions before ``s``,
     oldest first, and the playout pushes its own behind them (into a larger copy when ``keys`` is
     full). A move into a position the rules forbid is redrawn among the remaining legal moves, and one
-    the rules draw ends the playout in a draw, ``(TERMINAL, 0, ...)``."""
+    the rules draw ends the playout in a draw, ``(TERMINAL, 0, ...)``. A game with its own ``playout``
+    kernel plays that instead, without the keys."""
+    if kernels.playout is not None:
+        own = kernels.playout
+
+        @njit
+        def own_playout(s, rng_state, actions, probs, keys, n):
+            return own(s, rng_state, actions, probs)
+
+        return cache_closure(own_playout)
     legal_actions, apply, chance_outcomes = kernels.legal_actions, kernels.apply, kernels.chance_outcomes
     hash_key, repetition = kernels.hash_key, kernels.repetition
 
@@ -111,7 +123,7 @@ def make_history_playout(kernels: GameKernels) -> Callable[..., tuple[CompactSta
             if s[0] == CHANCE:
                 count = chance_outcomes(s, actions, probs)
                 child = apply(s, actions[sample_index(rng_state, probs, count)])
-                verdict = NO_REPETITION if child[0] == TERMINAL else repetition(child, keys, n)
+                verdict = repetition(child, keys, n)
             else:
                 count = legal_actions(s, actions)
                 while True:
@@ -119,7 +131,7 @@ def make_history_playout(kernels: GameKernels) -> Callable[..., tuple[CompactSta
                         raise ValueError("random playout: a non-terminal state has no legal action")
                     i = below(rng_state, count)
                     child = apply(s, actions[i])
-                    verdict = NO_REPETITION if child[0] == TERMINAL else repetition(child, keys, n)
+                    verdict = repetition(child, keys, n)
                     if verdict != REPETITION_ILLEGAL:
                         break
                     count -= 1

@@ -20,6 +20,11 @@ _GAMES: dict[str, str] = {
     "pig": "rlgames.games.pig:Pig",
     "chess": "rlgames.games.chess:Chess",
     "backgammon": "rlgames.games.backgammon:Backgammon",
+    "go": "rlgames.games.go:Go",
+}
+
+_VARIANTS: dict[str, dict[str, dict[str, Any]]] = {
+    "go": {"Go9x9": {"board_size": 9}, "Go13x13": {"board_size": 13}, "Go19x19": {"board_size": 19}},
 }
 
 
@@ -35,6 +40,14 @@ def game_class(name: str) -> type[Game]:
     except KeyError:
         raise ValueError(f"unknown game {name!r}; known games: {', '.join(list_games())}") from None
     return getattr(importlib.import_module(module_name), class_name)
+
+
+def game_variants(name: str) -> dict[str, dict[str, Any]]:
+    """The parameter sets game ``name`` is usually played with, by a CamelCase name (go's ``Go9x9``:
+    ``{"board_size": 9}``); the envs register each as ``rlgames/<name>-v0``. Imports nothing."""
+    if name not in _GAMES:
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(list_games())}")
+    return dict(_VARIANTS.get(name, {}))
 
 
 def describe_game(name: str, **params: Any) -> GameInfo:

@@ -55,7 +55,7 @@ CASES = [
         ["arena", "connect_four", "alphabeta(depth=2)", "mcts(model=no/such/file.pt)", "--games", "2"],
         ["no/such/file.pt: no such checkpoint file"],
     ),
-    (["arena", "no_such_game", "random", "random"], ["unknown game 'no_such_game'", "connect_four, halving, nim"]),
+    (["arena", "no_such_game", "random", "random"], ["unknown game 'no_such_game'", "connect_four, go, halving, nim"]),
     (
         ["accuracy", "connect_four", "--agent", "alphabeta(depth=x)", "--positions", "README.md"],
         ["depth must be an integer"],

@@ -71,6 +71,20 @@ def test_every_game_has_both_envs_registered():
         envs.make_env("chesss")
 
 
+@pytest.mark.parametrize("self_play", [False, True], ids=["vs_opponent", "self_play"])
+def test_go_board_sizes_have_envs_of_their_own(self_play):
+    for size in (9, 13, 19):
+        env = gymnasium.make(f"rlgames/Go{size}x{size}{'SelfPlay' if self_play else ''}-v0")
+        assert env.unwrapped.game.params["board_size"] == size
+        assert env.action_space.n == size * size + 1
+    env = gymnasium.make(f"rlgames/Go9x9{'SelfPlay' if self_play else ''}-v0", illegal_action="lose")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+    with pytest.raises(ValueError, match="unknown game 'goo'"):
+        rlgames.registry.game_variants("goo")
+
+
 def test_importing_envs_compiles_no_game():
     code = "import sys, envs; print([m for m in sys.modules if m.startswith('rlgames.games.')])"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -1,6 +1,6 @@
-"""External engines as agents (``uci:COMMAND``): the spec, an engine run as a subprocess through whole arena
-games, the game it is told, and every failure as one line. The engine under test is ``rlgames uci``
-itself, so that the tests need no program from outside the project."""
+"""External engines as agents (``uci:COMMAND``, ``gtp:COMMAND``): the spec, an engine run as a subprocess through
+whole arena games, the game it is told, and every failure as one line. The engines under test are ``rlgames uci``
+and ``rlgames gtp`` themselves, so that the tests need no program from outside the project."""
 
 from __future__ import annotations
 
@@ -11,12 +11,15 @@ import pytest
 
 import rlgames
 from rlgames.agents import AgentSpecError, check_spec, load_agent
-from rlgames.agents.external import UciAgent, UciSpec, parse_uci_spec
+from rlgames.agents.external import GtpAgent, GtpSpec, UciAgent, UciSpec, parse_gtp_spec, parse_uci_spec
 from rlgames.arena import ArenaConfig, run_arena
 from rlgames.cli import main
+from rlgames.games.go.gtp import score_text
 
 COMMAND = shlex.join([sys.executable, "-m", "rlgames", "uci", "chess", "--agent", "alphabeta(depth=1, eval=heuristic)"])
 """An rlgames UCI engine searching one ply: it answers at once, compiled or not (its warm-up's fallback)."""
+GTP_COMMAND = shlex.join([sys.executable, "-m", "rlgames", "gtp", "go", "-p", "board_size=5", "--agent", "random"])
+"""An rlgames GTP engine playing random moves (5x5 and komi 7.5 until it is told the game's)."""
 
 
 def test_a_spec_names_the_command_its_options_and_its_go():
@@ -95,3 +98,65 @@ def test_only_a_game_that_speaks_uci_takes_a_uci_engine(capsys):
     assert main(["arena", "chess", "random", "uci:no-such-engine-here", "--games", "2"]) == 2
     err = capsys.readouterr().err
     assert "no program 'no-such-engine-here'" in err and err.count("\n") == 1
+
+
+def test_a_gtp_spec_names_the_command_and_its_time():
+    spec = parse_gtp_spec("gtp:gnugo --mode gtp gtp-go:movetime=2000")
+    assert spec == GtpSpec(("gnugo", "--mode", "gtp"), (("movetime", 2000),))
+    assert parse_gtp_spec(str(spec)) == spec and str(check_spec(str(spec))) == str(spec)
+    assert spec.with_go(movetime=500) == GtpSpec(("gnugo", "--mode", "gtp"), (("movetime", 500),))
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("gtp:", "names no program: write gtp:COMMAND"),
+        ("gtp:gnugo gtp-go:depth=3", "expected gtp-go:KEY=N with KEY one of movetime and N >= 1"),
+        ("gtp:gnugo gtp-go:movetime=0", "N >= 1"),
+        ("gtp:gnugo 'unclosed", "cannot split"),
+    ],
+)
+def test_a_bad_gtp_spec_is_refused_in_one_line(spec, message):
+    with pytest.raises(AgentSpecError, match=message) as error:
+        check_spec(spec)
+    assert "\n" not in str(error.value)
+
+
+def test_a_gtp_engine_is_told_the_game_and_plays_legal_moves():
+    go = rlgames.load_game("go", board_size=5, komi=0.5)
+    agent = load_agent(f"gtp:{GTP_COMMAND}", go)
+    try:
+        assert isinstance(agent, GtpAgent)
+        agent.seed(0)
+        state = go.state_from_moves("C3 D4")  # an opening the engine did not see: played from the start
+        for _ in range(3):  # the agent against itself: each search sends the moves since the engine's last
+            result = agent.search(state)
+            assert result.action in state.legal_actions() and result.value == 0.0
+            state = state.apply(result.action)
+        assert len(agent._keys) == 6  # the start and five moves, each sent or played once
+        assert agent._ask("showboard") == str(state)  # the engine's board is the game's
+        assert agent._ask("final_score") == score_text(state)  # and so is its komi
+        agent.seed(1)  # a new game: cleared and replayed
+        agent.search(go.state_from_moves("E5"))
+        assert len(agent._keys) == 3 and agent._ask("showboard").count("X") == 1
+    finally:
+        agent.close()
+    assert agent.engine.process.poll() is not None  # closed: the program has ended
+
+
+def test_an_arena_plays_a_gtp_engine():
+    specs = ("random", f"gtp:{GTP_COMMAND}")
+    result = run_arena(ArenaConfig("go", specs, games=2, game_params=(("board_size", 5),)))
+    (pair,) = result.pairs
+    assert pair.wins + pair.draws + pair.losses == 2
+
+
+def test_a_gtp_engine_that_cannot_play_is_one_line():
+    with pytest.raises(ValueError, match="connect_four does not speak GTP") as error:
+        load_agent("gtp:gnugo", rlgames.load_game("connect_four"))
+    lacking = shlex.join([sys.executable, "-c", "import sys\nfor _ in sys.stdin: print('= name\\n', flush=True)"])
+    with pytest.raises(ValueError, match="does not list the GTP commands boardsize, clear_board, komi, play, genmove"):
+        load_agent(f"gtp:{lacking}", rlgames.load_game("go", board_size=5))
+    with pytest.raises(ValueError, match="no program 'no-such-engine-here'") as error:
+        load_agent("gtp:no-such-engine-here", rlgames.load_game("go", board_size=5))
+    assert "\n" not in str(error.value)

@@ -168,7 +168,7 @@ LAYERS = {
 never import algorithms, and algorithms never import a game."""
 
 
-PROTOCOLS = {"uci.py"}
+PROTOCOLS = {"uci.py", "gtp.py"}
 """A game's engine front ends (`Game.protocols`): they run agents for the tools of the game's world."""
 
 

@@ -86,6 +86,8 @@ def tactical_actions(s, out) -> int:
 
 @njit(cache=True)
 def repetition(s, keys, n) -> int:
+    if s[0] == TERMINAL:
+        return NO_REPETITION
     key = hash_key(s)
     seen = 0
     for i in range(n):

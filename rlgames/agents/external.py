@@ -1,4 +1,5 @@
-"""Other programs as agents: a UCI engine (Stockfish, or ``rlgames uci`` itself) run as a subprocess.
+"""Other programs as agents: a UCI engine (Stockfish, or ``rlgames uci`` itself) or a GTP engine (GNU Go,
+KataGo, or ``rlgames gtp`` itself) run as a subprocess.
 
 Spec: ``uci:COMMAND``, the command line of the engine (split as a shell splits it, run without a shell),
 with any number of settings among its words:
@@ -20,6 +21,17 @@ which the arena calls before every game, starts a new one (``ucinewgame``). An e
 answer within its budget plus ``ANSWER_GRACE_S``, stops the agent with a one-line error naming it. The process
 ends with the agent (``close``, or when the agent is collected, or when the parent exits: the engine reads
 the end of its input).
+
+Spec: ``gtp:COMMAND``, a GTP engine's command line, with at most one setting among its words:
+``gtp-go:movetime=N``, the milliseconds of every ``genmove`` (without it, ``DEFAULT_GTP_MOVETIME_MS``). GTP counts
+time in seconds: the engine is told ``time_settings 0 S 1`` at each new game and ``time_left COLOUR S 1`` before
+each ``genmove``, where it lists those commands (S in seconds: a fraction such as ``1.5`` where N is not a
+multiple of 1000, which an engine that reads whole seconds only refuses). E.g. ``gtp:gnugo --mode gtp --level 5``,
+``gtp:katago gtp -model m.bin.gz gtp-go:movetime=2000``. The game must speak GTP (go); a new game is told
+``boardsize N``, ``komi K``, ``clear_board`` (and ``set_free_handicap`` with the handicap stones), then every
+move since the start with ``play``, which the agent reads from the position's history; later searches send
+only the moves since the engine's last. An engine that resigns passes (the agent always moves); an answer
+``? ...`` stops the agent with a one-line error naming the command and the engine's reason.
 """
 
 from __future__ import annotations
@@ -41,14 +53,20 @@ import numpy as np
 from rlgames.game import Game, State
 from rlgames.search.result import SearchResult, SearchStats
 
-PROTOCOLS = ("uci",)
-"""The protocols an external program may speak, each the prefix of its specs (``uci:COMMAND``)."""
-OPTION, GO = "uci-option:", "uci-go:"
+PROTOCOLS = ("uci", "gtp")
+"""The protocols an external program may speak, each the prefix of its specs (``uci:COMMAND``, ``gtp:COMMAND``)."""
+OPTION, GO, GTP_GO = "uci-option:", "uci-go:", "gtp-go:"
 """The prefixes of an engine's settings among the words of its spec."""
 GO_KEYS = ("movetime", "depth", "nodes")
 """The ``go`` parameters a spec may fix."""
+GTP_GO_KEYS = ("movetime",)
+"""The ``genmove`` parameters a GTP spec may fix."""
 DEFAULT_MOVETIME_MS = 100
 """The time per move of an engine whose spec fixes no ``go`` parameter."""
+DEFAULT_GTP_MOVETIME_MS = 1000
+"""The time per move of a GTP engine whose spec fixes none: a whole second, as GTP counts seconds."""
+GTP_NEEDS = ("boardsize", "clear_board", "komi", "play", "genmove")
+"""The GTP commands a GTP engine must list (``list_commands``) to be played."""
 ANSWER_GRACE_S = 30.0
 """Seconds an engine may take past its budget (or, for ``depth`` and ``nodes``, at all) before it counts as
 hung: generous, as an engine's first search may load its tables."""
@@ -84,34 +102,79 @@ class UciSpec:
         return UciSpec(self.command, self.options, tuple(go.items()))
 
 
+@dataclass(frozen=True)
+class GtpSpec:
+    """A parsed ``gtp:`` spec: the command's words and the ``genmove`` parameters (``gtp-go:movetime=N``)."""
+
+    command: tuple[str, ...]
+    go: tuple[tuple[str, int], ...] = ()
+
+    def __str__(self) -> str:
+        return f"gtp:{shlex.join([*self.command, *(f'{GTP_GO}{key}={value}' for key, value in self.go)])}"
+
+    def with_go(self, **go: int) -> GtpSpec:
+        """The same engine with these ``genmove`` parameters in place of its own."""
+        return GtpSpec(self.command, tuple(go.items()))
+
+
+def parse_engine_spec(spec: str) -> UciSpec | GtpSpec:
+    """Reads an external engine's spec by its protocol's prefix (``uci:``, ``gtp:``); raises `ExternalEngineError`."""
+    return parse_gtp_spec(spec) if spec.strip().partition(":")[0].lower() == "gtp" else parse_uci_spec(spec)
+
+
 def parse_uci_spec(spec: str) -> UciSpec:
     """Reads ``uci:COMMAND [uci-option:NAME=VALUE ...] [uci-go:KEY=N ...]``; raises `ExternalEngineError`."""
-    prefix, colon, rest = spec.strip().partition(":")
-    if prefix.lower() != "uci" or not colon:
-        raise ExternalEngineError(f"an external engine's spec starts with uci:, got {spec!r}")
-    try:
-        words = shlex.split(rest)
-    except ValueError as error:
-        raise ExternalEngineError(f"cannot split {spec!r} into words: {error}") from None
-    command, options, go = [], [], {}
-    for word in words:
+    command: list[str] = []
+    options: list[tuple[str, str]] = []
+    go: dict[str, int] = {}
+    for word in _spec_words(spec, "uci"):
         if word.startswith(OPTION):
             name, equals, value = word[len(OPTION) :].partition("=")
             if not equals or not name.strip():
                 raise ExternalEngineError(f"{spec!r}: expected {OPTION}NAME=VALUE, got {word!r}")
             options.append((name.strip(), value.strip()))
         elif word.startswith(GO):
-            key, equals, value = word[len(GO) :].partition("=")
-            if key not in GO_KEYS or not equals or not value.isdigit() or int(value) < 1:
-                raise ExternalEngineError(
-                    f"{spec!r}: expected {GO}KEY=N with KEY one of {', '.join(GO_KEYS)} and N >= 1, got {word!r}"
-                )
-            go[key] = int(value)
+            go.update([_setting(spec, word, GO, GO_KEYS)])
         else:
             command.append(word)
     if not command:
         raise ExternalEngineError(f"{spec!r} names no program: write uci:COMMAND, e.g. uci:stockfish")
     return UciSpec(tuple(command), tuple(options), tuple(go.items()))
+
+
+def parse_gtp_spec(spec: str) -> GtpSpec:
+    """Reads ``gtp:COMMAND [gtp-go:movetime=N]``; raises `ExternalEngineError`."""
+    command: list[str] = []
+    go: dict[str, int] = {}
+    for word in _spec_words(spec, "gtp"):
+        if word.startswith(GTP_GO):
+            go.update([_setting(spec, word, GTP_GO, GTP_GO_KEYS)])
+        else:
+            command.append(word)
+    if not command:
+        raise ExternalEngineError(f"{spec!r} names no program: write gtp:COMMAND, e.g. gtp:gnugo --mode gtp")
+    return GtpSpec(tuple(command), tuple(go.items()))
+
+
+def _spec_words(spec: str, protocol: str) -> list[str]:
+    """The words after ``protocol:``, split as a shell splits them; raises `ExternalEngineError`."""
+    prefix, colon, rest = spec.strip().partition(":")
+    if prefix.lower() != protocol or not colon:
+        raise ExternalEngineError(f"an external engine's spec starts with {protocol}:, got {spec!r}")
+    try:
+        return shlex.split(rest)
+    except ValueError as error:
+        raise ExternalEngineError(f"cannot split {spec!r} into words: {error}") from None
+
+
+def _setting(spec: str, word: str, prefix: str, keys: tuple[str, ...]) -> tuple[str, int]:
+    """``(KEY, N)`` of a word ``PREFIXKEY=N`` with KEY one of ``keys`` and N >= 1; raises `ExternalEngineError`."""
+    key, equals, value = word[len(prefix) :].partition("=")
+    if key not in keys or not equals or not value.isdigit() or int(value) < 1:
+        raise ExternalEngineError(
+            f"{spec!r}: expected {prefix}KEY=N with KEY one of {', '.join(keys)} and N >= 1, got {word!r}"
+        )
+    return key, int(value)
 
 
 def find_program(name: str) -> str | None:
@@ -163,15 +226,21 @@ class EngineProcess:
         """The lines up to and including the first whose first word is ``word``."""
         deadline, lines = time.monotonic() + seconds, []
         while True:
-            try:
-                line = self.lines.get(timeout=max(deadline - time.monotonic(), 0.0))
-            except queue.Empty:
-                raise ExternalEngineError(f"engine {self.name}: no {word!r} within {seconds:g} s") from None
-            if line is None:
-                raise self._exited()
+            line = self.next_line(deadline, f"{word!r} within {seconds:g} s")
             lines.append(line)
             if line.split()[:1] == [word]:
                 return lines
+
+    def next_line(self, deadline: float, what: str) -> str:
+        """The next line the program prints before ``deadline`` (`time.monotonic`); else an error saying that
+        there was no ``what``."""
+        try:
+            line = self.lines.get(timeout=max(deadline - time.monotonic(), 0.0))
+        except queue.Empty:
+            raise ExternalEngineError(f"engine {self.name}: no {what}") from None
+        if line is None:
+            raise self._exited()
+        return line
 
     def _exited(self) -> ExternalEngineError:
         status = self.process.wait(timeout=5)
@@ -270,6 +339,132 @@ class UciAgent:
 
     def __repr__(self) -> str:
         return str(self.spec)
+
+
+class GtpAgent:
+    """A GTP engine as an agent (spec ``gtp:COMMAND ...``, see the module). ``search`` returns the engine's move
+    with the value 0 (GTP reports no evaluation)."""
+
+    def __init__(self, game: Game, spec: GtpSpec) -> None:
+        if "gtp" not in game.protocols:
+            raise ExternalEngineError(f"{game.name} does not speak GTP: an external GTP engine cannot play it")
+        self.game, self.spec = game, spec
+        self.engine = EngineProcess(spec.command, str(spec))
+        self.known = set(self._ask("list_commands").split())
+        missing = [command for command in GTP_NEEDS if command not in self.known]
+        if missing:
+            raise ExternalEngineError(f"engine {spec}: it does not list the GTP commands {', '.join(missing)}")
+        self.seconds = dict(spec.go).get("movetime", DEFAULT_GTP_MOVETIME_MS) / 1000
+        self.answer_s = self.seconds + ANSWER_GRACE_S
+        self._position: State | None = None  # the position the engine has, and the keys of its game's positions
+        self._keys: list[int] = []
+
+    def _ask(self, command: str, seconds: float = ANSWER_GRACE_S) -> str:
+        """Sends ``command`` and returns the engine's answer, the text after ``=`` (the lines of a long one);
+        an answer ``? ...`` raises `ExternalEngineError` naming the command and the engine's reason."""
+        self.engine.send(command)
+        deadline, what = time.monotonic() + seconds, f"answer to {command!r} within {seconds:g} s"
+        first = self.engine.next_line(deadline, what)
+        while not first.startswith(("=", "?")):  # what an engine prints before its answer
+            first = self.engine.next_line(deadline, what)
+        lines = [first[1:].strip()]
+        while (line := self.engine.next_line(deadline, what).rstrip()) != "":  # a blank line ends the answer
+            lines.append(line)
+        text = "\n".join(lines).strip("\n")
+        if first.startswith("?"):
+            raise ExternalEngineError(f"engine {self.spec}: {command!r} failed: {' '.join(text.split())}")
+        return text
+
+    def seed(self, seed: int) -> None:
+        """Starts a new game at the next search (GTP does not seed an engine's own randomness)."""
+        self._position, self._keys = None, []
+
+    def search(self, state: State) -> SearchResult:
+        if state.is_terminal() or state.is_chance_node():
+            raise ValueError(f"{self.game.name}: engine {self.spec} needs a decision node to move from")
+        self._follow(state)
+        colour = _COLOURS[state.current_player()]
+        if "time_left" in self.known:
+            self._ask(f"time_left {colour} {self.seconds:g} 1")
+        started = time.perf_counter()
+        answer = self._ask(f"genmove {colour}", self.answer_s)
+        elapsed = time.perf_counter() - started
+        if answer.lower() == "resign":  # the agent always moves: a resignation is a pass, in the engine's game too
+            answer = "pass"
+            self._ask(f"play {colour} pass")
+        try:
+            action = state.string_to_action(answer)
+            state.check_legal(action)
+        except ValueError:
+            raise ExternalEngineError(f"engine {self.spec} answered genmove {answer!r}, not a legal move") from None
+        self._moved(action)
+        return _result(state.game, state, action, [], elapsed)
+
+    def act(self, state: State) -> int:
+        return self.search(state).action
+
+    def _follow(self, state: State) -> None:
+        """Tells the engine the moves from its position to ``state``, read from ``state``'s history (the keys of
+        the positions before it): none when the agent plays both sides, the opponent's reply, an opening's moves.
+        A ``state`` that does not continue the engine's game starts a new one, replayed from the start."""
+        keys = [*state.history(), state.hash_key()]
+        if self._position is None or self._position.game != state.game or keys[: len(self._keys)] != self._keys:
+            start = state.game.new_initial_state()
+            if start.hash_key() != keys[0]:
+                raise ExternalEngineError(
+                    f"engine {self.spec}: GTP plays games from the start, and this position was set up, not played"
+                )
+            self._new_game(start)
+        for key in keys[len(self._keys) :]:
+            self._play(_move_to(self._position, key))
+
+    def _new_game(self, start: State) -> None:
+        """``boardsize``, ``komi``, ``clear_board``, the handicap stones and the time of the game of ``start``."""
+        params = start.game.params
+        self._ask(f"boardsize {params['board_size']}")
+        self._ask(f"komi {params['komi']:g}")
+        self._ask("clear_board")
+        black, _ = start.stones()  # type: ignore[attr-defined]
+        if black:
+            self._ask(f"set_free_handicap {' '.join(start.action_to_string(p) for p in black)}")
+        if "time_settings" in self.known:
+            self._ask(f"time_settings 0 {self.seconds:g} 1")
+        self._position, self._keys = start, [start.hash_key()]
+
+    def _play(self, action: int) -> None:
+        assert self._position is not None
+        colour = _COLOURS[self._position.current_player()]
+        self._ask(f"play {colour} {self._position.action_to_string(action)}")
+        self._moved(action)
+
+    def _moved(self, action: int) -> None:
+        """Records ``action`` as played in the engine's game."""
+        assert self._position is not None
+        self._position = self._position.apply(action)
+        self._keys.append(self._position.hash_key())
+
+    def close(self) -> None:
+        self.engine.close()
+
+    def __repr__(self) -> str:
+        return str(self.spec)
+
+
+_COLOURS = ("black", "white")
+
+
+def _move_to(state: State | None, key: int) -> int:
+    """The legal action of ``state`` that leads to the position of ``key``."""
+    assert state is not None
+    for action in state.legal_actions():
+        if state.apply(action).hash_key() == key:
+            return action
+    raise ExternalEngineError(f"{state.game.name}: no move leads from the engine's position to the one searched")
+
+
+def load_engine(game: Game, engine: UciSpec | GtpSpec) -> UciAgent | GtpAgent:
+    """The agent that plays the external engine of a parsed spec (`parse_engine_spec`)."""
+    return GtpAgent(game, engine) if isinstance(engine, GtpSpec) else UciAgent(game, engine)
 
 
 def _option_names(lines: list[str]) -> dict[str, str]:

@@ -6,8 +6,9 @@ agent, every key one of its factory's keyword parameters, every value of that pa
 required parameter given, and at most one of each group of exclusive parameters (one evaluator:
 ``eval=`` or ``model=``). A spec that fails raises `AgentSpecError`, a ``ValueError`` whose message is
 one line naming the problem; so do the values the agent itself refuses (``depth=0``). The CLI prints
-that line and exits with status 2. An external program is a spec of its protocol, ``uci:COMMAND ...``
-(`rlgames.agents.external`), checked for its syntax here and by the engine itself when it starts.
+that line and exits with status 2. An external program is a spec of its protocol, ``uci:COMMAND ...`` or
+``gtp:COMMAND ...`` (`rlgames.agents.external`), checked for its syntax here and by the engine itself when it
+starts.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from rlgames.agents.external import PROTOCOLS, ExternalEngineError, UciAgent, parse_uci_spec
+from rlgames.agents.external import PROTOCOLS, ExternalEngineError, load_engine, parse_engine_spec
 from rlgames.game import Game
 
 
@@ -182,12 +183,12 @@ def _value(text: str) -> Any:
 
 def parse_spec(spec: str) -> AgentSpec:
     """Parses a spec string (syntax only); raises `AgentSpecError` naming the problem. An external engine's
-    spec (``uci:COMMAND ...``, `rlgames.agents.external`) parses as the protocol's name with the parsed
-    engine as its one parameter, ``engine``."""
+    spec (``uci:COMMAND ...``, ``gtp:COMMAND ...``, `rlgames.agents.external`) parses as the protocol's name
+    with the parsed engine as its one parameter, ``engine``."""
     protocol, colon, _ = spec.strip().partition(":")
     if colon and protocol.lower() in PROTOCOLS:
         try:
-            return AgentSpec(protocol.lower(), {"engine": parse_uci_spec(spec)})
+            return AgentSpec(protocol.lower(), {"engine": parse_engine_spec(spec)})
         except ExternalEngineError as error:
             raise AgentSpecError(str(error)) from None
     if spec.count("(") != spec.count(")"):
@@ -223,7 +224,7 @@ def check_spec(spec: str) -> AgentSpec:
     if parsed.name not in _AGENTS:
         raise AgentSpecError(
             f"unknown agent {parsed.name!r} in spec {spec!r}; agents: {', '.join(list_agents())}, "
-            f"or an external engine, uci:COMMAND"
+            f"or an external engine, uci:COMMAND or gtp:COMMAND"
         )
     accepted = parameters(parsed.name)
     where = f"agent spec {spec!r}"
@@ -279,6 +280,7 @@ def accepted_forms() -> str:
         "an external UCI engine (chess): uci:COMMAND [uci-option:NAME=VALUE ...] [uci-go:movetime|depth|nodes=N], "
         "e.g. uci:stockfish uci-option:UCI_LimitStrength=true uci-option:UCI_Elo=1800"
     )
+    lines.append("an external GTP engine (go): gtp:COMMAND [gtp-go:movetime=N], e.g. gtp:gnugo --mode gtp --level 5")
     return "\n".join(lines)
 
 
@@ -289,7 +291,7 @@ def load_agent(spec: str, game: Game) -> Any:
     errors of a more specific kind keep their type (``rlgames.models.CheckpointError`` for an unusable checkpoint)."""
     checked = check_spec(spec)
     if checked.name in PROTOCOLS:
-        return UciAgent(game, checked.params["engine"])
+        return load_engine(game, checked.params["engine"])
     params = {**_game_defaults(checked, game), **checked.params}
     try:
         return _factory(checked.name)(game, **params)

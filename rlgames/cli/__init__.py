@@ -17,12 +17,15 @@
                                            optimal-move and value-sign accuracy against the exact truth
     rlgames uci chess --agent "alphabeta(eval=heuristic)"
                                            a UCI engine on stdin/stdout, for chess GUIs and python-chess
+    rlgames gtp go -p board_size=9 --agent "mcts(time=2)"
+                                           a GTP engine on stdin/stdout, for go GUIs and match runners
     rlgames warmup chess                   compile a game's rules and searches ahead, into numba's cache
     rlgames train tic_tac_toe --seed 0     train a network by self-play (hands over to python -m rlgames.train)
     rlgames bench mcts                     a benchmark against OpenSpiel (games, alphabeta, mcts, solver)
 
 The command is a package with a module per group of verbs (`rlgames.cli.games`, ``play``, ``arena``,
-``compare``, ``uci``, ``handover``) over `rlgames.cli.common`; every error of bad input is one line and exit status 2.
+``compare``, ``uci``, ``gtp``, ``handover``) over `rlgames.cli.common`; every error of bad input is one line
+and exit status 2.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from rlgames.cli.arena import add_arena_verb, add_position_verbs
 from rlgames.cli.common import Parser, one_line, parse_game_param
 from rlgames.cli.compare import add_compare_verb
 from rlgames.cli.games import SOLVE_TIME, add_game_verbs
+from rlgames.cli.gtp import add_gtp_verb
 from rlgames.cli.handover import HANDOVERS, add_handover_verbs
 from rlgames.cli.play import add_play_verb
 from rlgames.cli.uci import add_uci_verb
@@ -59,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_arena_verb(verbs)
     add_compare_verb(verbs)
     add_uci_verb(verbs)
+    add_gtp_verb(verbs)
     add_warmup_verb(verbs)
     add_position_verbs(verbs)
     return parser

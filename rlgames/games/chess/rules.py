@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rlgames.game import ILLEGAL, NO_REPETITION, REPETITION_DRAW, GameKernels
+from rlgames.game import ILLEGAL, NO_REPETITION, REPETITION_DRAW, TERMINAL, GameKernels
 from rlgames.games.chess.actions import (
     BISHOP,
     CASTLE,
@@ -205,7 +205,10 @@ def null_move(s):
 @njit(cache=True)
 def repetition(s, keys, n: int) -> int:
     """Threefold repetition: the position's key twice among the positions since the last capture or
-    pawn move (the last ``s[HALFMOVE]`` keys), with the same side to move (every other one)."""
+    pawn move (the last ``s[HALFMOVE]`` keys), with the same side to move (every other one). A game
+    already over (mate, the fifty-move rule) ends as it did."""
+    if s[0] == TERMINAL:
+        return NO_REPETITION
     seen = 0
     for i in range(n - 2, max(n - s[HALFMOVE], 0) - 1, -2):
         seen += keys[i] == s[KEY]

@@ -231,15 +231,15 @@ def make_alphabeta(
         """The score of child ``s2`` of the node at ``ply`` where the rules settle it without a search:
         a terminal's, or a drawn repetition's 0; `FORBIDDEN` where the rules forbid the repetition;
         NaN where ``s2`` must be searched."""
-        if s2[0] == TERMINAL:
-            ws.plies[ply + 1, ws.control[PV_LEN_COL]] = ply + 1
-            return terminal_score(s2, mover, ply + 1)
         if repeats:
             verdict = judge(s2, ply, ws)
             if verdict == REPETITION_ILLEGAL:
                 return FORBIDDEN
             if verdict == REPETITION_DRAW:
                 return 0.0
+        if s2[0] == TERMINAL:
+            ws.plies[ply + 1, ws.control[PV_LEN_COL]] = ply + 1
+            return terminal_score(s2, mover, ply + 1)
         return np.nan
 
     @njit(inline="always")

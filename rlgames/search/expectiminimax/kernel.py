@@ -213,7 +213,7 @@ def _compile(
             a = actions[i]
             s2 = apply(s, a)
             mover = s2[0]
-            verdict = repetition(s2, keys, history + ply + 1) if repeats and mover != TERMINAL else 0
+            verdict = repetition(s2, keys, history + ply + 1) if repeats else 0
             if verdict == REPETITION_ILLEGAL:
                 continue
             afterstate = filtering and (not by_turn or mover != player)

@@ -36,7 +36,6 @@ from numba import njit
 
 from rlgames.game import (
     CHANCE,
-    NO_REPETITION,
     REPETITION_DRAW,
     REPETITION_ILLEGAL,
     TERMINAL,
@@ -161,7 +160,7 @@ def make_tree_ops(
         first, kept = nodes[t, node, FIRST], nodes[t, node, FIRST]
         for c in range(first, first + nodes[t, node, COUNT]):
             s2 = apply(s, nodes[t, c, ACTION])
-            verdict = NO_REPETITION if s2[0] == TERMINAL else repetition(s2, keys, n)
+            verdict = repetition(s2, keys, n)
             if verdict == REPETITION_ILLEGAL and drop_illegal:
                 continue
             for column in range(NODE_COLUMNS):  # element by element: a row copy allocates

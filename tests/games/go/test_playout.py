@@ -1,0 +1,103 @@
+"""Go's light playouts: the mutable board against the rules' kernels move by move, and the published
+statistics of the light policy from the empty 9x9 board."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import rlgames
+from rlgames.games.go import playout
+from rlgames.playout import run_random_playouts
+
+BLACK_WINS = {7.5: 0.4213, 0.0: 0.5245}
+"""Black's share of 1,000,000 light playouts from the empty 9x9 board, by komi (the computer-go mailing
+list's 2008 reference bot), about 111 moves each."""
+
+
+def own_eye(state, point: int, colour: int) -> bool:
+    """The readable definition: every on-board neighbour is ``colour``'s (1 black, 2 white), and fewer
+    enemy stones on the diagonals than one on the edge, two elsewhere."""
+    n = state.size
+    grid = state.board_grid()[::-1]  # row 0 at the bottom, as points count rows
+    row, col = divmod(point, n)
+
+    def on_board(r: int, c: int) -> bool:
+        return 0 <= r < n and 0 <= c < n
+
+    sides = [(row + dr, col + dc) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)) if on_board(row + dr, col + dc)]
+    if any(grid[r, c] != colour for r, c in sides):
+        return False
+    corners = [(row + dr, col + dc) for dr in (1, -1) for dc in (1, -1)]
+    edge = any(not on_board(r, c) for r, c in corners)
+    enemies = sum(1 for r, c in corners if on_board(r, c) and grid[r, c] == 3 - colour)
+    return enemies < (1 if edge else 2)
+
+
+def padded(point: int, n: int) -> int:
+    return (point // n + 1) * (n + 2) + point % n + 1
+
+
+@pytest.mark.parametrize("params, games", [({"board_size": 9}, 30), ({"board_size": 5, "komi": 0.5}, 60)])
+def test_the_fast_board_follows_the_rules_move_by_move(params, games):
+    """The points the playout may play are the legal ones (by the rules' kernels) that fill no own eye,
+    and after every move the two boards hold the same stones."""
+    game = rlgames.load_game("go", **params)
+    n = game.board_size
+    rng = np.random.default_rng(3)
+    board = playout.new_board()
+    for _ in range(games):
+        state = game.new_initial_state()
+        playout.load(board, state.compact)
+        while not state.is_terminal():
+            colour = state.current_player() + 1
+            legal = set(state.legal_actions())
+            expected = [p for p in range(n * n) if p in legal and not own_eye(state, p, colour)]
+            playable = [p for p in range(n * n) if state.board_grid()[::-1].ravel()[p] == 0]
+            playable = [p for p in playable if playout.is_playable(board, padded(p, n), colour)]
+            assert playable == expected, str(state)
+            action = int(rng.choice(expected)) if expected else n * n
+            state = state.apply(action)
+            if action == n * n:
+                playout.load(board, state.compact)  # a pass clears the ko, as loading the position does
+            else:
+                playout.play(board, padded(action, n), colour)
+            stones = [board[0, padded(p, n)] for p in range(n * n)]
+            assert stones == state.board_grid()[::-1].ravel().tolist()
+
+
+@pytest.mark.parametrize("komi", sorted(BLACK_WINS))
+def test_light_playouts_reproduce_the_published_statistics(komi):
+    """20,000 playouts: black's share within 0.015 (over four standard errors) and the length within 2
+    moves; the benchmark (`benchmarks/bench_go_playouts.py`) reproduces both within 0.003 over 1,000,000."""
+    game = rlgames.load_game("go", board_size=9, komi=komi, max_game_length=10_000)
+    stats = playout.light_playouts(game.new_initial_state(), 20_000, seed=1)
+    assert abs(stats.black_wins.mean() - BLACK_WINS[komi]) < 0.015
+    assert abs(stats.lengths.mean() - 111) < 2
+    assert np.all(stats.margins != 0) and np.all((stats.margins > 0) == (stats.black_wins == 1))
+
+
+@pytest.mark.slow
+def test_light_playouts_reproduce_the_published_statistics_closely():
+    game = rlgames.load_game("go", board_size=9, komi=7.5, max_game_length=10_000)
+    stats = playout.light_playouts(game.new_initial_state(), 300_000, seed=2)
+    assert abs(stats.black_wins.mean() - BLACK_WINS[7.5]) < 0.004  # over four standard errors
+
+
+def test_random_rollouts_of_go_are_light_playouts():
+    """The generic random playouts (MCTS without an evaluator, the rollout evaluator) play the game's own
+    ``playout`` kernel: about 111 moves from the empty 9x9 board, where uniformly random moves, passes
+    among them, run to the length limit."""
+    game = rlgames.load_game("go", board_size=9)
+    assert game.kernels.provides("playout")
+    stats = run_random_playouts(game, 2_000, seed=0)
+    assert abs(stats.lengths.mean() - 111) < 3 and set(stats.returns.tolist()) <= {-1, 1}
+
+
+def test_playouts_start_from_a_position_and_keep_its_limit():
+    game = rlgames.load_game("go", board_size=9, max_game_length=20)
+    state = game.state_from_moves("E5 C3 G7")
+    stats = playout.light_playouts(state, 200, seed=4)
+    assert np.all(stats.lengths == 17)  # the game's 20 actions, 3 of them already played
+    with pytest.raises(ValueError, match="not over"):
+        playout.light_playouts(game.state_from_moves("pass pass"), 1, seed=0)
