@@ -191,6 +191,9 @@ class GameKernels(NamedTuple):
       playouts leave superko out). Default None: uniformly random legal actions.
     * ``max_return`` is the largest return (``GameInfo.utility[1]``, filled in by `Game`), by which
       compiled code scales returns into values.
+    * ``repetition_illegal`` is ``GameInfo.repetition_illegal``, filled in by `Game`: whether a search
+      must judge every move for a forbidden repetition before choosing among them (MCTS otherwise judges a
+      child on its first visit).
     """
 
     legal_actions: Callable[..., int]
@@ -206,6 +209,7 @@ class GameKernels(NamedTuple):
     observer: Callable[..., int] = side_to_move_observer
     playout: Callable[..., tuple[CompactState, int]] | None = None
     max_return: int = 1
+    repetition_illegal: bool = False
 
     def provides(self, kernel: str) -> bool:
         """Whether the game gives its own optional ``kernel`` (not the default)."""
@@ -372,8 +376,9 @@ class Game(abc.ABC):
         self.max_game_length, self.has_chance = info.max_game_length, info.has_chance
         # Set here, not as cached properties: a descriptor of the same name on the class keeps CPython
         # from specializing the attribute load, a cost paid in every `State.apply`.
-        if self.kernels.max_return != info.utility[1]:  # stated once, in the GameInfo
-            self.kernels = self.kernels._replace(max_return=info.utility[1])
+        if (self.kernels.max_return, self.kernels.repetition_illegal) != (info.utility[1], info.repetition_illegal):
+            # stated once, in the GameInfo
+            self.kernels = self.kernels._replace(max_return=info.utility[1], repetition_illegal=info.repetition_illegal)
         self.fast_apply = self._first_apply  # the compiled entry point once the first move is made
         # The start, made on first use (`new_initial_state`): a game whose start the rules compute
         # compiles them then, not when it is loaded. A plain attribute, as fast_apply, for the same reason.

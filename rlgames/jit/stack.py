@@ -49,3 +49,4 @@ def _stack_array(dtype: types.Number) -> Callable:
 stack_float64 = _stack_array(types.float64)
 stack_float32 = _stack_array(types.float32)
 stack_int64 = _stack_array(types.int64)
+stack_uint64 = _stack_array(types.uint64)

@@ -35,6 +35,7 @@ from numba import njit
 
 from rlgames.game import ILLEGAL, NO_REPETITION, REPETITION_DRAW, TERMINAL, GameKernels
 from rlgames.jit.bits import lsb, popcount, words_for
+from rlgames.jit.stack import stack_int64, stack_uint64
 from rlgames.jit.unsafe import tuple_setitem
 
 SIZE, KOMI2, HANDICAP, MAX_LENGTH, FIRST, MOVES, PASSES, KO, KEY = 2, 3, 4, 5, 6, 7, 8, 9, 10  # compact-state slots
@@ -42,6 +43,7 @@ BOARD = 11
 """The first slot of the stones: black's words, then white's."""
 MAX_SIZE = 19
 MAX_POINTS = MAX_SIZE * MAX_SIZE
+MAX_WORDS = (MAX_POINTS + 63) // 64
 NO_POINT = -1
 
 _ONE = np.uint64(1)
@@ -91,15 +93,23 @@ def neighbours(p: int, n: int, out) -> int:
     return k
 
 
-@njit(cache=True)
-def boards(s):
-    """Black's and white's words of ``s`` as two uint64 arrays (copies the kernel may change)."""
-    words = (len(s) - BOARD) // 2
-    black = np.empty(words, dtype=np.uint64)
-    white = np.empty(words, dtype=np.uint64)
+@njit(cache=True, inline="always")
+def read_boards(s, black, white) -> None:
+    """Copies black's and white's words of ``s`` into ``black`` and ``white`` (of the state's length)."""
+    words = len(black)
     for w in range(words):
         black[w] = np.uint64(s[BOARD + w])
         white[w] = np.uint64(s[BOARD + words + w])
+
+
+@njit(cache=True)
+def boards(s):
+    """Black's and white's words of ``s`` as two new uint64 arrays (copies the caller may change); the
+    kernels of the rules read them into arrays on their stack instead (`read_boards`)."""
+    words = (len(s) - BOARD) // 2
+    black = np.empty(words, dtype=np.uint64)
+    white = np.empty(words, dtype=np.uint64)
+    read_boards(s, black, white)
     return black, white
 
 
@@ -108,8 +118,9 @@ def _chain(own, opp, p: int, n: int, chain, stack, limit: int) -> int:
     """Marks the chain of ``own``'s stone at ``p`` on ``chain`` (all zero on entry) and returns how many
     distinct liberties it has, counting no further than ``limit`` (the walk stops there, the chain then
     only partly marked)."""
-    liberties = np.zeros(len(chain), dtype=np.uint64)
-    around = np.empty(4, dtype=np.int64)
+    liberties = stack_uint64(MAX_WORDS)[: len(chain)]
+    liberties[:] = 0
+    around = stack_int64(4)
     found = 0
     _add(chain, p)
     stack[0] = p
@@ -138,14 +149,15 @@ def _is_legal(black, white, player: int, p: int, n: int, ko: int) -> bool:
     if has_point(black, p) or has_point(white, p) or p == ko:
         return False
     own, opp = (black, white) if player == 0 else (white, black)
-    around = np.empty(4, dtype=np.int64)
+    around = stack_int64(4)
     k = neighbours(p, n, around)
     for i in range(k):
         if not has_point(own, around[i]) and not has_point(opp, around[i]):
             return True  # an empty neighbour is a liberty
-    stack = np.empty(n * n, dtype=np.int64)
+    stack = stack_int64(MAX_POINTS)
+    chain = stack_uint64(MAX_WORDS)[: len(black)]
     for i in range(k):
-        chain = np.zeros(len(black), dtype=np.uint64)
+        chain[:] = 0
         q = around[i]
         if has_point(own, q):
             if _chain(own, opp, q, n, chain, stack, 2) >= 2:
@@ -218,8 +230,9 @@ def legal_actions(s, out) -> int:
     """Every legal point in increasing order, then the pass."""
     if s[0] == TERMINAL:
         return 0
-    n = s[SIZE]
-    black, white = boards(s)
+    n, words = s[SIZE], (len(s) - BOARD) // 2
+    black, white = stack_uint64(MAX_WORDS)[:words], stack_uint64(MAX_WORDS)[:words]
+    read_boards(s, black, white)
     count = 0
     for p in range(n * n):
         if _is_legal(black, white, s[0], p, n, s[KO]):
@@ -254,7 +267,9 @@ def apply(s, action):
     points = n * n
     if player < 0 or not 0 <= action <= points:
         return tuple_setitem(s, 0, ILLEGAL)
-    black, white = boards(s)
+    words = (len(s) - BOARD) // 2
+    black, white = stack_uint64(MAX_WORDS)[:words], stack_uint64(MAX_WORDS)[:words]
+    read_boards(s, black, white)
     if action == points:
         s2 = tuple_setitem(tuple_setitem(s, 0, 1 - player), MOVES, s[MOVES] + 1)
         s2 = tuple_setitem(tuple_setitem(s2, PASSES, s[PASSES] + 1), KO, NO_POINT)
@@ -262,7 +277,7 @@ def apply(s, action):
     if not _is_legal(black, white, player, action, n, s[KO]):
         return tuple_setitem(s, 0, ILLEGAL)
     own, opp = (black, white) if player == 0 else (white, black)
-    around = np.empty(4, dtype=np.int64)
+    around = stack_int64(4)
     k = neighbours(action, n, around)
     in_enemy_eye = True
     for i in range(k):
@@ -271,12 +286,13 @@ def apply(s, action):
     _add(own, action)
     key = s[KEY] ^ _ZOBRIST[action, player]
     captured, last_captured = 0, NO_POINT
-    stack = np.empty(points, dtype=np.int64)
+    stack = stack_int64(MAX_POINTS)
+    chain = stack_uint64(MAX_WORDS)[:words]
     for i in range(k):
         q = around[i]
         if not has_point(opp, q):
             continue  # not the opponent's, or already taken with a chain captured before
-        chain = np.zeros(len(black), dtype=np.uint64)
+        chain[:] = 0
         if _chain(opp, own, q, n, chain, stack, 1) == 0:
             for w in range(len(chain)):
                 word = chain[w]

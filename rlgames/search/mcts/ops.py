@@ -20,10 +20,13 @@ A simulation:
    a chance node whose outcomes are all solved equal takes that value.
 
 Repetitions. When the game gives a ``repetition`` kernel (a closure constant: other games compile none
-of this), expanding a node computes its children's states and judges each against the keys of the
-root's history and of the node's path (the tree is a tree, so the path is the node's own): a child
-repeating a position the rules forbid is not added (the priors renormalise over the others), one the
-rules draw becomes a terminal draw, ``(TERMINAL, 0, ...)`` as `HistoryState.apply` makes it.
+of this), a child's state is judged against the keys of the root's history and of its parent's path
+(the tree is a tree, so the path is the node's own): one the rules draw becomes a terminal draw,
+``(TERMINAL, 0, ...)`` as `HistoryState.apply` makes it. Where a repetition can be illegal
+(``GameKernels.repetition_illegal``: superko as a rule of legality), expanding a node computes all its
+children's states at once and leaves out those the rules forbid (the priors renormalise over the
+others); where repetitions only draw (chess, go), each child is judged on its first visit, with its
+state, so that an expansion costs no more than in a game without repetitions.
 """
 
 from __future__ import annotations
@@ -104,6 +107,7 @@ def make_tree_ops(
     chance_outcomes = with_nrt(kernels.chance_outcomes)
     hash_key, repetition = with_nrt(kernels.hash_key), with_nrt(kernels.repetition)
     has_repetition = kernels.provides("repetition")
+    judge_on_visit = has_repetition and not kernels.repetition_illegal
     separate_root = root_select is not interior_select
     max_return = float(kernels.max_return)
     S = state_size
@@ -190,7 +194,9 @@ def make_tree_ops(
         for i in range(n):
             tree.nodes[t, first + i, ACTION] = tree.actions[i]
         keys = 0
-        if has_repetition:
+        if judge_on_visit:
+            keys = path_keys(tree, t, node)
+        elif has_repetition:
             keys = judge_children(tree, t, node, s, True)
             n = tree.nodes[t, node, COUNT]
         for c in range(first, first + n):
@@ -260,6 +266,8 @@ def make_tree_ops(
                 s2 = apply(s, nodes[t, child, ACTION])
                 for i in range(S):
                     states[t, child, i] = s2[i]
+                if judge_on_visit and repetition(s2, tree.keys[t], path_keys(tree, t, node)) == REPETITION_DRAW:
+                    states[t, child, 0], states[t, child, 1] = TERMINAL, 0
                 nodes[t, child, READY] = 1
             node = child
             depth += 1
