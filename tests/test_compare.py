@@ -259,3 +259,58 @@ def test_the_finding_says_whether_the_gain_holds_through_the_references():
         ),
     )
     assert "but the gain does not clearly hold through the references (+16 [-59, +92] Elo)" in summary(fades)
+
+
+def test_mcts_compares_priors_and_values_against_rollouts_at_equal_simulations():
+    config = CompareConfig("connect_four", "c4.pt", algorithm="mcts", search=("uct_c=1.5",))
+    assert config.depths == () and config.simulations == (100, 400)
+    assert config.budgets() == [
+        ("100 simulations", "simulations=100"),
+        ("400 simulations", "simulations=400"),
+        ("0.1 s/move", "time=0.1"),
+    ]
+    learned, hand_crafted = config.specs("simulations=400")
+    assert learned == "mcts(simulations=400, uct_c=1.5, model=c4.pt)"
+    assert hand_crafted == "mcts(simulations=400, uct_c=1.5)"
+    assert reference_spec("alphabeta", config.reference_budget("simulations=400")) == "alphabeta"  # no simulations
+    assert reference_spec("uci:sf", config.reference_budget("simulations=400")) == "uci:sf uci-go:nodes=400"
+    for wrong, message in (
+        ({"algorithm": "mcts", "depths": (2,)}, "MCTS has no depth"),
+        ({"simulations": (100,)}, "simulations are MCTS's budget"),
+        ({"algorithm": "minimax"}, "unknown search 'minimax'"),
+        ({"algorithm": "mcts", "simulations": (0,)}, "at least 1"),
+        ({"algorithm": "mcts", "simulations": (), "seconds": None}, "nothing to compare"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            CompareConfig("connect_four", "c4.pt", **wrong)
+
+
+def test_compare_by_mcts_writes_its_report(tmp_path, capsys):
+    game = rlgames.load_game("tic_tac_toe")
+    checkpoint = tmp_path / "ttt.pt"
+    save_checkpoint(checkpoint, network=build_network(game, "mlp", seed=0), game=game)
+    out = tmp_path / "report"
+    argv = ["compare", "tic_tac_toe", "--learned", str(checkpoint), "--search", "mcts", "--simulations", "8,32"]
+    assert main([*argv, "--no-time", "--games", "4", "--out", str(out), "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "mcts(simulations=8, model=" in printed and "against mcts(simulations=8)" in printed
+    assert "at equal simulations" in printed
+    record = json.loads((out / "compare.json").read_text())
+    assert [row["label"] for row in record["rows"]] == ["8 simulations", "32 simulations"]
+    assert (out / "simulations-32" / "games.csv").is_file()
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--search", "mcts", "--search", "alphabeta"], "names two searches"),
+        (["--search", "mcts", "--depths", "2"], "MCTS has no depth"),
+        (["--simulations", "100"], "simulations are MCTS's budget"),
+        (["--search", "mcts", "--simulations", "x"], "expected simulations such as 100,400"),
+    ],
+)
+def test_bad_mcts_input_is_one_line(nnue_checkpoint, tmp_path, capsys, argv, message):
+    argv = ["compare", "tic_tac_toe", "--learned", str(nnue_checkpoint), *argv, "--out", str(tmp_path / "o")]
+    assert exit_status(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1

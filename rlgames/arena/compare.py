@@ -22,6 +22,11 @@ from the same openings, and the learned side's Elo over the hand-crafted side is
 (`rlgames.arena.stats.through_references`); the finding then says whether the head-to-head gain holds.
 `summary` says in one sentence what was found; `write_compare` writes report.md, compare.json,
 compare.png and each match's own files.
+
+With ``algorithm="mcts"`` both sides search by MCTS instead (the question for the games that MCTS plays
+best, go above all): the learned side with the checkpoint's priors and values (PUCT), the hand-crafted
+side with the game's rollouts (its ``playout`` kernel: go's light playouts), at each equal number of
+``simulations`` and at equal time.
 """
 
 from __future__ import annotations
@@ -49,6 +54,10 @@ LEARNED, HAND_CRAFTED = 0, 1
 """The players' indices in every match."""
 DEPTHS, CHANCE_DEPTHS = (2, 4, 6), (1, 2)
 """The equal depths compared by default: alpha-beta's, and expectiminimax's plies in a game with chance."""
+SIMULATIONS = (100, 400)
+"""The equal numbers of simulations compared by default when both sides search by MCTS."""
+ALGORITHMS = ("alphabeta", "mcts")
+"""The searches both sides may use: alpha-beta (expectiminimax in a game with chance nodes) or MCTS."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +69,9 @@ class CompareConfig:
     ``sprt`` stops each budget's match once its test decides (``games`` is then the most it plays);
     ``references`` are agent specs (external engines too, ``uci:COMMAND``) that both sides also play at
     every budget, each taking the budget unless its spec sets its own (`reference_spec`); ``backend`` runs
-    the ``workers`` as local processes or Ray actors (`rlgames.parallel.Backend`)."""
+    the ``workers`` as local processes or Ray actors (`rlgames.parallel.Backend`); ``algorithm`` is both
+    sides' search, ``"alphabeta"`` or ``"mcts"``, and ``simulations`` MCTS's equal numbers of simulations
+    (None: 100 and 400), in place of ``depths``."""
 
     game: str
     learned: str
@@ -75,14 +86,28 @@ class CompareConfig:
     sprt: SprtConfig | None = None
     references: tuple[str, ...] = ()
     backend: Backend = LOCAL
+    algorithm: str = "alphabeta"
+    simulations: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
+        if self.algorithm not in ALGORITHMS:
+            raise ValueError(f"unknown search {self.algorithm!r}; compare plays {' or '.join(ALGORITHMS)}")
+        if self.mcts:
+            if self.depths:
+                raise ValueError("MCTS has no depth: give its equal budgets as simulations")
+            object.__setattr__(self, "depths", ())
+            if self.simulations is None:
+                object.__setattr__(self, "simulations", SIMULATIONS)
+        elif self.simulations:
+            raise ValueError("simulations are MCTS's budget: give alpha-beta's as depths, or search by MCTS")
         if self.depths is None:
             object.__setattr__(self, "depths", CHANCE_DEPTHS if self.chance else DEPTHS)
-        if not self.depths and self.seconds is None:
-            raise ValueError("nothing to compare: give at least one depth or a time per move")
+        if not self.equal_work and self.seconds is None:
+            raise ValueError("nothing to compare: give at least one depth (or simulations) or a time per move")
         if any(depth < 1 for depth in self.equal_depths):
             raise ValueError(f"depths must be at least 1, got {self.depths}")
+        if any(n < 1 for n in self.simulations or ()):
+            raise ValueError(f"simulations must be at least 1, got {self.simulations}")
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError(f"the time per move must be positive, got {self.seconds}")
 
@@ -92,19 +117,35 @@ class CompareConfig:
         return self.depths or ()
 
     @property
+    def mcts(self) -> bool:
+        """Whether both sides search by MCTS."""
+        return self.algorithm == "mcts"
+
+    @property
+    def equal_work(self) -> list[tuple[str, str]]:
+        """``(label, budget)`` of the matches at equal work: ``("depth 4", "depth=4")`` for alpha-beta,
+        ``("400 simulations", "simulations=400")`` for MCTS."""
+        if self.mcts:
+            return [(f"{n} simulations", f"simulations={n}") for n in self.simulations or ()]
+        return [(f"depth {depth}", f"depth={depth}") for depth in self.equal_depths]
+
+    @property
     def chance(self) -> bool:
         """Whether the game has chance nodes (then both sides search by expectiminimax)."""
         return _has_chance(self.game, self.game_params)
 
     def budgets(self) -> list[tuple[str, str]]:
-        """``(label, alpha-beta budget)`` per match: ``("depth 4", "depth=4")``, ``("0.1 s/move", "time=0.1")``."""
-        rows = [(f"depth {depth}", f"depth={depth}") for depth in self.equal_depths]
+        """``(label, budget)`` per match: `equal_work`'s, then ``("0.1 s/move", "time=0.1")``."""
+        rows = self.equal_work
         if self.seconds is not None:
             rows.append((f"{self.seconds:g} s/move", f"time={self.seconds:g}"))
         return rows
 
     def specs(self, budget: str) -> tuple[str, str]:
         """The learned and the hand-crafted player's agent specs under ``budget``."""
+        extra = "".join(f", {item}" for item in self.search)
+        if self.mcts:
+            return (f"mcts({budget}{extra}, model={self.learned})", f"mcts({budget}{extra})")
         if self.chance:
             search = "expectiminimax"
             budget = budget.replace("depth=", "plies=")
@@ -112,15 +153,16 @@ class CompareConfig:
                 budget = f"plies={max(self.equal_depths, default=1) + 1}, {budget}"
         else:
             search = "alphabeta"
-        extra = "".join(f", {item}" for item in self.search)
         return (f"{search}({budget}{extra}, model={self.learned})", f"{search}({budget}{extra}, eval=heuristic)")
 
     def reference_budget(self, budget: str) -> dict[str, float]:
         """What a reference without a budget of its own plays under ``budget``: ``{"depth": 4}`` (``plies``
-        in a game with chance nodes) or ``{"time": 0.1}``."""
+        in a game with chance nodes), ``{"simulations": 400}`` or ``{"time": 0.1}``."""
         key, _, value = budget.partition("=")
         if key == "time":
             return {"time": float(value)}
+        if key == "simulations":
+            return {"simulations": int(value)}
         return {"plies" if self.chance else "depth": int(value)}
 
 
@@ -144,7 +186,9 @@ def reference_spec(reference: str, budget: dict[str, float]) -> str:
         if engine.go:
             return str(engine)
         ((key, value),) = budget.items()
-        return str(engine.with_go(**({"movetime": round(1000 * value)} if key == "time" else {"depth": int(value)})))
+        limit = {"time": ("movetime", round(1000 * value)), "simulations": ("nodes", int(value))}
+        name, amount = limit.get(key, ("depth", int(value)))
+        return str(engine.with_go(**{name: amount}))
     if any(key in parsed.params for key in BUDGET_KEYS):
         return str(parsed)
     accepted = parameters(parsed.name)
@@ -342,8 +386,9 @@ def summary(result: CompareResult) -> str:
     """The finding in one sentence: equal time first (the question's harder half), then equal depth."""
     config = result.config
     learned = f"learned evaluation ({Path(config.learned).name})"
-    timed = [row for row in result.rows if not row.label.startswith("depth")]
-    deep = [row for row in result.rows if row.label.startswith("depth")]
+    timed = [row for row in result.rows if is_timed(row.label)]
+    deep = [row for row in result.rows if not is_timed(row.label)]
+    work = "simulations" if config.mcts else "depth"
     parts = []
     for row in timed:
         low, high = row.score_interval
@@ -356,9 +401,9 @@ def summary(result: CompareResult) -> str:
         verdicts = {row.verdict for row in deep}
         subject = "it" if parts else learned
         if len(verdicts) == 1:
-            parts.append(f"at equal depth {subject} is {PHRASES[verdicts.pop()]} hand-crafted ({scores})")
+            parts.append(f"at equal {work} {subject} is {PHRASES[verdicts.pop()]} hand-crafted ({scores})")
         else:
-            parts.append(f"at equal depth {subject} scored {scores}")
+            parts.append(f"at equal {work} {subject} scored {scores}")
         if result.references:
             through = ", ".join(f"{difference_text(result.through(row.label))} at {row.label}" for row in deep)
             parts[-1] += f"; through the references, {through}"
@@ -552,9 +597,18 @@ def as_dict(result: CompareResult) -> dict[str, Any]:
     }
 
 
+def is_timed(label: str) -> bool:
+    """Whether a budget's label is a time per move (``"0.1 s/move"``), not equal work (a depth, simulations)."""
+    return label.endswith(" s/move")
+
+
 def folder_name(label: str) -> str:
-    """``"depth 4"`` -> ``depth-4``, ``"0.1 s/move"`` -> ``time-0.1``."""
-    return label.replace(" ", "-") if label.startswith("depth") else f"time-{label.split()[0]}"
+    """``"depth 4"`` -> ``depth-4``, ``"400 simulations"`` -> ``simulations-400``, ``"0.1 s/move"`` ->
+    ``time-0.1``."""
+    amount, _, unit = label.partition(" ")
+    if is_timed(label):
+        return f"time-{amount}"
+    return f"{unit}-{amount}" if unit == "simulations" else label.replace(" ", "-")
 
 
 def write_compare(result: CompareResult, out: str | Path) -> Path:

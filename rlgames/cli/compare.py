@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 from rlgames.cli.common import (
     add_backend_arguments,
@@ -17,23 +18,41 @@ from rlgames.cli.common import (
 )
 
 
-def depth_list(text: str) -> tuple[int, ...]:
-    """``2,4,6`` -> (2, 4, 6); an empty string for none."""
-    try:
-        depths = tuple(int(part) for part in text.split(",") if part.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected depths such as 2,4,6; got {text!r}") from None
-    if any(depth < 1 for depth in depths):
-        raise argparse.ArgumentTypeError(f"depths must be at least 1, got {text!r}")
-    return depths
+def count_list(what: str, example: str) -> Callable[[str], tuple[int, ...]]:
+    """A parser of ``2,4,6`` -> (2, 4, 6) (an empty string for none) for the budgets named ``what``."""
+
+    def parse(text: str) -> tuple[int, ...]:
+        try:
+            counts = tuple(int(part) for part in text.split(",") if part.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what} such as {example}; got {text!r}") from None
+        if any(count < 1 for count in counts):
+            raise argparse.ArgumentTypeError(f"{what} must be at least 1, got {text!r}")
+        return counts
+
+    return parse
 
 
 def search_param(text: str) -> str:
-    """``KEY=VALUE``, added to both agent specs (checked with them)."""
+    """``KEY=VALUE``, added to both agent specs (checked with them), or the name of both sides' search."""
+    from rlgames.arena.compare import ALGORITHMS
+
+    if text.strip() in ALGORITHMS:
+        return text.strip()
     key, equals, value = text.partition("=")
     if not equals or not key.strip().isidentifier() or not value.strip():
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE such as quiescence=8; got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected KEY=VALUE such as quiescence=8, or a search ({', '.join(ALGORITHMS)}); got {text!r}"
+        )
     return f"{key.strip()}={value.strip()}"
+
+
+def algorithm_of(search: list[str]) -> tuple[str, tuple[str, ...]]:
+    """The search named among ``--search``'s values (alpha-beta by default) and the settings; one name at most."""
+    names = [item for item in search if "=" not in item]
+    if len(set(names)) > 1:
+        raise ValueError(f"--search names two searches, {' and '.join(names)}: both sides use one")
+    return (names[0] if names else "alphabeta"), tuple(item for item in search if "=" in item)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -41,17 +60,20 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from rlgames.arena.compare import CompareConfig, reference_spec, run_compare, summary, write_compare
     from rlgames.cli.common import game_from_args
 
+    algorithm, settings = algorithm_of(args.search)
     config = CompareConfig(
         args.game,
         args.learned,
+        algorithm=algorithm,
         depths=args.depths,
+        simulations=args.simulations,
         seconds=None if args.no_time else args.time,
         games=args.games,
         seed=args.seed,
         workers=args.workers,
         opening_plies=args.opening_plies,
         game_params=tuple(args.param),
-        search=tuple(args.search),
+        search=settings,
         sprt=sprt_from_args(args),
         references=tuple(args.reference),
         backend=backend_from_args(args),
@@ -84,8 +106,11 @@ def add_compare_verb(verbs: argparse._SubParsersAction) -> None:
             "With --reference SPEC both sides also play that reference (an agent spec, or an external UCI engine\n"
             "uci:COMMAND) at each budget, and the report gives the learned side's Elo over the hand-crafted side\n"
             "through the references: whether a head-to-head gain holds against third parties.\n"
+            "With --search mcts both sides search by MCTS: the learned side with the checkpoint's priors and\n"
+            "values, the hand-crafted side with the game's rollouts, at equal --simulations and equal time.\n"
             "Example: rlgames compare connect_four --learned checkpoints/connect_four.nnue.pt --workers 2\n"
             "         rlgames compare backgammon --learned checkpoints/backgammon.pt --search filter=8\n"
+            "         rlgames compare connect_four --learned checkpoints/connect_four.pt --search mcts\n"
             "         rlgames compare chess --learned checkpoints/chess.nnue.pt --no-time --depths 2 \\\n"
             "             --reference 'uci:stockfish uci-option:UCI_LimitStrength=true uci-option:UCI_Elo=1800'"
         ),
@@ -100,18 +125,25 @@ def add_compare_verb(verbs: argparse._SubParsersAction) -> None:
     )
     compare.add_argument(
         "--depths",
-        type=depth_list,
+        type=count_list("depths", "2,4,6"),
         metavar="D1,D2,...",
         help="the equal depths (default 2,4,6, or plies 1,2 in a game with chance; '' for none)",
+    )
+    compare.add_argument(
+        "--simulations",
+        type=count_list("simulations", "100,400"),
+        metavar="N1,N2,...",
+        help="with --search mcts, the equal numbers of simulations (default 100,400; '' for none)",
     )
     compare.add_argument(
         "--search",
         action="append",
         default=[],
         type=search_param,
-        metavar="KEY=VALUE",
+        metavar="KEY=VALUE|mcts",
         help="a parameter of both sides' searches, e.g. filter=8 (backgammon), over the "
-        "game's usual settings (chess: quiescence=8); repeatable",
+        "game's usual settings (chess: quiescence=8), or the search itself: mcts (default alpha-beta); "
+        "repeatable",
     )
     compare.add_argument(
         "--time", type=positive_float, default=0.1, metavar="SECONDS", help="the equal time per move (default 0.1)"
