@@ -327,6 +327,10 @@ class Game(abc.ABC):
     """``".module:Class"`` of the game's hand-crafted evaluator (`rlgames.evaluators`'s ``heuristic``),
     a module of the game's own package (``".evaluator:ChessEvaluator"``), imported by `locate` only when
     one is asked for; None: the game has none."""
+    playouts: ClassVar[dict[str, str]] = {}
+    """The game's other named playout policies, ``name -> ".module:kernel"`` (a compiled playout with the
+    ``playout`` kernel's signature), which MCTS's random rollouts play as ``mcts(rollout=NAME)`` (go's
+    ``patterns``)."""
     evaluators: ClassVar[dict[str, str]] = {}
     """The game's other named evaluators, ``name -> ".module:Class"`` (built as ``Class(**params)``),
     which `rlgames.evaluators.load_evaluator` also accepts for this game (backgammon's ``pubeval``)."""

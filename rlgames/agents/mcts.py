@@ -4,7 +4,8 @@ many simulations as fit in 0.2 s a move; with ``simulations=`` too, whichever ru
 ``mcts(eval=heuristic)`` (UCT with an evaluator's values at the leaves), and AlphaGo's mixed leaf
 values: ``mcts(model=FILE, rollout=policy)`` (value head and rollouts sampled from the policy head,
 mixed ``mix=0.5``) or ``mcts(model=FILE, rollout_model=SMALL.pt)`` (rollouts by a separate fast
-network; see `rlgames.models.rollout.PolicyRolloutEvaluator`).
+network; see `rlgames.models.rollout.PolicyRolloutEvaluator`). A game's own playout policies are
+rollouts too: ``mcts(rollout=patterns)`` plays go's hand-written pattern playouts (`rlgames.Game.playouts`).
 
 The tree is kept between moves: when the next position follows from the last one by the agent's move
 and the opponent's reply, the search continues in that subtree (``reuse=false`` turns this off).
@@ -53,8 +54,11 @@ class MCTSAgent:
     ) -> None:
         if simulations is None:  # a time budget alone runs as many simulations as fit in it
             simulations = UNLIMITED if time is not None else DEFAULT_SIMULATIONS
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"unknown rollout {rollout!r}; accepted: {', '.join(ROLLOUTS)}")
+        if rollout not in ROLLOUTS and rollout not in game.playouts:
+            accepted = ", ".join([*ROLLOUTS, *game.playouts])
+            raise ValueError(f"unknown rollout {rollout!r}; accepted in {game.name}: {accepted}")
+        if rollout in game.playouts and (eval is not None or model is not None):
+            raise ValueError(f"rollout={rollout} is a playout policy: it evaluates leaves without eval= or model=")
         if eval is not None and model is not None:
             raise ValueError("give eval= or model=, not both")
         if (rollout == "policy" or rollout_model is not None) and model is None:
@@ -74,14 +78,18 @@ class MCTSAgent:
         )
         self.reuse = reuse
         self._seed = seed
-        self._mcts = MCTS(self.config, self.evaluator, seed=seed)
+        self._rollout = game.locate(game.playouts[rollout]) if rollout in game.playouts else None
+        self._mcts = self._new_search(seed)
         self._root: State | None = None
+
+    def _new_search(self, seed: int) -> MCTS:
+        return MCTS(self.config, self.evaluator, rollout=self._rollout, seed=seed)
 
     def seed(self, seed: int) -> None:
         self._seed = seed
         if self.evaluator is not None:
             self.evaluator.seed(seed)
-        self._mcts = MCTS(self.config, self.evaluator, seed=seed)
+        self._mcts = self._new_search(seed)
         self._root = None
 
     def with_limits(self, limits: Limits) -> MCTSAgent:
@@ -92,7 +100,7 @@ class MCTSAgent:
             simulations = DEFAULT_SIMULATIONS if limits.depth is not None and limits.seconds is None else UNLIMITED
         agent = copy.copy(self)
         agent.config = dataclasses.replace(self.config, simulations=simulations, time_limit=limits.seconds)
-        agent._mcts, agent._root = MCTS(agent.config, self.evaluator, seed=self._seed), None
+        agent._mcts, agent._root = agent._new_search(self._seed), None
         return agent
 
     def stop(self) -> None:

@@ -144,6 +144,7 @@ class Go(Game):
     heuristic = ".evaluator:AreaEvaluator"
     kernels = KERNELS._replace(playout=light_rollout)
     record_format = "sgf"
+    playouts = {"patterns": ".playout:pattern_rollout"}
     protocols = {"gtp": ".gtp:GtpEngine"}
     small_params = {"board_size": 5}
 

@@ -13,6 +13,10 @@ squares, from which ``in atari`` (one distinct liberty) is exact (the method of 
 ``go_board.cc`` and of the early Monte-Carlo programs). The empty points are kept in a list with each
 point's index in it, so that a random move is drawn in O(1) and the points tried and refused are set
 aside, without replacement, until one is playable.
+
+Pattern playouts, go's hand-written policy (``mcts(rollout=patterns)``), play MoGo's rules first around the
+opponent's last stone (Gelly, Wang, Munos & Teytaud 2006; `pattern_move`): escape an atari, a 3x3 shape
+(`rlgames.games.go.patterns`), a capture; a light move where none applies.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ from numba import njit
 
 from rlgames.game import TERMINAL
 from rlgames.games.go.rules import HANDICAP, KO, KOMI2, MAX_LENGTH, MOVES, PASSES, SIZE, boards, has_point
+from rlgames.games.go.patterns import PATTERN_TABLE
 from rlgames.jit.rng import below, new_rng_state
+from rlgames.jit.stack import stack_int64
 from rlgames.jit.unsafe import tuple_setitem
 
 EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
@@ -282,14 +288,72 @@ def area_margin(b, n: int) -> int:
 def run_playout(b, s, rng_state) -> tuple[int, int]:
     """One light playout from compact state ``s`` (not terminal) on board ``b``; returns twice black's
     final score (area margin minus komi and handicap, doubled to stay an integer) and the moves played."""
+    return _playout(b, s, rng_state, PATTERN_TABLE, False)
+
+
+@njit(cache=True)
+def run_pattern_playout(b, s, rng_state) -> tuple[int, int]:
+    """One pattern playout (`pattern_move`, else a light move), as `run_playout`."""
+    return _playout(b, s, rng_state, PATTERN_TABLE, True)
+
+
+@njit(cache=True, inline="always")
+def block_index(b, p: int, colour: int) -> int:
+    """The code of the 3x3 block around ``p`` seen by ``colour`` (`rlgames.games.go.patterns`)."""
+    w = b[_META, _WIDTH]
+    index, shift = 0, 0
+    for q in (p + w - 1, p + w, p + w + 1, p - 1, p + 1, p - w - 1, p - w, p - w + 1):
+        c = b[_COLOUR, q]
+        code = 0 if c == EMPTY else (3 if c == BORDER else (1 if c == colour else 2))
+        index |= code << shift
+        shift += 2
+    return index
+
+
+@njit(cache=True)
+def pattern_move(b, colour: int, last: int, rng_state, table) -> int:
+    """MoGo's playout rules around the opponent's last stone ``last``, in order, each a uniform choice
+    among the playable points it names: a chain of ours next to it left in atari escapes at its liberty
+    (where that point has two empty neighbours), an empty point around it whose block matches a shape of
+    ``table``, a capture of a chain in atari (its own or next to it); NO_POINT where none applies."""
+    w = b[_META, _WIDTH]
+    found = stack_int64(16)
+    n = 0
+    for q in (last + w, last + 1, last - 1, last - w):
+        if b[_COLOUR, q] == colour and _in_atari(b, b[_HEAD, q]):
+            liberty = _liberty_of_atari(b, b[_HEAD, q])
+            room = 0
+            for r in (liberty + w, liberty + 1, liberty - 1, liberty - w):
+                room += b[_COLOUR, r] == EMPTY
+            if room >= 2 and is_playable(b, liberty, colour):
+                found[n] = liberty
+                n += 1
+    if n == 0:
+        for q in (last + w - 1, last + w, last + w + 1, last - 1, last + 1, last - w - 1, last - w, last - w + 1):
+            if b[_COLOUR, q] == EMPTY and table[block_index(b, q, colour)] and is_playable(b, q, colour):
+                found[n] = q
+                n += 1
+    if n == 0:
+        for q in (last, last + w, last + 1, last - 1, last - w):
+            if b[_COLOUR, q] == 3 - colour and _in_atari(b, b[_HEAD, q]):
+                liberty = _liberty_of_atari(b, b[_HEAD, q])
+                if is_playable(b, liberty, colour):
+                    found[n] = liberty
+                    n += 1
+    return found[below(rng_state, n)] if n > 0 else NO_POINT
+
+
+@njit(cache=True)
+def _playout(b, s, rng_state, table, patterns: bool) -> tuple[int, int]:
     load(b, s)
     colour = BLACK if s[0] == 0 else WHITE
     moves, passes, played = s[MOVES], s[PASSES], 0
     limit = s[MAX_LENGTH]
+    last = NO_POINT
     while True:
         count = b[_META, _EMPTY_COUNT]
-        chosen = NO_POINT
-        while count > 0:
+        chosen = pattern_move(b, colour, last, rng_state, table) if patterns and last != NO_POINT else NO_POINT
+        while chosen == NO_POINT and count > 0:
             i = below(rng_state, count)
             p = b[_EMPTIES, i]
             if is_playable(b, p, colour):
@@ -304,6 +368,7 @@ def run_playout(b, s, rng_state) -> tuple[int, int]:
         else:
             passes = 0
             play(b, chosen, colour)
+        last = chosen
         moves += 1
         played += 1
         if moves >= 2 and (passes >= 2 or moves >= limit):
@@ -335,4 +400,12 @@ def light_rollout(s, rng_state, actions, probs):
     """The ``playout`` kernel of go (`rlgames.game.GameKernels`): a light playout from ``s``, its result
     written into a terminal copy of ``s``; the scratch buffers are unused."""
     score2, plies = run_playout(new_board(), s, rng_state)
+    return tuple_setitem(tuple_setitem(s, 0, TERMINAL), 1, 1 if score2 > 0 else (-1 if score2 < 0 else 0)), plies
+
+
+@njit(cache=True)
+def pattern_rollout(s, rng_state, actions, probs):
+    """Go's hand-written playout policy, ``mcts(rollout=patterns)``: a pattern playout from ``s``, as
+    `light_rollout`."""
+    score2, plies = run_pattern_playout(new_board(), s, rng_state)
     return tuple_setitem(tuple_setitem(s, 0, TERMINAL), 1, 1 if score2 > 0 else (-1 if score2 < 0 else 0)), plies

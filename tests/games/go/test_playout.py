@@ -7,7 +7,11 @@ import numpy as np
 import pytest
 
 import rlgames
+from rlgames.agents import load_agent
 from rlgames.games.go import playout
+from rlgames.games.go.game import GoState
+from rlgames.games.go.patterns import PATTERN_TABLE
+from rlgames.jit.rng import new_rng_state
 from rlgames.playout import run_random_playouts
 
 BLACK_WINS = {7.5: 0.4213, 0.0: 0.5245}
@@ -101,3 +105,48 @@ def test_playouts_start_from_a_position_and_keep_its_limit():
     assert np.all(stats.lengths == 17)  # the game's 20 actions, 3 of them already played
     with pytest.raises(ValueError, match="not over"):
         playout.light_playouts(game.state_from_moves("pass pass"), 1, seed=0)
+
+
+def block(rows: str) -> int:
+    """The code of a 3x3 block written as a shape is (``X`` the side to move, ``O``, ``.``, ``#``)."""
+    codes = {".": 0, "X": 1, "O": 2, "#": 3}
+    around = [rows[i] for i in (0, 1, 2, 3, 5, 6, 7, 8)]
+    return sum(codes[c] << (2 * i) for i, c in enumerate(around))
+
+
+def test_the_shapes_match_in_every_orientation_and_both_colours():
+    from rlgames.games.go.patterns import build_table
+
+    assert PATTERN_TABLE[block("XOX......")] and PATTERN_TABLE[block("......XOX")]  # a hane, turned over
+    assert PATTERN_TABLE[block("X..O..X..")]  # the same hane turned a quarter
+    assert PATTERN_TABLE[block("OXO......")]  # and for the other colour
+    assert PATTERN_TABLE[block("XOO......")]  # thin hane for the side to move
+    assert not PATTERN_TABLE[block("OXX......")]  # but not for the opponent
+    assert not PATTERN_TABLE[block(".........")] and not PATTERN_TABLE[block("XXX...OOO")]
+    edge = build_table((("X.?O.?###", False),))  # an edge shape alone: "#" is off the board, "?" on it
+    assert edge[block("X..O..###")] and edge[block("X.XO.O###")] and not edge[block("X..O.....")]
+    assert PATTERN_TABLE[block("X..O..###")]
+    with pytest.raises(ValueError, match="empty middle"):
+        build_table((("XOXOXOXOX", False),))
+
+
+def test_pattern_moves_escape_an_atari_first():
+    game = rlgames.load_game("go", board_size=5)
+    c3, b3, c4, d3, c2 = (game.new_initial_state().string_to_action(m) for m in ("C3", "B3", "C4", "D3", "C2"))
+    state = GoState(game, game.compact_from_stones([c3], [b3, c4, d3], player=0))
+    board = playout.new_board()
+    playout.load(board, state.compact)
+    rng = new_rng_state(0)
+    move = playout.pattern_move(board, playout.BLACK, padded(d3, 5), rng, PATTERN_TABLE)
+    assert move == padded(c2, 5)  # black's C3 has one liberty left, C2, which has room
+
+
+def test_mcts_plays_the_pattern_playouts_by_name():
+    game = rlgames.load_game("go", board_size=5)
+    agent = load_agent("mcts(simulations=200, rollout=patterns, seed=1)", game)
+    state = game.new_initial_state()
+    assert agent.search(state).action in state.legal_actions()
+    with pytest.raises(ValueError, match="accepted in go: random, policy, patterns"):
+        load_agent("mcts(rollout=heavy)", game)
+    with pytest.raises(ValueError, match="without eval= or model="):
+        load_agent("mcts(rollout=patterns, eval=heuristic)", game)
