@@ -21,6 +21,7 @@ _GAMES: dict[str, str] = {
     "chess": "rlgames.games.chess:Chess",
     "backgammon": "rlgames.games.backgammon:Backgammon",
     "go": "rlgames.games.go:Go",
+    "checkers": "rlgames.games.checkers:Checkers",
 }
 
 _VARIANTS: dict[str, dict[str, dict[str, Any]]] = {

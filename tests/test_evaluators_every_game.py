@@ -11,6 +11,7 @@ from evaluator_checks import SMALL_TT, random_states
 import rlgames
 from rlgames.evaluators import Evaluator, ZeroEvaluator, list_evaluators, load_evaluator
 from rlgames.evaluators.rollout import RolloutEvaluator
+from rlgames.games.checkers.evaluator import CheckersEvaluator
 from rlgames.games.connect_four.evaluator import ConnectFourEvaluator
 from rlgames.games.halving.evaluator import HalvingEvaluator
 from rlgames.games.nim.evaluator import MisereNimEvaluator, NimEvaluator
@@ -32,6 +33,7 @@ GAMES = [
     ("nim", {"misere": True}, 10),
     ("halving", {"n": 1000}, 10),
     ("pig", {}, 80),
+    ("checkers", {}, 80),
 ]
 
 
@@ -55,6 +57,7 @@ def test_load_evaluator_for_every_game(name, params, plies):
         "nim": MisereNimEvaluator if params else NimEvaluator,
         "halving": HalvingEvaluator,
         "pig": PigEvaluator,
+        "checkers": CheckersEvaluator,
     }[name]
     assert type(load_evaluator("heuristic", game)) is expected
     assert isinstance(load_evaluator("zero", game), ZeroEvaluator)

@@ -1,6 +1,7 @@
 """Bit operations on 64-bit boards, written once: `popcount`, `lsb` and `msb` for int64 and uint64 words
 (the bitboards of chess, othello and connect four, backgammon's bit planes), and `float_bits` and
-`bits_float`, a float64's bits as an int64 and back (how a transposition table stores a value).
+`bits_float`, a float64's bits as an int64 and back (how a transposition table stores a value), and
+`mix64`, the splitmix64 finaliser that the games' position keys are made with.
 
 Boards of more than 64 points (go's 361) are arrays of uint64 words, point ``i`` at bit ``i % 64`` of word
 ``i // 64``, the bits past the last point zero: `words_for`, `has`, `add`, `discard`, `count`, `first`,
@@ -27,8 +28,10 @@ __all__ = [
     "discard",
     "first",
     "float_bits",
+    "GOLDEN",
     "has",
     "lsb",
+    "mix64",
     "msb",
     "popcount",
     "shift_down",
@@ -189,3 +192,21 @@ def shift_down(out: np.ndarray, board: np.ndarray, n: int) -> None:
     for w in range(last):
         out[w] = board[w] >> down | board[w + 1] << up
     out[last] = board[last] >> down
+
+
+# ---------------------------------------------------------------------------------------------------
+# Hashing.
+
+GOLDEN = np.uint64(0x9E37_79B9_7F4A_7C15)
+"""The 64-bit golden-ratio constant, which spreads small integers over the word before mixing."""
+_MIX1 = np.uint64(0xBF58_476D_1CE4_E5B9)
+_MIX2 = np.uint64(0x94D0_49BB_1331_11EB)
+
+
+@njit(cache=True)
+def mix64(z: np.uint64) -> np.uint64:
+    """The splitmix64 finaliser: a bijection of 64-bit words that spreads every bit over all others (the
+    games' position keys, where a Zobrist table would cost more than it gives)."""
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))

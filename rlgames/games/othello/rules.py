@@ -28,7 +28,7 @@ from rlgames.game import (
     TERMINAL,
     GameKernels,
 )
-from rlgames.jit.bits import popcount
+from rlgames.jit.bits import GOLDEN, mix64, popcount
 
 BLACK, WHITE, MOVES = 2, 3, 4  # compact-state slots: the two boards and the side to move's moves
 PASS = 64
@@ -44,10 +44,6 @@ _ALL = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
 # squares a shift wrapped around the board's side: E, SE, S, SW, W, NW, N, NE.
 _SHIFTS = np.array([1, 9, 8, 7, -1, -9, -8, -7], dtype=np.int64)
 _EDGES = np.array([_NOT_A, _NOT_A, _ALL, _NOT_H, _NOT_H, _NOT_H, _ALL, _NOT_A], dtype=np.uint64)
-
-_GOLDEN = np.uint64(0x9E37_79B9_7F4A_7C15)
-_MIX1 = np.uint64(0xBF58_476D_1CE4_E5B9)
-_MIX2 = np.uint64(0x94D0_49BB_1331_11EB)
 
 
 @njit(cache=True)
@@ -139,20 +135,12 @@ def apply(s, action):
 
 
 @njit(cache=True)
-def _mix(z: np.uint64) -> np.uint64:
-    """The splitmix64 finaliser: a bijection of 64-bit words that spreads every bit over all others."""
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
 def hash_key(s) -> int:
     """``mix(mix(black + golden * (1 + side)) ^ white)`` as int64, where ``mix`` is the splitmix64
     finaliser, ``golden`` the 64-bit golden-ratio constant and ``side`` 1 when player 1 is to move."""
     side = np.uint64(1) if s[0] == 1 else np.uint64(0)
-    h = _mix(np.uint64(s[BLACK]) + _GOLDEN * (np.uint64(1) + side))
-    return np.int64(_mix(h ^ np.uint64(s[WHITE])))
+    h = mix64(np.uint64(s[BLACK]) + GOLDEN * (np.uint64(1) + side))
+    return np.int64(mix64(h ^ np.uint64(s[WHITE])))
 
 
 @njit(cache=True)
