@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import machine_info, random_positions
 
 CHECKPOINTS = Path(__file__).resolve().parents[1] / "checkpoints"
-DEPTHS = {"connect_four": 12, "othello": 7, "tic_tac_toe": 9, "chess": 5}
+DEPTHS = {"connect_four": 12, "othello": 7, "tic_tac_toe": 9, "chess": 5, "checkers": 8}
 QUIESCENCE = {"chess": 8}
 """Quiescence plies where the game has tactical moves (both searches alike)."""
 
