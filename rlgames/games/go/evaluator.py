@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from rlgames.evaluators.base import LinearEvaluator
-from rlgames.games.go.rules import HANDICAP, KOMI2, SIZE, area_margin, boards, has_point, neighbours, side_to_move
+from rlgames.games.go.rules import SIZE, area_margin, boards, deduction2, has_point, neighbours, side_to_move
 
 _FAR = 1 << 30
 
@@ -49,8 +49,7 @@ def features(s, out) -> None:
     of the empty points, both for the side to move and divided by the board's points."""
     n = s[SIZE]
     black, white = boards(s)
-    handicap = s[HANDICAP] if s[HANDICAP] >= 2 else 0
-    score = area_margin(black, white, n) - 0.5 * s[KOMI2] - handicap
+    score = area_margin(black, white, n) - 0.5 * deduction2(s)
     to_black = np.empty(n * n, dtype=np.int64)
     to_white = np.empty(n * n, dtype=np.int64)
     _distances(black, white, n, to_black)

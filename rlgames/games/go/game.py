@@ -18,6 +18,7 @@ from rlgames.games.go.rules import (
     _ZOBRIST,
     area_margin,
     boards,
+    deduction2,
     state_length,
 )
 from rlgames.jit.bits import words_for
@@ -92,8 +93,7 @@ class GoState(HistoryState):
         """Black's Tromp-Taylor score as the game would count it now: area minus komi, and minus the
         handicap where it is 2 or more (positive: black ahead)."""
         black, white = boards(self.compact)
-        handicap = self.game.params["handicap"]
-        return area_margin(black, white, self.size) - self.game.params["komi"] - (handicap if handicap >= 2 else 0)
+        return area_margin(black, white, self.size) - deduction2(self.compact) / 2
 
     def termination(self) -> str:
         if getattr(self, "_repeated", False):

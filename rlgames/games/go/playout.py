@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from rlgames.game import TERMINAL
-from rlgames.games.go.rules import HANDICAP, KO, KOMI2, MAX_LENGTH, MOVES, PASSES, SIZE, boards, has_point
+from rlgames.games.go.rules import KO, MAX_LENGTH, MOVES, PASSES, SIZE, boards, deduction2, has_point
 from rlgames.games.go.patterns import PATTERN_TABLE
 from rlgames.jit.rng import below, new_rng_state
 from rlgames.jit.stack import stack_int64
@@ -374,8 +374,7 @@ def _playout(b, s, rng_state, table, patterns: bool) -> tuple[int, int]:
         if moves >= 2 and (passes >= 2 or moves >= limit):
             break
         colour = 3 - colour
-    handicap = s[HANDICAP] if s[HANDICAP] >= 2 else 0
-    return 2 * area_margin(b, s[SIZE]) - s[KOMI2] - 2 * handicap, played
+    return 2 * area_margin(b, s[SIZE]) - deduction2(s), played
 
 
 @njit(cache=True)
@@ -400,7 +399,7 @@ def light_rollout(s, rng_state, actions, probs):
     """The ``playout`` kernel of go (`rlgames.game.GameKernels`): a light playout from ``s``, its result
     written into a terminal copy of ``s``; the scratch buffers are unused."""
     score2, plies = run_playout(new_board(), s, rng_state)
-    return tuple_setitem(tuple_setitem(s, 0, TERMINAL), 1, 1 if score2 > 0 else (-1 if score2 < 0 else 0)), plies
+    return _ended(s, score2), plies
 
 
 @njit(cache=True)
@@ -408,4 +407,10 @@ def pattern_rollout(s, rng_state, actions, probs):
     """Go's hand-written playout policy, ``mcts(rollout=patterns)``: a pattern playout from ``s``, as
     `light_rollout`."""
     score2, plies = run_pattern_playout(new_board(), s, rng_state)
-    return tuple_setitem(tuple_setitem(s, 0, TERMINAL), 1, 1 if score2 > 0 else (-1 if score2 < 0 else 0)), plies
+    return _ended(s, score2), plies
+
+
+@njit(cache=True, inline="always")
+def _ended(s, score2: int):
+    """A terminal copy of ``s`` holding black's result for twice the final score ``score2``."""
+    return tuple_setitem(tuple_setitem(s, 0, TERMINAL), 1, 1 if score2 > 0 else (-1 if score2 < 0 else 0))

@@ -208,11 +208,17 @@ def area_margin(black, white, n: int) -> int:
 
 
 @njit(cache=True)
+def deduction2(s) -> int:
+    """Twice what black's area gives up in the score: komi, and the handicap where it is 2 or more (twice,
+    to stay an integer: komi is a multiple of 0.5)."""
+    return s[KOMI2] + 2 * (s[HANDICAP] if s[HANDICAP] >= 2 else 0)
+
+
+@njit(cache=True)
 def black_return(s, black, white) -> int:
     """Black's result at the end of the game: +1, -1 or 0, from twice the score (komi is a half-integer
     or an integer, so twice the score is exact)."""
-    handicap = s[HANDICAP] if s[HANDICAP] >= 2 else 0
-    score2 = 2 * area_margin(black, white, s[SIZE]) - s[KOMI2] - 2 * handicap
+    score2 = 2 * area_margin(black, white, s[SIZE]) - deduction2(s)
     return 1 if score2 > 0 else (-1 if score2 < 0 else 0)
 
 

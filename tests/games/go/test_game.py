@@ -57,8 +57,8 @@ def test_same_rules_as_openspiel(params, games):
 def test_same_rules_as_openspiel_over_many_games(size, games):
     ours, theirs = rlgames.load_game("go", board_size=size), pyspiel.load_game("go", {"board_size": size})
     rng = np.random.default_rng(size)
-    for _ in range(games):
-        play_both(ours.new_initial_state(), theirs.new_initial_state(), rng)
+    lengths = [play_both(ours.new_initial_state(), theirs.new_initial_state(), rng) for _ in range(games)]
+    assert len(lengths) == games and max(lengths) <= ours.max_game_length  # each game checked step by step
 
 
 PLAYTHROUGH = [24, 17, 8, 29, 41, 2, 42, 37, 18, 4, 47, 0, 16, 23, 34, 20, 39, 5, 26, 21, 49, 15, 28, 38, 36, 31]
