@@ -226,15 +226,17 @@ def load_checkpoint(
     game: Game | None = None,
     map_location: str | torch.device = "cpu",
     network: NetworkConfig | None = None,
+    rescore: bool = False,
 ) -> CheckpointInfo:
     """Loads and validates a sealed checkpoint; with ``game`` (and ``network``) given, it must have been saved
-    for that game (name, version, params), its observation shape and action count, and that architecture.
-    Raises `CheckpointError`."""
+    for that game (name, version, params; with ``rescore``, params that differ only in how returns are
+    scored, `rlgames.game.Game.value_scale`), its observation shape and action count, and that
+    architecture. Raises `CheckpointError`."""
     path = Path(path)
     payload, sha256 = _read(path, map_location)
     info = _parse(path, payload, sha256)
     if game is not None:
-        _check_game(path, info.game_name, info.game_version, info.game_params, game)
+        _check_game(path, info.game_name, info.game_version, info.game_params, game, rescore=rescore)
         expected = input_shape(game, info.network.arch, inputs=feature_inputs(info.network.args))
         if info.network.observation_shape != expected or info.network.num_actions != game.num_actions:
             raise CheckpointError(
@@ -248,10 +250,15 @@ def load_checkpoint(
 
 
 def load_network(
-    path: str | os.PathLike, game: Game | None = None, map_location: str | torch.device = "cpu"
+    path: str | os.PathLike,
+    game: Game | None = None,
+    map_location: str | torch.device = "cpu",
+    *,
+    rescore: bool = False,
 ) -> tuple[PolicyValueNet, CheckpointInfo]:
-    """The network rebuilt from the checkpoint alone (in eval mode), with the checkpoint's info."""
-    info = load_checkpoint(path, game=game, map_location=map_location)
+    """The network rebuilt from the checkpoint alone (in eval mode), with the checkpoint's info (``rescore``:
+    as `load_checkpoint`)."""
+    info = load_checkpoint(path, game=game, map_location=map_location, rescore=rescore)
     net = network_from_config(info.network)
     load_weights(net, info)
     return net.eval(), info
@@ -350,10 +357,14 @@ def _named_inputs(record: dict[str, Any], game_name: str) -> dict[str, Any]:
     return {**record, "args": args}
 
 
-def _check_game(path: Path, name: str, version: int, params: dict[str, Any], game: Game) -> None:
+def _check_game(
+    path: Path, name: str, version: int, params: dict[str, Any], game: Game, *, rescore: bool = False
+) -> None:
     if name != game.name:
         raise CheckpointError(f"{path} was trained for {name}, not {game.name}")
     if version != game.version:
         raise CheckpointError(f"{path} was trained for {name} version {version}; this {name} is version {game.version}")
-    if params != game.params:
-        raise CheckpointError(f"{path} was trained for {name} with params {params}, not {game.params}")
+    if params != game.params and not (rescore and game.value_scale(params) is not None):
+        rescorable = not rescore and game.value_scale(params) is not None
+        hint = " (rescore=true reads its values under these params)" if rescorable else ""
+        raise CheckpointError(f"{path} was trained for {name} with params {params}, not {game.params}{hint}")

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from numba import njit
 
 from rlgames.models.checkpoint import load_network
 from rlgames.models.networks import (
@@ -41,7 +42,8 @@ class NetworkEvaluator(Evaluator):
     elsewhere). The cache is keyed by the compact state (exact; states of another game are refused), so
     call `clear_cache` after changing the weights. Statistics: ``evaluations`` (positions sent to the
     network), ``cache_hits`` (positions answered without it) and ``batches`` (forward calls).
-    The network is moved to ``device``.
+    The network is moved to ``device``. Its values are multiplied by ``value_scale``: a network trained
+    under another scoring of the game (`rlgames.game.Game.value_scale`, `from_checkpoint`'s ``rescore``).
     """
 
     def __init__(
@@ -52,6 +54,7 @@ class NetworkEvaluator(Evaluator):
         batch_size: int = 256,
         cache_size: int = 100_000,
         device: str | torch.device = "cpu",
+        value_scale: float = 1.0,
     ) -> None:
         if batch_size < 1 or cache_size < 0:
             raise ValueError(f"batch_size must be >= 1 and cache_size >= 0, got {batch_size} and {cache_size}")
@@ -68,6 +71,7 @@ class NetworkEvaluator(Evaluator):
         self.network = network.to(self.device)
         self.batch_size = batch_size
         self.cache_size = cache_size
+        self.value_scale = value_scale
         self._cache: OrderedDict[CompactState, tuple[float, np.ndarray]] = OrderedDict()
         self._obs = np.zeros((batch_size, *expected), dtype=np.float32)  # [N, *input_shape]
         self._mask = np.zeros((batch_size, game.num_actions), dtype=np.bool_)  # [N, A]
@@ -77,16 +81,21 @@ class NetworkEvaluator(Evaluator):
             input_kernel(game, config.arch, inputs=feature_inputs(config.args)), start, 0, self._obs[0]
         )
         self._legal = compiled_entry(game.kernels.legal_actions, start, self._actions)
+        self._observer = compiled_entry(game.kernels.observer, start)
         self.evaluations = 0
         self.cache_hits = 0
         self.batches = 0
 
     @classmethod
-    def from_checkpoint(cls, path: str | os.PathLike, game: Game, **kwargs: Any) -> NetworkEvaluator:
-        """The evaluator of the network saved at ``path`` (which must be for ``game``); an NNUE's
-        also has a compiled ``kernel``."""
-        network, _ = load_network(path, game)
-        return (NNUEvaluator if isinstance(network, NNUE) else cls)(network, game, **kwargs)
+    def from_checkpoint(
+        cls, path: str | os.PathLike, game: Game, *, rescore: bool = False, **kwargs: Any
+    ) -> NetworkEvaluator:
+        """The evaluator of the network saved at ``path`` (which must be for ``game``, or with ``rescore``
+        for another scoring of it, its values rescaled: `rlgames.game.Game.value_scale`); an NNUE's also
+        has a compiled ``kernel``."""
+        network, info = load_network(path, game, rescore=rescore)
+        scale = game.value_scale(info.game_params) or 1.0
+        return (NNUEvaluator if isinstance(network, NNUE) else cls)(network, game, value_scale=scale, **kwargs)
 
     def value(self, state: State) -> float:
         return float(self.evaluate_batch([state])[0][0])
@@ -137,12 +146,7 @@ class NetworkEvaluator(Evaluator):
     def _forward(self, compacts: list[CompactState]) -> tuple[np.ndarray, np.ndarray]:
         """Values float64[n] and priors float64[n, A] of ``n <= batch_size`` positions."""
         n = len(compacts)
-        obs, mask, actions = self._obs[:n], self._mask[:n], self._actions  # [n, *obs_shape], [n, A]
-        obs.fill(0.0)
-        mask.fill(False)
-        for j, compact in enumerate(compacts):
-            self._observe(compact, compact[0], obs[j])
-            mask[j, actions[: self._legal(compact, actions)]] = True
+        obs, mask = self._inputs(compacts)
         network = self.network
         was_training = network.training
         if was_training:
@@ -156,7 +160,20 @@ class NetworkEvaluator(Evaluator):
                 network.train()
         self.evaluations += n
         self.batches += 1
-        return value.to(torch.float64).cpu().numpy(), priors.cpu().numpy()
+        return self.value_scale * value.to(torch.float64).cpu().numpy(), priors.cpu().numpy()
+
+    def _inputs(self, compacts: Sequence[CompactState]) -> tuple[np.ndarray, np.ndarray]:
+        """The observations [n, *obs_shape] (from the side to move; at a chance node from the game's
+        observer) and legal masks [n, A] of ``n <= batch_size`` positions (views of the evaluator's
+        buffers)."""
+        n = len(compacts)
+        obs, mask, actions = self._obs[:n], self._mask[:n], self._actions
+        obs.fill(0.0)
+        mask.fill(False)
+        for j, compact in enumerate(compacts):
+            self._observe(compact, self._observer(compact), obs[j])
+            mask[j, actions[: self._legal(compact, actions)]] = True
+        return obs, mask
 
     def _remember(self, compact: CompactState, value: float, prior: np.ndarray) -> None:
         if self.cache_size == 0:
@@ -187,15 +204,29 @@ class NNUEvaluator(NetworkEvaluator):
         super().__init__(network, game, **kwargs)
         self._weights = network.export()
         inputs = feature_inputs(network.config.args)
-        self._key = (game, _digest(self._weights), inputs)
+        self._key = (game, _digest(self._weights), inputs, self.value_scale)
         self._kernel = _nnue_kernel(self._key, self._weights)
         if incremental is None:  # where the first set lists a move's changes
             incremental = bool(inputs) and game.feature_sets[inputs[0]].changes is not None
-        self._incremental = incremental and not game.has_chance
+        self._incremental = incremental and not game.has_chance and self.value_scale == 1.0
 
     @property
     def kernel(self) -> Callable[..., float]:
         return self._kernel
+
+    def outcomes(self, states: Sequence[State]) -> np.ndarray:
+        """float64[B, 2R - 1]: the outcome probabilities of ``states`` for their observer, as the network
+        says them (a network with an outcome head: `rlgames.evaluators.outcomes`; read them with its
+        ``consistent``). The observer is the compiled kernel's: the side to move at a decision node, the
+        player who moved into a chance node (backgammon's afterstates)."""
+        if any(state.is_terminal() for state in states):
+            raise ValueError(f"{self.game.name}: a terminal state has no outcome probabilities, only its return")
+        rows = []
+        for start in range(0, len(states), self.batch_size):
+            obs, _ = self._inputs([state.compact for state in states[start : start + self.batch_size]])
+            with torch.inference_mode():
+                rows.append(self.network.outcomes(torch.from_numpy(obs).to(self.device)).double().cpu().numpy())
+        return np.concatenate(rows) if rows else np.zeros((0, 1))
 
     @property
     def incremental(self) -> Incremental | None:
@@ -209,8 +240,9 @@ def _digest(weights: tuple) -> bytes:
     return digest.digest()
 
 
-Key = tuple[Game, bytes, tuple[str, ...]]
-"""A compiled NNUE's game, weights' digest, and the feature sets it reads (none: the observation)."""
+Key = tuple[Game, bytes, tuple[str, ...], float]
+"""A compiled NNUE's game, weights' digest, the feature sets it reads (none: the observation), and the
+scale of its values."""
 _KERNELS: dict[Key, Callable[..., float]] = {}
 _INCREMENTAL: dict[Key, Incremental] = {}
 """Compiled NNUE kernels by `Key`: the weights are constants of the compiled code, so loading the same
@@ -220,10 +252,10 @@ compiled around them instead of compiling them anew."""
 
 def _nnue_kernel(key: Key, weights: tuple) -> Callable[..., float]:
     if key not in _KERNELS:
-        game, _, names = key
+        game, _, names, scale = key
         kernels = game.kernels
         inputs = feature_set(game, names) if names else None
-        _KERNELS[key] = make_nnue_kernel(
+        kernel = make_nnue_kernel(
             kernels.observation,
             tuple(game.observation_shape),
             weights,
@@ -231,12 +263,21 @@ def _nnue_kernel(key: Key, weights: tuple) -> Callable[..., float]:
             features=inputs and inputs.features,
             max_active=inputs.most if inputs else 0,
         )
+        _KERNELS[key] = kernel if scale == 1.0 else _scaled(kernel, scale)
     return _KERNELS[key]
+
+
+def _scaled(kernel: Callable[..., float], scale: float) -> Callable[..., float]:
+    @njit
+    def scaled(s) -> float:
+        return scale * kernel(s)
+
+    return scaled
 
 
 def _incremental_nnue(key: Key, weights: tuple) -> Incremental:
     if key not in _INCREMENTAL:
-        game, _, names = key
+        game, _, names, _ = key
         kernels = game.kernels
         updated, later = updated_and_recomputed(game, names) if names else (None, None)
         _INCREMENTAL[key] = make_incremental_nnue(

@@ -27,6 +27,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from rlgames.evaluators.nnue import feature_set
+from rlgames.evaluators.outcomes import outcome_count
 from rlgames.game import Game
 
 MASKED_LOGIT = -1e9
@@ -61,12 +62,16 @@ class NNUEArgs:
     the game's feature sets it reads, in order (`rlgames.game.Game.feature_sets`: chess's ``("pieces",
     "threats", "positional")``, the pieces on their squares, then the pieces attacked and hanging and the
     passed pawns, mobility and king danger, recomputed at each evaluation); `network_config` fills in the
-    game's first set where none is named, and a game without sets is read through its observation."""
+    game's first set where none is named, and a game without sets is read through its observation.
+    With ``outcomes`` R >= 1, the head is not one tanh value but the probabilities of the outcomes of a game
+    scored in whole points up to R (`rlgames.evaluators.outcomes`: backgammon's gammons, R = 3), whose
+    expected return divided by R is the value."""
 
     accumulator: int = 64
     hidden: int = 32
     psqt: int = 0
     inputs: tuple[str, ...] = ()
+    outcomes: int = 0
 
     def __post_init__(self) -> None:  # a list read from a checkpoint or a JSON setting
         object.__setattr__(self, "inputs", tuple(self.inputs))
@@ -105,11 +110,8 @@ class NetworkConfig:
             raise ValueError(f"bad network sizes: observation {self.observation_shape}, {self.num_actions} actions")
 
     def describe(self) -> str:
-        """E.g. ``resnet(blocks=4, channels=64, ...)``."""
-        args = ", ".join(
-            f"{k}={'+'.join(v) or 'observation' if isinstance(v, tuple) else v}" for k, v in asdict(self.args).items()
-        )
-        return f"{self.arch}({args})"
+        """E.g. ``resnet(blocks=4, channels=64, ...)`` (`describe_args`)."""
+        return describe_args(self.arch, self.args)
 
     def to_dict(self) -> dict[str, Any]:
         """A plain dict (str/int/list only) for checkpoints."""
@@ -129,6 +131,17 @@ class NetworkConfig:
         except (KeyError, TypeError) as error:
             raise ValueError(f"network record {data!r} lacks {error}") from None
         return cls(arch, make_arch_args(arch, **args), shape, num_actions)
+
+
+def describe_args(arch: str, args: ResNetArgs | MLPArgs | NNUEArgs) -> str:
+    """``arch(key=value, ...)``, the feature sets joined by ``+`` (none: ``observation``); an NNUE's one-value
+    head (``outcomes=0``, the default) goes unsaid."""
+
+    def shown(value: Any) -> str:
+        return "+".join(value) or "observation" if isinstance(value, tuple) else str(value)
+
+    items = [f"{k}={shown(v)}" for k, v in asdict(args).items() if not (k == "outcomes" and v == 0)]
+    return f"{arch}({', '.join(items)})"
 
 
 def make_arch_args(arch: str, **arch_args: Any) -> ResNetArgs | MLPArgs | NNUEArgs:
@@ -316,10 +329,12 @@ class NNUE(PolicyValueNet):
         args: NNUEArgs = config.args  # type: ignore[assignment]
         if args.psqt not in (0, 1):
             raise ValueError(f"nnue: psqt must be 0 or 1, got {args.psqt}")
-        self.width = args.accumulator
+        if args.psqt and args.outcomes:
+            raise ValueError("nnue: a PSQT unit adds to one tanh value; it does not go with outcomes")
+        self.width, self.points = args.accumulator, args.outcomes
         self.accumulator = nn.Linear(math.prod(config.observation_shape), args.accumulator + args.psqt)
         self.hidden = nn.Linear(args.accumulator, args.hidden)
-        self.value = nn.Linear(args.hidden, 1)
+        self.value = nn.Linear(args.hidden, outcome_count(args.outcomes) if args.outcomes else 1)
         self.policy = nn.Linear(args.accumulator, config.num_actions)
 
     def heads(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -356,15 +371,27 @@ class NNUE(PolicyValueNet):
         return self.policy(torch.clamp(summed[:, : self.width], 0.0, 1.0)), self._value(summed)  # [B, A], [B]
 
     def _value(self, summed: torch.Tensor) -> torch.Tensor:
+        if self.points:
+            return outcome_value(self._outcomes(summed), self.points)
         a = torch.clamp(summed[:, : self.width], 0.0, 1.0)  # [B, accumulator]
         h = torch.clamp(self.hidden(a), 0.0, 1.0)  # [B, hidden]
         linear = summed[:, self.width :].sum(1)  # [B]: the PSQT unit, or zeros
         return torch.tanh(self.value(h).squeeze(1) + linear)  # [B]
 
+    def outcomes(self, obs: torch.Tensor) -> torch.Tensor:
+        """The outcome probabilities [B, 2R - 1] of the observations [B, ...] (a head with ``outcomes``)."""
+        if not self.points:
+            raise ValueError("nnue: this network has one value, not outcome probabilities")
+        return self._outcomes(self.accumulator(obs.flatten(1)))
+
+    def _outcomes(self, summed: torch.Tensor) -> torch.Tensor:
+        a = torch.clamp(summed[:, : self.width], 0.0, 1.0)
+        return torch.sigmoid(self.value(torch.clamp(self.hidden(a), 0.0, 1.0)))  # [B, K]
+
     def export(self) -> tuple:
         """The value path's weights as float32 numpy arrays, for `rlgames.evaluators.nnue`:
         ``(w1[F, acc + psqt], b1[acc + psqt], w2[acc, hidden], b2[hidden], w3[hidden], b3)`` (with a
-        PSQT unit, the first layer's last column)."""
+        PSQT unit, the first layer's last column); with outcomes, ``w3[hidden, K]`` and ``b3[K]``."""
 
         def array(parameter: torch.Tensor):
             return parameter.detach().cpu().float().numpy().copy()
@@ -374,6 +401,21 @@ class NNUE(PolicyValueNet):
             array(self.accumulator.bias),
             array(self.hidden.weight).T.copy(),
             array(self.hidden.bias),
-            array(self.value.weight)[0],
-            float(self.value.bias.item()),
+            array(self.value.weight).T.copy() if self.points else array(self.value.weight)[0],
+            array(self.value.bias) if self.points else float(self.value.bias.item()),
         )
+
+
+def outcome_value(outcomes: torch.Tensor, points: int) -> torch.Tensor:
+    """`rlgames.evaluators.outcomes.outcome_value` of each row of ``outcomes`` [B, 2R - 1]: value[B]."""
+    win = outcomes[:, 0]
+    equity, last = win, win
+    for k in range(1, points):
+        last = torch.minimum(outcomes[:, k], last)
+        equity = equity + last
+    last = 1.0 - win
+    equity = equity - last
+    for k in range(1, points):
+        last = torch.minimum(outcomes[:, points - 1 + k], last)
+        equity = equity - last
+    return equity / points

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import abc
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -474,6 +474,14 @@ class Game(abc.ABC):
         reason. A game that grows past the solver's memory within its length says where (othello: more
         than 12 empty squares); the default tries every position."""
         return None
+
+    # --- networks trained for other parameters ---------------------------------------------------
+    def value_scale(self, params: Mapping[str, Any]) -> float | None:
+        """The factor that turns the values of a network trained for this game with ``params`` into this
+        game's, where the two games differ only in how returns are scored (backgammon's scoring types: a
+        win/loss network's value read as an expected return, now divided by a larger largest return);
+        1.0 for this game's own params, None where they change more (the default: any other params)."""
+        return 1.0 if dict(params) == self.params else None
 
     # --- symmetries ---------------------------------------------------------------------------
     def symmetries(self) -> tuple[Symmetry, ...]:

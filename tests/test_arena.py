@@ -394,8 +394,10 @@ def test_the_report_shows_points_per_game_and_terminations(tmp_path):
     assert p["points_upper"] == 2.0 and p["points_lower"] == pytest.approx(LOW)
     (pair,) = data["pairs"]
     assert pair["points"] == {"-1": 1, "0": 1, "2": 2} and pair["terminations"] == {"normal": 3, "repetition": 1}
+    assert pair["pair_points"] == {"-1": 1, "4": 1}  # the two openings' totals
     text = console_report(result)
     assert "terminations: 3 normal, 1 repetition" in text and "in [-2, 2]" in text
+    assert "per 100 games:\np vs q: won by 2 in 50.0; lost none by 2 or more" in text  # 2 of 4 games won by 2
     markdown = markdown_report(result)
     assert "terminations: 3 normal, 1 repetition" in markdown and f"| +0.75 [{LOW:+.2f}, +2.00] |" in markdown
     write_results(result, tmp_path)

@@ -207,3 +207,24 @@ def test_the_backgammon_td_network_beats_pubeval_at_one_ply():
     )
     (pair,) = run_arena(config).pairs
     assert pair.score >= 0.55, pair
+
+
+def test_the_win_loss_backgammon_network_plays_full_scoring_only_when_rescored():
+    """A win/loss network is refused at full scoring, where its values would be thirds of what they mean;
+    with ``rescore=true`` its values are read as equity, a third of a full-scoring value (compiled kernel
+    and batched torch path alike)."""
+    model = FOLDER / "backgammon.pt"
+    winloss, full = rlgames.load_game("backgammon"), rlgames.load_game("backgammon", scoring_type="full_scoring")
+    assert full.value_scale(winloss.params) == pytest.approx(1 / 3) and full.value_scale({"scoring_type": "x"}) is None
+    with pytest.raises(ValueError, match="rescore=true"):
+        rlgames.load_agent(f"expectiminimax(plies=1, model={model})", full)
+    agent = rlgames.load_agent(f"expectiminimax(plies=1, model={model}, rescore=true)", full)
+    plain = rlgames.load_agent(f"expectiminimax(plies=1, model={model})", winloss)
+    moves = "31; 8/5 6/5"
+    state, reference = full.state_from_moves(moves), winloss.state_from_moves(moves)
+    after = state.apply(state.chance_outcomes()[5][0])  # a chance node scored by the kernel, then a decision
+    compiled, expected = agent.evaluator.kernel(state.compact), plain.evaluator.kernel(reference.compact)
+    assert compiled == pytest.approx(expected / 3, abs=1e-6) and abs(expected) > 0.01
+    batch = agent.evaluator.evaluate_batch([after])[0][0]
+    reference_after = reference.apply(reference.chance_outcomes()[5][0])
+    assert batch == pytest.approx(plain.evaluator.evaluate_batch([reference_after])[0][0] / 3, abs=1e-6)

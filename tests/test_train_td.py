@@ -29,42 +29,69 @@ from rlgames.train.td.kernels import (
 
 import rlgames
 from rlgames.game import TERMINAL, GameKernels
+from rlgames.evaluators.outcomes import consistent
 from rlgames.jit.rng import new_rng_state
 
 
-def torch_value(params: np.ndarray, dims: tuple[int, int, int], x: np.ndarray) -> tuple[float, np.ndarray]:
-    """V(x) and dV/dparams (flat, float64) by torch's autograd on `rlgames.models.networks.NNUE`."""
-    network = NNUE(NetworkConfig("nnue", NNUEArgs(accumulator=dims[1], hidden=dims[2]), (dims[0],), 1)).double()
+def torch_outputs(params: np.ndarray, dims: tuple[int, int, int, int], x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The outputs[K] of the network at ``x`` and each one's gradient [K, P] (flat, float64), by torch's
+    autograd on `rlgames.models.networks.NNUE` (its tanh value, or its outcome probabilities)."""
+    args = NNUEArgs(accumulator=dims[1], hidden=dims[2], outcomes=dims[3])
+    network = NNUE(NetworkConfig("nnue", args, (dims[0],), 1)).double()
     network.load_state_dict(td.value_path(params, dims), strict=False)
-    _, value = network(torch.from_numpy(x.astype(np.float64))[None])
-    value.sum().backward()
-    grads = [
-        network.accumulator.weight.grad.T,
-        network.accumulator.bias.grad,
-        network.hidden.weight.grad.T,
-        network.hidden.bias.grad,
-        network.value.weight.grad[0],
-        network.value.bias.grad,
-    ]
-    return float(value.detach()), np.concatenate([g.reshape(-1).numpy() for g in grads])
+    obs = torch.from_numpy(x.astype(np.float64))[None]
+    outputs = network.outcomes(obs)[0] if dims[3] else network(obs)[1]
+    values, grads = [], []
+    for output in outputs:
+        network.zero_grad()
+        output.backward(retain_graph=True)
+        parts = [
+            network.accumulator.weight.grad.T,
+            network.accumulator.bias.grad,
+            network.hidden.weight.grad.T,
+            network.hidden.bias.grad,
+            network.value.weight.grad.T,
+            network.value.bias.grad,
+        ]
+        values.append(float(output.detach()))
+        grads.append(np.concatenate([g.reshape(-1).numpy() for g in parts]))
+    return np.array(values), np.array(grads)
 
 
-def test_gradient_equals_torch_autograd() -> None:
-    dims = (30, 12, 6)
+def torch_value(params: np.ndarray, dims: tuple[int, int, int, int], x: np.ndarray) -> tuple[float, np.ndarray]:
+    """V(x) and dV/dparams of the tanh head (`torch_outputs`)."""
+    values, grads = torch_outputs(params, dims, x)
+    return float(values[0]), grads[0]
+
+
+@pytest.mark.parametrize("points", [0, 3])
+def test_gradient_equals_torch_autograd(points: int) -> None:
+    """Each output's gradient (the tanh value's, or each of the five outcome probabilities' of a game
+    scored up to 3 points), and the value the outputs make (`rlgames.evaluators.outcomes.outcome_value`)."""
+    dims = (30, 12, 6, points)
     rng = np.random.default_rng(0)
     params = rng.uniform(-0.5, 0.5, layout(dims)[5])
+    k_out = 2 * points - 1 if points else 1
     for _ in range(5):
         x = (rng.random(dims[0]) < 0.3) * rng.uniform(0.2, 1.0, dims[0])  # sparse, as observations are
         sc = new_scratch(params, dims)
         sc[0][:] = x
         nnz = sparse_features(sc[0], sc[1], sc[2])
         value = forward(params, dims, sc[1], sc[2], nnz, sc[3])
-        grad = np.zeros_like(params)
-        add_gradient(params, grad, dims, 1.0, value, sc[1], sc[2], nnz, sc[3])
-        expected_value, expected_grad = torch_value(params, dims, x.astype(np.float32))
+        expected_outputs, expected_grads = torch_outputs(params, dims, x.astype(np.float32))
+        np.testing.assert_allclose(sc[3][6][:k_out], expected_outputs, atol=1e-6)
+        for m in range(k_out):
+            grad = np.zeros_like(params)
+            add_gradient(params, grad, dims, np.eye(k_out)[m], sc[1], sc[2], nnz, sc[3])
+            np.testing.assert_allclose(grad, expected_grads[m], atol=1e-6)
+        assert np.count_nonzero(expected_grads.any(axis=0)) > len(params) // 10  # units on: the check has teeth
+        if points:
+            network = NNUE(NetworkConfig("nnue", NNUEArgs(12, 6, outcomes=points), (30,), 1)).double()
+            network.load_state_dict(td.value_path(params, dims), strict=False)
+            expected_value = float(network(torch.from_numpy(x)[None])[1])
+        else:
+            expected_value = expected_outputs[0]
         assert value == pytest.approx(expected_value, abs=1e-6)
-        np.testing.assert_allclose(grad, expected_grad, atol=1e-6)
-        assert np.count_nonzero(expected_grad) > len(params) // 10  # units on: the check has teeth
 
 
 # A forced three-turn game: player 0, player 1 and player 0 each have one move, and player 0 wins.
@@ -105,7 +132,7 @@ def line_features(step: int, player: int) -> np.ndarray:
 
 
 def test_td_lambda_equals_a_hand_computation() -> None:
-    dims, alpha, lam = (8, 6, 4), 0.3, 0.7
+    dims, alpha, lam = (8, 6, 4, 0), 0.3, 0.7
     params = np.random.default_rng(1).uniform(-0.6, 0.6, layout(dims)[5])
     # by hand: a0 is observed by player 1 (sign -1), a1 by player 0 (sign +1)
     w = params.copy()
@@ -126,6 +153,35 @@ def test_td_lambda_equals_a_hand_computation() -> None:
     np.testing.assert_allclose(trained, w, atol=1e-9)
     assert dict(zip(STATS, stats))["td_steps"] == 2
     assert dict(zip(STATS, stats))["abs_delta"] == pytest.approx(abs(delta0) + abs(delta1))
+
+
+# The same line scored in whole points: player 0 wins 2 of at most 2 (a gammon, say).
+LINE2 = LINE._replace(apply=njit(lambda s, action: (TERMINAL, 2, 3) if s[2] == 2 else (1 - s[0], 0, s[2] + 1)))
+LINE2 = LINE2._replace(max_return=2)
+
+
+def test_td_lambda_of_outcome_probabilities_equals_a_hand_computation() -> None:
+    """Three outputs (P(win), P(win by 2), P(lose by 2)), each with its own trace, in player 0's terms:
+    player 1's afterstate a0 reads P0(win) = 1 - its P(win), P0(win by 2) = its P(lose by 2), and so on."""
+    dims, alpha, lam = (8, 6, 4, 2), 0.3, 0.7
+    params = np.random.default_rng(2).uniform(-0.6, 0.6, layout(dims)[5])
+    mirror = np.array([[-1, 0, 0], [0, 0, 1], [0, 1, 0]])  # player 0's outputs from player 1's, less constants
+    w = params.copy()
+    o0, g0 = torch_outputs(w, dims, line_features(1, 1))
+    o1, _ = torch_outputs(w, dims, line_features(2, 0))
+    as0 = np.array([1 - o0[0], o0[2], o0[1]])  # a0's outputs for player 0
+    delta0 = o1 - as0  # a1 is player 0's: its outputs as they are
+    traces = mirror @ g0
+    w = w + alpha * delta0 @ traces
+    o1, g1 = torch_outputs(w, dims, line_features(2, 0))
+    delta1 = np.array([1.0, 1.0, 0.0]) - o1  # player 0 won by 2
+    traces = lam * traces + g1
+    w = w + alpha * delta1 @ traces
+
+    ops = make_td_ops(LINE2, (4, 2), (0, 0, 0), no_heuristic)
+    trained = params.copy()
+    ops.train(trained, dims, new_rng_state(0), 1, alpha, lam, 0.0, 0.0, np.zeros(len(STATS)))
+    np.testing.assert_allclose(trained, w, atol=1e-9)
 
 
 @pytest.fixture(scope="module")
@@ -327,3 +383,50 @@ def test_bad_input_is_one_line_and_exit_status_2(tmp_path, capsys, args, message
     assert td.main([*args, "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
+
+
+def test_an_outcome_network_is_an_nnue_evaluator_with_the_trainers_values() -> None:
+    """Backgammon at full scoring with five outcome probabilities: the compiled evaluator, torch's network
+    and the trainer's kernels give the same values, and the checkpoint's head is the expected return."""
+    game = rlgames.load_game("backgammon", scoring_type="full_scoring")
+    config = dataclasses.replace(td.PRESETS["backgammon_full"], accumulator=12, hidden=8, init_range=0.5)
+    dims = td.network_dims(game, config)
+    assert dims[3] == 3
+    params = td.initial_params(dims, config)
+    network = td.to_network(params, dims, game, seed=0)
+    np.testing.assert_array_equal(td.from_network(network), params)
+    rng = np.random.default_rng(1)
+    states, state = [], game.new_initial_state()
+    while len(states) < 12 and not state.is_terminal():
+        if state.is_chance_node():
+            state = state.apply(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+        else:
+            states.append(state)
+            state = state.apply(int(rng.choice(state.legal_actions())))
+    ours = td.compile_ops(game, "pubeval").values(params, dims, np.array([s.compact for s in states]))
+    evaluator = NNUEvaluator(network, game)
+    compiled = np.array([evaluator.kernel(s.compact) for s in states])
+    np.testing.assert_allclose(compiled, ours, atol=1e-5)
+    np.testing.assert_allclose(evaluator.evaluate_batch(states)[0], ours, atol=1e-5)
+    assert np.ptp(ours) > 0.01
+    probabilities = evaluator.outcomes(states)
+    assert probabilities.shape == (12, 5) and ((0 < probabilities) & (probabilities < 1)).all()
+    named = [consistent(p, 3) for p in probabilities]
+    equity = [n["win"] + n["win_2"] + n["win_3"] - n["lose"] - n["lose_2"] - n["lose_3"] for n in named]
+    np.testing.assert_allclose(np.array(equity) / 3, ours, atol=1e-5)
+
+
+def test_outcomes_start_from_a_one_value_network_with_its_values() -> None:
+    """A win/loss network going on at full scoring: P(win) from its tanh value, the gammons and backgammons
+    at the same small chance on both sides, so the equity is its value and a full-scoring value a third."""
+    winloss, full = rlgames.load_game("backgammon"), rlgames.load_game("backgammon", scoring_type="full_scoring")
+    config = dataclasses.replace(td.PRESETS["backgammon"], accumulator=12, hidden=8, init_range=0.5)
+    value_dims = td.network_dims(winloss, config)
+    value_params = td.initial_params(value_dims, config)
+    outcome_dims = td.network_dims(full, dataclasses.replace(config, outcomes=True))
+    params = td.outcomes_from_value(td.to_network(value_params, value_dims, winloss, seed=0), outcome_dims)
+    states = np.array([winloss.state_from_moves(moves).compact for moves in ("31; 8/5 6/5", "64; 24/18 13/9", "21")])
+    ops = td.compile_ops(full, "pubeval")
+    before = ops.values(value_params, value_dims, states)
+    np.testing.assert_allclose(ops.values(params, outcome_dims, states), before / 3, atol=1e-5)
+    assert np.ptp(before) > 0.01

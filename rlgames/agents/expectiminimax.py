@@ -7,7 +7,10 @@ for evaluators that score chance nodes; budgets ``nodes=`` and ``time=`` (second
 stop iterative deepening, and without a ``depth`` the search deepens until a budget runs out; ``eval``
 names the evaluator at the cut-off; the transposition table (``tt_mb``) pays off in pig, whose
 positions transpose a lot; ``filter=K`` searches deeper than 1 only the K root moves of best depth-1
-value (gnubg's move filter: faster, not exact), e.g. ``expectiminimax(plies=2, filter=8)``.
+value (gnubg's move filter: faster, not exact), e.g. ``expectiminimax(plies=2, filter=8)``. ``model=``
+with ``rescore=true`` plays a network trained under another scoring of the game, its values read as
+expected returns there (`rlgames.game.Game.value_scale`): a win/loss backgammon network at full scoring,
+``expectiminimax(plies=1, model=checkpoints/backgammon.pt, rescore=true)``.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ class ExpectiminimaxAgent:
         eval: str = "heuristic",
         weights: str | None = None,
         model: str | None = None,
+        rescore: bool = False,
         nodes: int | None = None,
         time: float | None = None,
         tt_mb: float = 16.0,
@@ -47,7 +51,7 @@ class ExpectiminimaxAgent:
             depth = DEFAULT_DEPTH
         self.game = game
         if model is not None:
-            self.evaluator = load_evaluator("model", game, path=model)
+            self.evaluator = load_evaluator("model", game, path=model, rescore=rescore)
         else:
             self.evaluator = load_evaluator(eval, game, **({} if weights is None else {"weights": weights}))
         knobs: dict[str, Any] = {"nodes": nodes, "time": time, "tt_mb": tt_mb, "filter": filter}

@@ -10,7 +10,7 @@ import json
 import math
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from rlgames.arena.match import MoveTimes
 from rlgames.arena.positions import moves_to_text
@@ -71,6 +71,7 @@ def results_dict(result: ArenaResult) -> dict[str, Any]:
                 "points_lower": _number(points_low),
                 "points_upper": _number(points_high),
                 "points": {f"{points:g}": games for points, games in pair.points},
+                "pair_points": {f"{total:g}": pairs for total, pairs in pair.pair_points},
                 "terminations": dict(pair.terminations),
             }
         )
@@ -333,6 +334,35 @@ def points_note(result: ArenaResult) -> str:
     )
 
 
+def big_wins_text(points: Iterable[tuple[float, int]]) -> str:
+    """The games per 100 won and lost by each number of points beyond 1, from games counted by their
+    points (backgammon's gammons, 2, and backgammons, 3), e.g. ``won by 2 in 8.1, by 3 in 0.9; lost by 2
+    in 12.0``; "" where no game was worth more than 1 point."""
+    counted = [(value, count) for value, count in points if count]
+    games = sum(count for _, count in counted)
+    if not any(abs(value) > 1 for value, _ in counted):
+        return ""
+
+    def rates(sign: int) -> str:
+        found = sorted((abs(value), count) for value, count in counted if sign * value > 1)
+        return ", ".join(f"by {value:g} in {100 * count / games:.1f}" for value, count in found) or "none by 2 or more"
+
+    return f"won {rates(1)}; lost {rates(-1)}"
+
+
+def big_wins_note(result: ArenaResult) -> str:
+    """Per pair where some game was worth more than 1 point, `big_wins_text` from the first-named player's
+    side, e.g. ``A vs B: won by 2 in 8.1, by 3 in 0.9; lost by 2 in 12.0, by 3 in 2.3``; "" where none was."""
+    lines = [
+        f"{' vs '.join(result.names[i] for i in pair.players)}: {big_wins_text(pair.points)}"
+        for pair in result.pairs
+        if big_wins_text(pair.points)
+    ]
+    if not lines:
+        return ""
+    return "games won and lost by 2 or more points, per 100 games:\n" + "\n".join(lines)
+
+
 def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     widths = [max(len(row[k]) for row in [header, *rows]) for k in range(len(header))]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [header, *rows])
@@ -374,6 +404,7 @@ def console_report(result: ArenaResult) -> str:
         for note in (
             method_note(result),
             points_note(result),
+            big_wins_note(result),
             terminations_note(result),
             repeated_openings_note(result),
             sprt_summary(result),
@@ -435,6 +466,9 @@ def markdown_report(result: ArenaResult) -> str:
         markdown_table(*pair_rows(result)),
         "",
     ]
+    big_wins = big_wins_note(result)
+    if big_wins:
+        lines += [big_wins.replace("\n", "\n\n"), ""]
     terminations = terminations_note(result)
     if terminations:
         lines += [terminations, ""]

@@ -17,12 +17,14 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from numba import njit
 
 from rlgames.game import FeatureSet, Game, side_to_move_observer
 from rlgames.jit.cache import cache_closure
+from rlgames.evaluators.outcomes import outcome_value
 from rlgames.jit.stack import stack_float32, stack_int64
 
 FASTMATH = {"nnan", "ninf", "nsz", "arcp", "afn"}
@@ -32,7 +34,9 @@ that calls it (a kernel compiled in the process) than where it calls it (a kerne
 cache), so a network's values, and a training run's labels, changed in the last bits with the state of
 the cache (docs/research/reproducibility.md)."""
 
-Weights = tuple  # (w1[F, A + P] float32, b1[A + P], w2[A, H], b2[H], w3[H], b3: float); P = 1: a PSQT unit
+Weights = tuple
+"""(w1[F, A + P] float32, b1[A + P], w2[A, H], b2[H], w3[H], b3: float), P = 1 with a PSQT unit; an outcome head
+(`rlgames.evaluators.outcomes`) has w3[H, K] and b3[K]."""
 
 
 def feature_set(game: Game, inputs: Sequence[str]) -> FeatureSet:
@@ -88,14 +92,17 @@ def _followed_by(features: Callable[..., int], threats: Callable[..., int], offs
 
 
 def frozen_weights(weights: Weights) -> tuple:
-    """float32 contiguous arrays (``w2`` transposed: each hidden unit's weights contiguous), ``b3``, and
-    whether the first layer has a PSQT unit. Rows of over 64 floats are padded with zeros to a multiple
+    """float32 contiguous arrays (``w2`` transposed: each hidden unit's weights contiguous; an outcome
+    head's ``w3`` transposed too, each output's weights contiguous), ``b3``, and whether the first layer
+    has a PSQT unit. Rows of over 64 floats are padded with zeros to a multiple
     of 8 (a chess network's 128 units and PSQT: 129 floats, 136 padded), so that every row starts on a
     32-byte boundary of the vector loads (chess's alpha-beta 6% faster); a narrow row would grow by too much
     (connect four's 9 floats: its alpha-beta 14% slower at 16)."""
     w1, b1, w2, b2, w3, b3 = (
         np.ascontiguousarray(w, dtype=np.float32) if isinstance(w, np.ndarray) else w for w in weights
     )
+    if w3.ndim == 2:  # an outcome head: w3[H, K] and b3[K] (`make_outcome_output`)
+        return w1, b1, np.ascontiguousarray(w2.T), b2, np.ascontiguousarray(w3.T), b3, False
     psqt = w1.shape[1] > w2.shape[0]
     pad = -w1.shape[1] % 8 if w1.shape[1] > 64 else 0
     w1, b1 = np.pad(w1, ((0, 0), (0, pad))), np.pad(b1, (0, pad))
@@ -119,11 +126,14 @@ def _blocks(w1: np.ndarray) -> tuple[tuple[np.ndarray, ...], int] | None:
     return tuple(np.ascontiguousarray(w1[i : i + (1 << shift)]) for i in range(0, len(w1), 1 << shift)), shift
 
 
-def make_output(w2t: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: float, psqt: bool) -> Callable[..., float]:
+def make_output(w2t: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: Any, psqt: bool) -> Callable[..., float]:
     """The njit layers after the accumulator (float32[width + psqt], clipped here in place): the value,
-    the PSQT unit (``accumulator[width]``, with ``psqt``) added before the tanh. The hidden units are
+    the PSQT unit (``accumulator[width]``, with ``psqt``) added before the tanh; for an outcome head
+    (``w3`` [K, H]), `make_outcome_output`'s. The hidden units are
     summed eight side by side: eight independent sums keep the vector units busy where one sum waits on
     each of its additions (the output layer 1.45x as fast in chess, 128 x 32)."""
+    if w3.ndim == 2:
+        return make_outcome_output(w2t, b2, w3, b3)
     hidden, width = w2t.shape
     blocked = hidden - hidden % 8
 
@@ -164,6 +174,34 @@ def make_output(w2t: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: float, psqt
                 total += accumulator[k] * w2t[j, k]
             out += unit(total, j)
         return _tanh(out)
+
+    return output
+
+
+def make_outcome_output(w2t: np.ndarray, b2: np.ndarray, w3t: np.ndarray, b3: np.ndarray) -> Callable[..., float]:
+    """`make_output` of an outcome head (`rlgames.evaluators.outcomes`): the K = 2R - 1 probabilities,
+    each the sigmoid of its own output unit, and their expected return divided by R, the value."""
+    hidden, width = w2t.shape
+    k_out = w3t.shape[0]
+    points = (k_out + 1) // 2
+
+    @njit(fastmath=FASTMATH, inline="always")
+    def output(accumulator) -> float:
+        for k in range(width):
+            accumulator[k] = min(np.float32(1.0), max(np.float32(0.0), accumulator[k]))
+        h = stack_float32(hidden)
+        for j in range(hidden):
+            total = b2[j]
+            for k in range(width):
+                total += accumulator[k] * w2t[j, k]
+            h[j] = min(np.float32(1.0), max(np.float32(0.0), total))
+        o = stack_float32(k_out)
+        for m in range(k_out):
+            total = b3[m]
+            for j in range(hidden):
+                total += h[j] * w3t[m, j]
+            o[m] = 1.0 / (1.0 + math.exp(-total))
+        return outcome_value(o, points)
 
     return output
 

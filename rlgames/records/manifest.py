@@ -12,7 +12,7 @@ Elo are derived from the counts when shown, by the arena's statistics.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Union
 
@@ -71,6 +71,12 @@ class Match:
     pairs: tuple[int, ...] = ()
     """How many openings ``player`` scored 0, 1/2, 1, 3/2 and 2 points in over their two games, where
     recorded (the pentanomial model's counts); empty where only the games' results were kept."""
+    points: tuple[tuple[int, int], ...] = ()
+    """Where a game may be worth more than 1 point (backgammon's gammons), how many games ``player`` ended
+    with each return, as ``(points, games)`` pairs; empty elsewhere."""
+    pair_points: tuple[tuple[int, int], ...] = ()
+    """How many openings ``player`` ended with each total of points over their two games, as ``(total,
+    openings)`` pairs, where recorded (the points' interval over pairs, as the arena's)."""
 
     @property
     def games(self) -> int:
@@ -275,6 +281,8 @@ def _measurement(file: str, record: dict[str, Any]) -> Measurement:
         and (len(measurement.pairs) != 5 or 2 * sum(measurement.pairs) != measurement.games)
     ):
         raise ManifestError(f"{where}: pairs must be five counts of pairs covering every game")
+    if isinstance(measurement, Match) and (measurement.points or measurement.pair_points):
+        measurement = _with_points(measurement, where)
     if isinstance(measurement, ReferenceMatches):
         sides = (measurement.learned, measurement.hand_crafted)
         if any(len(side) != 3 for side in sides) or sum(sides[0]) != sum(sides[1]):
@@ -285,6 +293,18 @@ def _measurement(file: str, record: dict[str, Any]) -> Measurement:
     if isinstance(measurement, Accuracy) and not 0 <= measurement.correct <= measurement.positions:
         raise ManifestError(f"{where}: correct must be between 0 and positions")
     return measurement
+
+
+def _with_points(match: Match, where: str) -> Match:
+    """``match`` with its points as tuples, checked against its games and its wins and losses."""
+    points = tuple((int(v), int(n)) for v, n in match.points)
+    pair_points = tuple((int(v), int(n)) for v, n in match.pair_points)
+    by_sign = [sum(n for v, n in points if (v > 0) - (v < 0) == sign) for sign in (1, 0, -1)]
+    if by_sign != [match.wins, match.draws, match.losses] or (
+        pair_points and 2 * sum(n for _, n in pair_points) != match.games
+    ):
+        raise ManifestError(f"{where}: points must count every game as its wins, draws and losses do")
+    return replace(match, points=points, pair_points=pair_points)
 
 
 def _names(cls: type) -> tuple[str, ...]:

@@ -75,6 +75,16 @@ def score_text(match: Match) -> str:
     return report.score_text(figures.score, *figures.interval)
 
 
+def points_text(match: Match) -> str:
+    """``"+0.52 [+0.47, +0.57]"``: points per game and their interval, as the arena's reports write them
+    (within the largest return the games reached); ``"-"`` where the record keeps no points."""
+    if not match.points:
+        return "-"
+    pair = PairResult((0, 1), match.wins, match.draws, match.losses, points=match.points, pair_points=match.pair_points)
+    bound = max(abs(value) for value, _ in match.points)
+    return report.points_text(pair.points_per_game, *pair.points_interval(bound=bound))
+
+
 def elo_text(match: Match) -> str:
     """``"+81 [+46, +116]"``, as the arena's reports write it."""
     figures = match_figures(match)
@@ -107,10 +117,15 @@ def describe(measurement: Measurement) -> str:
     """A measurement in a sentence: what was measured and what it gave."""
     if isinstance(measurement, Match):
         m = measurement
-        return (
+        text = (
             f"`{m.player}` against `{m.opponent}`, {m.games:,} games: {m.wins} W, {m.draws} D, {m.losses} L, "
             f"{score_text(m)}, Elo {elo_text(m)}"
         )
+        if m.points:
+            text += f"; {points_text(m)} points per game"
+        if report.big_wins_text(m.points):
+            text += f", games per 100 {report.big_wins_text(m.points)}"
+        return text
     if isinstance(measurement, ReferenceMatches):
         r = measurement
         learned, hand_crafted = reference_figures(r)
@@ -252,13 +267,23 @@ def reference_table(checkpoint: Checkpoint, document: str) -> str:
 
 def match_table(checkpoint: Checkpoint, ids: list[str], document: str) -> str:
     """Some of a network's matches, each side's spec in full, as the arena's pair table reports them."""
-    rows = ["| pair | games | W-D-L | score (95%) | Elo of the first (95%) |", "|---|---|---|---|---|"]
+    matches = []
     for id in ids:
         m = checkpoint.measurement(id)
         if not isinstance(m, Match):
             raise ValueError(f"{document}: {checkpoint.file} {id} is not a match")
+        matches.append(m)
+    columns = ["pair", "games", "W-D-L", "score (95%)", "Elo of the first (95%)"]
+    with_points = any(m.points for m in matches)
+    if with_points:  # games worth more than a point: backgammon's gammons
+        columns += ["points/game (95%)", "per 100 games, by 2 or more points"]
+    rows = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    for m in matches:
         pair = link(document, checkpoint, m, f"`{m.player}` vs `{m.opponent}`")
-        rows.append(f"| {pair} | {m.games:,} | {m.wins}-{m.draws}-{m.losses} | {score_text(m)} | {elo_text(m)} |")
+        row = f"| {pair} | {m.games:,} | {m.wins}-{m.draws}-{m.losses} | {score_text(m)} | {elo_text(m)} |"
+        if with_points:
+            row += f" {points_text(m)} | {report.big_wins_text(m.points) or '-'} |"
+        rows.append(row)
     return "\n".join(rows)
 
 

@@ -1,7 +1,7 @@
 """The AlphaZero trainer's configuration: frozen dataclasses and the presets.
 
 A `TrainConfig` groups the network, self-play, replay, optimisation and evaluation settings. Presets
-(`PRESETS`) are tuned per game (``tic_tac_toe``, ``connect_four``, ``othello``, ``chess``,
+(`PRESETS`) are tuned per game (``tic_tac_toe``, ``connect_four``, ``othello``, ``checkers``, ``chess``,
 ``backgammon``, and the 2-core sized ``connect_four_small`` and ``othello_small``) plus ``smoke``, a
 tiny run for tests. An override file holds a nested table mirroring the dataclasses, e.g.::
 
@@ -385,6 +385,33 @@ PRESETS: dict[str, dict[str, Any]] = {
         },
         "eval": {
             "interval": 25,
+            "games": 10,
+            "opening_plies": 2,
+            "simulations": 200,
+            "opponents": ["alphabeta(depth=3, eval=heuristic)", "mcts(simulations=400)"],
+        },
+    },
+    "checkers": {  # sized for 75 minutes on 2 CPU cores; checkers' fast learned evaluation is the NNUE
+        "iterations": 120,
+        "network": {"arch": "resnet", "args": {"blocks": 3, "channels": 32}},
+        "selfplay": {
+            "games_per_iteration": 64,
+            "parallel_games": 64,
+            "search": "puct",
+            "simulations": 50,
+            "temperature_moves": 10,
+            "dirichlet_alpha": 1.0,
+        },
+        "replay": {"capacity": 150_000},
+        "optim": {
+            "lr": 2e-3,
+            "batch_size": 256,
+            "steps_per_iteration": 60,
+            "min_replay": 4_000,
+            "lr_schedule": [[60, 5e-4], [95, 1e-4]],
+        },
+        "eval": {
+            "interval": 20,
             "games": 10,
             "opening_plies": 2,
             "simulations": 200,

@@ -39,7 +39,7 @@ from rlgames.models.checkpoint import (
     load_network,
     save_checkpoint,
 )
-from rlgames.models.networks import NNUE, NNUEArgs, reads_features
+from rlgames.models.networks import NNUE, NNUEArgs, describe_args, reads_features
 from rlgames.train.nnue.config import PRESETS, NNUEConfig
 from rlgames.train.nnue.data import Positions, load_window
 from rlgames.train.nnue.learning import new_network, relearn
@@ -172,12 +172,9 @@ def initial_network(path: str, game: Game, config: NNUEConfig) -> NNUE:
     ):
         return _grown(network, game, config)  # type: ignore[arg-type]
     if info.network.arch != "nnue" or args != wanted:
-        sizes = ", ".join(
-            f"{k}={'+'.join(v) or 'observation' if isinstance(v, tuple) else v}"
-            for k, v in dataclasses.asdict(wanted).items()
-        )
         raise ValueError(
-            f"{path} is a network {info.network.describe()}; the settings ask for nnue({sizes}): pass --set to match it"
+            f"{path} is a network {info.network.describe()}; the settings ask for "
+            f"{describe_args('nnue', wanted)}: pass --set to match it"
         )
     return network  # type: ignore[return-value]
 

@@ -8,6 +8,7 @@ from rlgames.train.td.network import (
     from_network,
     initial_params,
     network_dims,
+    outcomes_from_value,
     to_network,
     value_path,
 )
@@ -25,6 +26,7 @@ __all__ = [
     "main",
     "make_config",
     "network_dims",
+    "outcomes_from_value",
     "parse_args",
     "to_network",
     "value_path",

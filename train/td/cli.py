@@ -1,5 +1,5 @@
-"""``python -m rlgames.train.td GAME [--preset NAME] [--games N] [--out DIR] [--seed S] [--resume]
-[--workers N [--ray [--address ADDR]]] [--set KEY=VALUE ...]``
+"""``python -m rlgames.train.td GAME [-p KEY=VALUE ...] [--preset NAME] [--games N] [--out DIR] [--seed S]
+[--resume] [--workers N [--ray [--address ADDR]]] [--set KEY=VALUE ...]``
 
 Trains an NNUE (`rlgames.models.networks.NNUE`'s value path) by TD(lambda) self-play, as TD-Gammon learned
 backgammon (Tesauro 1992, 1995), for any rlgames game, chance games included; the game loop, the
@@ -27,6 +27,13 @@ game's hand-crafted evaluator, the previous checkpoint and random turns (``eval_
 alternated, each pair of games sharing its openings and dice), logged to TensorBoard (``OUT/tb``) with
 the mean |delta| and games/s. The checkpoint holds the PRNG state, so ``--resume`` continues a killed
 run exactly as an uninterrupted one.
+
+* **Outcomes.** With ``--set outcomes=true`` the network learns, instead of one value, the probabilities
+  of the game's outcomes (`rlgames.evaluators.outcomes`): backgammon at full scoring (``-p
+  scoring_type=full_scoring``) has five, P(win) and the gammons and backgammons won and lost, as
+  TD-Gammon 2's outputs. Each is a player-0 probability with a trace of its own (player 1's afterstates
+  read them mirrored: its P(win) is 1 - player 0's, its gammons won are player 0's lost); a terminal
+  afterstate's targets are the outcomes it reached. Play picks the afterstate of best expected return.
 """
 
 from __future__ import annotations
@@ -37,7 +44,7 @@ from pathlib import Path
 
 from rlgames.threads import pin_threads
 from rlgames.models import CheckpointError
-from rlgames.cli.common import add_backend_arguments, backend_from_args
+from rlgames.cli.common import add_backend_arguments, add_game_params, backend_from_args
 from rlgames.train.settings import apply_overrides, command_line_overrides, preset_name, settings_parser
 from rlgames.train.td.config import PRESETS, TDConfig
 from rlgames.train.td.run import Run
@@ -59,6 +66,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=1,
         help="play each evaluation's games in this many processes (the same games; default 1)",
     )
+    add_game_params(parser)
     add_backend_arguments(parser)
     return parser.parse_args(argv)
 
@@ -75,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     pin_threads()
     try:
         config = make_config(args)
-        game = rlgames.load_game(args.game)
+        game = rlgames.load_game(args.game, **dict(args.param))
         out = Path(args.out or f"runs/td-{args.game}")
         print(f"TD(lambda) for {args.game} into {out}: {config}")
         Run(game, config, out, resume=args.resume, workers=args.workers, backend=backend_from_args(args)).run()

@@ -23,6 +23,10 @@ class TDConfig:
     """Units of the network's first layer."""
     hidden: int = 16
     """Units of its hidden layer."""
+    outcomes: bool = False
+    """Learn the probabilities of the game's outcomes (win, and win or lose by 2.. points: backgammon's
+    gammons and backgammons at full scoring; `rlgames.evaluators.outcomes`), each with a trace of its own,
+    rather than one value."""
     alpha: float = 0.025
     """Learning rate of the TD steps."""
     lam: float = 0.7
@@ -74,6 +78,20 @@ PRESETS = {
     # TD-Gammon 0.0's 40 to 80 hidden units, here feeding a small second layer (docs/research/td.md)
     "backgammon": TDConfig(
         accumulator=80, hidden=16, alpha=0.01, games=400_000, eval_every=10_000, eval_games=1000, opponent="pubeval"
+    ),
+    # TD-Gammon 2's outcome outputs for -p scoring_type=full_scoring, started from the shipped win/loss
+    # network (its value gives P(win)); from scratch, 300,000 games at alpha 0.04 then 100,000 at 0.01
+    # played as well (docs/research/gammons.md)
+    "backgammon_full": TDConfig(
+        accumulator=80,
+        hidden=16,
+        outcomes=True,
+        alpha=0.01,
+        games=200_000,
+        eval_every=10_000,
+        eval_games=1000,
+        opponent="pubeval",
+        init="checkpoints/backgammon.pt",
     ),
     "tic_tac_toe": TDConfig(
         accumulator=32, hidden=16, epsilon=0.2, games=20_000, eval_every=2_000, eval_opening_turns=1

@@ -2,11 +2,14 @@
 evaluation matches, all in numba over a game's kernels.
 
 The network is `rlgames.models.networks.NNUE`'s value path: x = the observation of ``s`` from ``observer(s)``
-(flattened, F features) -> clip(x @ w1 + b1, 0, 1) -> clip(. @ w2 + b2, 0, 1) -> tanh(. @ w3 + b3), a
-value in [-1, 1] for ``observer(s)``, as `rlgames.evaluators.nnue` computes it; only the non-zero
-features cost a row of w1. Its parameters are one flat vector ``params`` (w1[F, A], b1[A], w2[A, H],
-b2[H], w3[H], b3, in that order: `layout`) with ``dims = (F, A, H)``. The array functions are generic
-over the dtype (float32 in training, float64 in the gradient check).
+(flattened, F features) -> clip(x @ w1 + b1, 0, 1) -> clip(. @ w2 + b2, 0, 1) -> its head, a value in
+[-1, 1] for ``observer(s)``, as `rlgames.evaluators.nnue` computes it; only the non-zero features cost a
+row of w1. The head is one tanh output, the value, or, for a game scored in whole points up to R
+(backgammon at full scoring), `rlgames.evaluators.outcomes`' K = 2R - 1 sigmoid outcome probabilities,
+whose expected return is the value; each output learns by TD(lambda) with a trace of its own, as
+TD-Gammon's four did. Its parameters are one flat vector ``params`` (w1[F, A], b1[A], w2[A, H], b2[H],
+w3[H, K], b3[K], in that order: `layout`) with ``dims = (F, A, H, R)`` (R = 0: the tanh head). The array
+functions are generic over the dtype (float32 in training, float64 in the gradient check).
 
 A *turn* of player p is every action p takes before the game reaches a state that is terminal, a chance
 node or the other player's decision: its *afterstate* (backgammon's doubles are two decisions of one
@@ -38,6 +41,7 @@ from rlgames.game import CHANCE, TERMINAL, GameKernels
 from rlgames.jit.cache import cache_closure
 from rlgames.jit.rng import below, sample_index, uniform
 from rlgames.jit.unsafe import to_fixed_tuple
+from rlgames.evaluators.outcomes import flip_outcomes, outcome_value, terminal_outcomes
 
 NET, HEURISTIC, RANDOM = 0, 1, 2
 """``kind_b`` of a match: the second player is a network, the game's hand-crafted kernel, or random."""
@@ -50,18 +54,32 @@ TABLE_BITS = 15
 
 # --- the network -----------------------------------------------------------------------------------
 # ``params`` holds the six arrays back to back (`layout`), and ``grad`` / ``trace`` have its layout, so
-# that a step over the dense part is one loop and every call passes one array, not six.
+# that a step over the dense part is one loop and every call passes one array, not six. ``dims = (F, A,
+# H, R)``: R = 0, one tanh output, the value; R >= 1, the `rlgames.evaluators.outcomes` head of returns
+# of up to R points, K = 2R - 1 sigmoid outputs.
+@njit(cache=True)
+def outputs(dims) -> int:
+    """K: the network's outputs (1 for the tanh head)."""
+    return 2 * dims[3] - 1 if dims[3] > 0 else 1
+
+
 @njit(cache=True)
 def layout(dims):
-    """The offsets of ``(w1, b1, w2, b2, w3, b3)`` in a flat parameter vector of ``dims = (F, A, H)``,
-    and its size."""
-    features, width, hidden = dims
+    """The offsets of ``(w1, b1, w2, b2, w3, b3)`` in a flat parameter vector of ``dims``, and its size;
+    w3 is [H, K] and b3 [K]."""
+    features, width, hidden = dims[0], dims[1], dims[2]
     b1 = features * width
     w2 = b1 + width
     b2 = w2 + width * hidden
     w3 = b2 + hidden
-    b3 = w3 + hidden
-    return b1, w2, b2, w3, b3, b3 + 1
+    b3 = w3 + hidden * outputs(dims)
+    return b1, w2, b2, w3, b3, b3 + outputs(dims)
+
+
+@njit(cache=True)
+def head_value(o, dims) -> float:
+    """The value in [-1, 1] of the outputs ``o[K]``: the tanh output, or the outcomes' expected return."""
+    return outcome_value(o, dims[3]) if dims[3] > 0 else o[0]
 
 
 @njit(cache=True)
@@ -78,11 +96,12 @@ def sparse_features(x, idx, xv) -> int:
 
 @njit(cache=True)
 def forward(params, dims, idx, xv, nnz, layers) -> float:
-    """The value tanh(z3) of the sparse input ``(idx, xv)[:nnz]``. Keeps, for `add_gradient`, the
-    pre-activations and activations in ``layers[6, max(A, H)]``: rows z1, a1, (d1), z2, a2, (d2)."""
-    _, width, hidden = dims
+    """The value (`head_value`) of the sparse input ``(idx, xv)[:nnz]``. Keeps, in ``layers[9, max(A, H,
+    K)]``, the pre-activations and activations for `add_gradient` (rows z1, a1, (d1), z2, a2, (d2)) and
+    the outputs (row 6); rows 7 and 8 are the gradient's and `td_update`'s scratch."""
+    width, hidden, k_out = dims[1], dims[2], outputs(dims)
     b1, w2, b2, w3, b3, _ = layout(dims)
-    z1, a1, z2, a2 = layers[0], layers[1], layers[3], layers[4]
+    z1, a1, z2, a2, out = layers[0], layers[1], layers[3], layers[4], layers[6]
     for k in range(width):
         z1[k] = params[b1 + k]
     for i in range(nnz):
@@ -97,25 +116,44 @@ def forward(params, dims, idx, xv, nnz, layers) -> float:
             row = w2 + k * hidden
             for j in range(hidden):
                 z2[j] += a1[k] * params[row + j]
-    out = params[b3]
+    for m in range(k_out):
+        out[m] = params[b3 + m]
     for j in range(hidden):
         a2[j] = min(1.0, max(0.0, z2[j]))
-        out += a2[j] * params[w3 + j]
-    return math.tanh(out)
+        for m in range(k_out):
+            out[m] += a2[j] * params[w3 + j * k_out + m]
+    for m in range(k_out):
+        out[m] = 1.0 / (1.0 + math.exp(-out[m])) if dims[3] > 0 else math.tanh(out[m])
+    return head_value(out, dims)
 
 
 @njit(cache=True)
-def add_gradient(params, grad, dims, coeff, value, idx, xv, nnz, layers) -> None:
-    """``grad += coeff * dV/dparams`` at the input of the last `forward` (which returned ``value``);
-    ``grad`` may be ``params`` itself (every derivative is taken before any write). The clipped ReLU
-    passes the gradient where ``0 <= z <= 1``, as ``torch.clamp`` does; of w1, only the rows of the
-    non-zero inputs change."""
-    _, width, hidden = dims
+def add_gradient(params, grad, dims, coeffs, idx, xv, nnz, layers) -> None:
+    """``grad += sum_m coeffs[m] * d(output m)/dparams`` at the input of the last `forward`; ``grad`` may
+    be ``params`` itself (every derivative is taken before any write). The clipped ReLU passes the
+    gradient where ``0 <= z <= 1``, as ``torch.clamp`` does; of w1, only the rows of the non-zero inputs
+    change."""
+    width, hidden, k_out = dims[1], dims[2], outputs(dims)
     b1, w2, b2, w3, b3, _ = layout(dims)
-    z1, a1, d1, z2, a2, d2 = layers[0], layers[1], layers[2], layers[3], layers[4], layers[5]
-    dz3 = coeff * (1.0 - value * value)
+    z1, a1, d1, z2, a2, d2, out, dz3 = (
+        layers[0],
+        layers[1],
+        layers[2],
+        layers[3],
+        layers[4],
+        layers[5],
+        layers[6],
+        layers[7],
+    )
+    for m in range(k_out):  # the output's derivative: sigmoid o (1 - o), tanh 1 - o^2
+        slope = out[m] * (1.0 - out[m]) if dims[3] > 0 else 1.0 - out[m] * out[m]
+        dz3[m] = coeffs[m] * slope
     for j in range(hidden):
-        d2[j] = dz3 * params[w3 + j] if 0.0 <= z2[j] <= 1.0 else 0.0
+        total = 0.0
+        if 0.0 <= z2[j] <= 1.0:
+            for m in range(k_out):
+                total += dz3[m] * params[w3 + j * k_out + m]
+        d2[j] = total
     for k in range(width):
         total = 0.0
         if 0.0 <= z1[k] <= 1.0:
@@ -123,9 +161,11 @@ def add_gradient(params, grad, dims, coeff, value, idx, xv, nnz, layers) -> None
             for j in range(hidden):
                 total += params[row + j] * d2[j]
         d1[k] = total
-    grad[b3] += dz3
+    for m in range(k_out):
+        grad[b3 + m] += dz3[m]
     for j in range(hidden):
-        grad[w3 + j] += dz3 * a2[j]
+        for m in range(k_out):
+            grad[w3 + j * k_out + m] += dz3[m] * a2[j]
         grad[b2 + j] += d2[j]
     for k in range(width):
         grad[b1 + k] += d1[k]
@@ -141,58 +181,91 @@ def add_gradient(params, grad, dims, coeff, value, idx, xv, nnz, layers) -> None
 
 @njit(cache=True)
 def new_scratch(params, dims):
-    """The scratch arrays of the network: ``(x[F] float32, idx[F], xv[F], layers[6, max(A, H)])``
+    """The scratch arrays of the network: ``(x[F] float32, idx[F], xv[F], layers[9, max(A, H, K)])``
     (observations are float32; the others take the parameters' dtype)."""
-    features, width, hidden = dims
+    features = dims[0]
     return (
         np.zeros(features, dtype=np.float32),
         np.empty(features, dtype=np.int64),
         np.empty(features, dtype=params.dtype),
-        np.empty((6, max(width, hidden)), dtype=params.dtype),
+        np.empty((9, max(dims[1], dims[2], outputs(dims))), dtype=params.dtype),
     )
 
 
 @njit(cache=True)
-def td_update(params, trace, dims, touched, rows, n_rows, sign, delta, alpha, lam, value, nnz, sc) -> int:
-    """One TD(lambda) step at the input of the last `forward` (``nnz`` features in ``sc``):
-    ``trace = lam * trace + sign * dV`` and ``params += alpha * sign * delta * trace``. ``sign`` (+1 or
-    -1) turns the value of the afterstate's observer into player 0's, so that one trace serves the
-    afterstates of both players. Only the rows of w1 that some input of the game touched
-    (``rows[:n_rows]``, flagged in ``touched[F]``) have a non-zero trace: they alone, and the dense rest
-    of the vector, are decayed and applied. Returns the new ``n_rows``."""
+def for_player0(o, flip, dims, out) -> None:
+    """``out[K]`` = the outputs ``o`` of a state's observer read for player 0: ``o`` itself, or with
+    ``flip`` (the observer is player 1) its negation (tanh) or its `flip_outcomes`."""
+    if not flip:
+        for m in range(outputs(dims)):
+            out[m] = o[m]
+    elif dims[3] > 0:
+        flip_outcomes(o, dims[3], out)
+    else:
+        out[0] = -o[0]
+
+
+@njit(cache=True)
+def observer_output(m, flip, dims):
+    """``(i, sign)``: player 0's output ``m`` is ``sign`` times (plus a constant) the observer's output
+    ``i``, so that its gradient is ``sign`` times output ``i``'s (see `for_player0`)."""
+    if not flip:
+        return m, 1.0
+    if m == 0:
+        return 0, -1.0  # the negated value, or P(win) = 1 - the other player's P(win)
+    points = dims[3]
+    return (m + points - 1 if m < points else m - points + 1), 1.0
+
+
+@njit(cache=True)
+def td_update(params, trace, dims, touched, rows, n_rows, flip, delta, alpha, lam, nnz, sc) -> int:
+    """One TD(lambda) step at the input of the last `forward` (``nnz`` features in ``sc``), output by
+    output in player 0's terms (`for_player0`, ``flip``: the afterstate's observer is player 1), so
+    that one trace per output serves the afterstates of both players: ``trace[m] = lam * trace[m] +
+    d(output m)/dparams`` and ``params += alpha * sum_m delta[m] * trace[m]``. Only the rows of w1 that
+    some input of the game touched (``rows[:n_rows]``, flagged in ``touched[F]``) have a non-zero trace:
+    they alone, and the dense rest of the vector, are decayed and applied. Returns the new ``n_rows``."""
     _, idx, xv, layers = sc
-    width = dims[1]
+    width, k_out, coeffs = dims[1], outputs(dims), sc[3][8]
     dense, end = layout(dims)[0], layout(dims)[5]
     for i in range(nnz):
         if not touched[idx[i]]:
             touched[idx[i]] = True
             rows[n_rows] = idx[i]
             n_rows += 1
-    for r in range(n_rows):
-        for k in range(rows[r] * width, (rows[r] + 1) * width):
-            trace[k] *= lam
-    for k in range(dense, end):
-        trace[k] *= lam
-    add_gradient(params, trace, dims, sign, value, idx, xv, nnz, layers)
-    step = alpha * sign * delta
-    for r in range(n_rows):
-        for k in range(rows[r] * width, (rows[r] + 1) * width):
-            params[k] += step * trace[k]
-    for k in range(dense, end):
-        params[k] += step * trace[k]
+    for m in range(k_out):
+        tm = trace[m]
+        for r in range(n_rows):
+            for k in range(rows[r] * width, (rows[r] + 1) * width):
+                tm[k] *= lam
+        for k in range(dense, end):
+            tm[k] *= lam
+        coeffs[:k_out] = 0.0
+        i, sign = observer_output(m, flip, dims)
+        coeffs[i] = sign
+        add_gradient(params, tm, dims, coeffs, idx, xv, nnz, layers)
+    for m in range(k_out):
+        tm, step = trace[m], alpha * delta[m]
+        for r in range(n_rows):
+            for k in range(rows[r] * width, (rows[r] + 1) * width):
+                params[k] += step * tm[k]
+        for k in range(dense, end):
+            params[k] += step * tm[k]
     return n_rows
 
 
 @njit(cache=True)
 def reset_trace(trace, dims, touched, rows, n_rows) -> None:
-    """Zeroes the trace (of w1, the touched rows only) and the touched flags, for a new game."""
+    """Zeroes the traces (of w1, the touched rows only) and the touched flags, for a new game."""
     width = dims[1]
     for r in range(n_rows):
         touched[rows[r]] = False
-        for k in range(rows[r] * width, (rows[r] + 1) * width):
-            trace[k] = 0.0
-    for k in range(layout(dims)[0], layout(dims)[5]):
-        trace[k] = 0.0
+        for m in range(trace.shape[0]):
+            for k in range(rows[r] * width, (rows[r] + 1) * width):
+                trace[m, k] = 0.0
+    for m in range(trace.shape[0]):
+        for k in range(layout(dims)[0], layout(dims)[5]):
+            trace[m, k] = 0.0
 
 
 @njit(cache=True)
@@ -239,15 +312,19 @@ def make_td_ops(
         return forward(params, dims, idx, xv, nnz, layers), nnz
 
     @njit
-    def for_player(s, p, value) -> float:
-        """``value``, the value of ``s`` for ``observer(s)``, for player ``p``."""
-        return value if observer(s) == p else -value
-
-    @njit
-    def terminal_value(s, p) -> float:
-        """The return of terminal ``s`` for player ``p``, scaled into [-1, 1]."""
-        value = s[1] / max_return
-        return value if p == 0 else -value
+    def player0_outputs(s, params, dims, sc, out) -> float:
+        """``out[K]`` = the outputs of ``s`` for player 0 (`for_player0`): the network's, or at a
+        terminal state the return (tanh: scaled into [-1, 1]; outcomes: `terminal_outcomes`); returns
+        their value for player 0."""
+        if s[0] == TERMINAL:
+            if dims[3] > 0:
+                terminal_outcomes(s[1], dims[3], out)
+            else:
+                out[0] = s[1] / max_return
+        else:
+            net_value(s, params, dims, sc)
+            for_player0(sc[3][6], observer(s) == 1, dims, out)
+        return head_value(out, dims)
 
     @njit
     def push(rows, n, s):
@@ -319,22 +396,22 @@ def make_td_ops(
         return leaves[:n].copy()
 
     @njit
-    def score_net(s, p, params, dims, sc) -> float:
-        return terminal_value(s, p) if s[0] == TERMINAL else for_player(s, p, net_value(s, params, dims, sc)[0])
-
-    @njit
     def score_heuristic(s, p) -> float:
-        return terminal_value(s, p) if s[0] == TERMINAL else for_player(s, p, heuristic(s))
+        if s[0] == TERMINAL:
+            return s[1] / max_return if p == 0 else -s[1] / max_return
+        return heuristic(s) if observer(s) == p else -heuristic(s)
 
     @njit
-    def greedy_net(leaves, n, p, params, dims, sc):
-        """``(i, score)``: the first of ``leaves[:n]`` of best value for ``p``."""
-        best, best_score = 0, -np.inf
+    def greedy_net(leaves, n, p, params, dims, sc, best0):
+        """The first of ``leaves[:n]`` of best value for ``p``; its outputs for player 0 in ``best0``."""
+        best, best_score, here = 0, -np.inf, sc[3][8]
         for i in range(n):
-            score = score_net(to_fixed_tuple(leaves[i], size), p, params, dims, sc)
+            value = player0_outputs(to_fixed_tuple(leaves[i], size), params, dims, sc, here)
+            score = value if p == 0 else -value
             if score > best_score:
                 best, best_score = i, score
-        return best, best_score
+                best0[: outputs(dims)] = here[: outputs(dims)]
+        return best
 
     @njit
     def greedy_heuristic(leaves, n, p) -> int:
@@ -352,26 +429,37 @@ def make_td_ops(
         return apply(s, actions[sample_index(rng, probs, count)])
 
     @njit
-    def learn_at(s, params, trace, dims, touched, rows, n_rows, target, alpha, lam, sc):
-        """The TD(lambda) step pulling the afterstate ``s`` toward ``target`` (for ``observer(s)``):
-        ``(|delta|, n_rows)``."""
-        value, nnz = net_value(s, params, dims, sc)
-        delta = target - value
-        sign = 1.0 if observer(s) == 0 else -1.0
-        return abs(delta), td_update(
-            params, trace, dims, touched, rows, n_rows, sign, delta, alpha, lam, value, nnz, sc
-        )
+    def learn_at(s, params, trace, dims, touched, rows, n_rows, target0, alpha, lam, sc, delta):
+        """The TD(lambda) step pulling the afterstate ``s``'s outputs toward ``target0`` (player 0's):
+        ``(|change of value|, n_rows)``."""
+        flip = observer(s) == 1
+        nnz = net_value(s, params, dims, sc)[1]
+        for_player0(sc[3][6], flip, dims, delta)
+        value0 = head_value(delta, dims)
+        for m in range(outputs(dims)):
+            delta[m] = target0[m] - delta[m]
+        n_rows = td_update(params, trace, dims, touched, rows, n_rows, flip, delta, alpha, lam, nnz, sc)
+        return abs(head_value(target0, dims) - value0), n_rows
 
     @njit
-    def supervise(s, params, dims, target, rate, sc) -> None:
-        """A gradient step of ``rate`` pulling the decision ``s``'s value toward ``target``."""
-        value, nnz = net_value(s, params, dims, sc)
-        add_gradient(params, params, dims, rate * (target - value), value, sc[1], sc[2], nnz, sc[3])
+    def supervise(s, params, dims, target0, rate, sc, scratch) -> None:
+        """A gradient step of ``rate`` pulling the decision ``s``'s outputs toward ``target0`` (player
+        0's)."""
+        coeffs, flip = sc[3][8], observer(s) == 1
+        nnz = net_value(s, params, dims, sc)[1]
+        for_player0(sc[3][6], flip, dims, scratch)
+        coeffs[: outputs(dims)] = 0.0
+        for m in range(outputs(dims)):
+            i, sign = observer_output(m, flip, dims)
+            coeffs[i] += sign * rate * (target0[m] - scratch[m])
+        add_gradient(params, params, dims, coeffs, sc[1], sc[2], nnz, sc[3])
 
     @njit
     def train(params, dims, rng, games, alpha, lam, epsilon, decision_weight, stats) -> None:
         sc = new_scratch(params, dims)
-        trace = np.zeros_like(params)
+        k_out = outputs(dims)
+        trace = np.zeros((k_out, params.shape[0]), dtype=params.dtype)
+        best0, played0, scratch = np.empty(k_out), np.empty(k_out), np.empty(k_out)
         features = dims[0]
         touched = np.zeros(features, dtype=np.bool_)
         rows = np.empty(features, dtype=np.int64)
@@ -389,55 +477,37 @@ def make_td_ops(
                 p = s[0]
                 stamp += 1
                 n, leaves, stack = afterstates(s, p, leaves, stack, table, stamp, actions)
-                best, best_score = greedy_net(leaves, n, p, params, dims, sc)
-                played, score = best, best_score
+                played = greedy_net(leaves, n, p, params, dims, sc, best0)
+                played0[:] = best0
                 if epsilon > 0.0 and uniform(rng) < epsilon:
                     played = np.int64(below(rng, n))
-                    score = score_net(to_fixed_tuple(leaves[played], size), p, params, dims, sc)
+                    player0_outputs(to_fixed_tuple(leaves[played], size), params, dims, sc, played0)
                 after = to_fixed_tuple(leaves[played], size)
                 if pending:  # TD(lambda) follows the moves played, random ones included
-                    delta, n_rows = learn_at(
-                        previous,
-                        params,
-                        trace,
-                        dims,
-                        touched,
-                        rows,
-                        n_rows,
-                        for_player(previous, p, score),
-                        alpha,
-                        lam,
-                        sc,
+                    change, n_rows = learn_at(
+                        previous, params, trace, dims, touched, rows, n_rows, played0, alpha, lam, sc, scratch
                     )
                     stats[2] += 1
-                    stats[3] += delta
+                    stats[3] += change
                 if decision_weight > 0.0:  # a decision is worth its best afterstate
-                    supervise(s, params, dims, best_score, alpha * decision_weight, sc)
+                    supervise(s, params, dims, best0, alpha * decision_weight, sc, scratch)
                 stats[1] += 1
                 stats[5] += n
                 previous, pending, s = after, after[0] != TERMINAL, after
             if pending:  # the game ended at a chance outcome
-                delta, n_rows = learn_at(
-                    previous,
-                    params,
-                    trace,
-                    dims,
-                    touched,
-                    rows,
-                    n_rows,
-                    terminal_value(s, observer(previous)),
-                    alpha,
-                    lam,
-                    sc,
+                player0_outputs(s, params, dims, sc, played0)
+                change, n_rows = learn_at(
+                    previous, params, trace, dims, touched, rows, n_rows, played0, alpha, lam, sc, scratch
                 )
                 stats[2] += 1
-                stats[3] += delta
+                stats[3] += change
             stats[0] += 1
             stats[4] += s[1] / max_return
 
     @njit
     def match(params_a, params_b, dims, kind_b, pair_rngs, opening_turns, returns) -> None:
         sc = new_scratch(params_a, dims)
+        best0 = np.empty(outputs(dims))
         leaves, stack, table, actions, probs = turn_buffers()
         stamp = 0
         for g in range(returns.shape[0]):
@@ -453,9 +523,9 @@ def make_td_ops(
                 if turns < opening_turns or (p != seat_a and kind_b == RANDOM):
                     best = np.int64(below(rng, n))
                 elif p == seat_a:
-                    best = greedy_net(leaves, n, p, params_a, dims, sc)[0]
+                    best = greedy_net(leaves, n, p, params_a, dims, sc, best0)
                 elif kind_b == NET:
-                    best = greedy_net(leaves, n, p, params_b, dims, sc)[0]
+                    best = greedy_net(leaves, n, p, params_b, dims, sc, best0)
                 else:
                     best = greedy_heuristic(leaves, n, p)
                 s = to_fixed_tuple(leaves[best], size)

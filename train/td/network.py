@@ -14,15 +14,28 @@ from rlgames.train.td.kernels import (
     layout,
 )
 
+from rlgames.evaluators.outcomes import outcome_count
 from rlgames.game import Game
+from rlgames.train.settings import ConfigError
 
 
-def network_dims(game: Game, config: TDConfig) -> tuple[int, int, int]:
-    """``(F, A, H)``: features (the flattened observation), accumulator and hidden units."""
-    return math.prod(game.observation_shape), config.accumulator, config.hidden
+Dims = tuple[int, int, int, int]
+"""``(F, A, H, R)``: features (the flattened observation), accumulator and hidden units, and the points of
+the outcome head (0: one tanh value; `rlgames.train.td.kernels`)."""
 
 
-def initial_params(dims: tuple[int, int, int], config: TDConfig) -> np.ndarray:
+def network_dims(game: Game, config: TDConfig) -> Dims:
+    """The `Dims` of ``config``'s network for ``game``; with ``outcomes``, R is the game's largest return,
+    which must be a whole number of points."""
+    points = 0
+    if config.outcomes:
+        points = int(game.kernels.max_return)
+        if points != game.kernels.max_return or points < 1:
+            raise ConfigError(f"outcomes: {game.name}'s returns are not whole points (up to {game.kernels.max_return})")
+    return math.prod(game.observation_shape), config.accumulator, config.hidden, points
+
+
+def initial_params(dims: Dims, config: TDConfig) -> np.ndarray:
     """float32[P]: every weight and bias uniform in [-init_range, init_range] (seeded).
 
     The clipped ReLU has no gradient outside [0, 1], so about half the units start off (z < 0) on a
@@ -36,24 +49,27 @@ def initial_params(dims: tuple[int, int, int], config: TDConfig) -> np.ndarray:
     return params.astype(np.float32)
 
 
-def value_path(params: np.ndarray, dims: tuple[int, int, int]) -> dict[str, torch.Tensor]:
+def value_path(params: np.ndarray, dims: Dims) -> dict[str, torch.Tensor]:
     """The entries of an `NNUE`'s state dict that hold its value path, from the flat ``params``."""
-    features, width, hidden = dims
+    features, width, hidden, points = dims
+    k_out = outcome_count(points) if points else 1
     b1, w2, b2, w3, b3, _ = layout(dims)
     arrays = {
         "accumulator.weight": params[:b1].reshape(features, width).T,
         "accumulator.bias": params[b1:w2],
         "hidden.weight": params[w2:b2].reshape(width, hidden).T,
         "hidden.bias": params[b2:w3],
-        "value.weight": params[w3:b3].reshape(1, hidden),
+        "value.weight": params[w3:b3].reshape(hidden, k_out).T,
         "value.bias": params[b3:],
     }
     return {name: torch.from_numpy(np.ascontiguousarray(array)) for name, array in arrays.items()}
 
 
-def to_network(params: np.ndarray, dims: tuple[int, int, int], game: Game, seed: int) -> NNUE:
+def to_network(params: np.ndarray, dims: Dims, game: Game, seed: int) -> NNUE:
     """The `NNUE` whose value path holds ``params``; its policy head keeps its initialisation (``seed``)."""
-    network: NNUE = build_network(game, "nnue", seed=seed, accumulator=dims[1], hidden=dims[2])  # type: ignore[assignment]
+    network: NNUE = build_network(  # type: ignore[assignment]
+        game, "nnue", seed=seed, accumulator=dims[1], hidden=dims[2], outcomes=dims[3]
+    )
     network.load_state_dict(value_path(params, dims), strict=False)
     return network
 
@@ -61,4 +77,22 @@ def to_network(params: np.ndarray, dims: tuple[int, int, int], game: Game, seed:
 def from_network(network: NNUE) -> np.ndarray:
     """float32[P]: the flat parameters of ``network``'s value path (inverse of `to_network`)."""
     w1, b1, w2, b2, w3, b3 = network.export()
-    return np.concatenate([w1.ravel(), b1, w2.ravel(), b2, w3, [b3]]).astype(np.float32)
+    return np.concatenate([w1.ravel(), b1, w2.ravel(), b2, w3.ravel(), np.atleast_1d(b3)]).astype(np.float32)
+
+
+OUTCOME_START = 0.1
+"""Where `outcomes_from_value` starts the probabilities of the wins and losses by 2 points or more."""
+
+
+def outcomes_from_value(network: NNUE, dims: Dims) -> np.ndarray:
+    """float32[P]: the parameters of an outcome head of ``dims`` started from a one-value ``network`` of the
+    same layers (a win/loss network going on at full scoring): the layers as they are, P(win) from the
+    value (``tanh z = 2 sigmoid(2 z) - 1``: the output's weights doubled), the other outcomes at
+    `OUTCOME_START` whatever the position (zero weights), for TD to learn."""
+    w1, b1, w2, b2, w3, b3 = network.export()
+    k_out = outcome_count(dims[3])
+    head = np.zeros((len(w3), k_out), dtype=np.float32)
+    head[:, 0] = 2.0 * w3
+    bias = np.full(k_out, math.log(OUTCOME_START / (1.0 - OUTCOME_START)), dtype=np.float32)
+    bias[0] = 2.0 * b3
+    return np.concatenate([w1.ravel(), b1, w2.ravel(), b2, head.ravel(), bias]).astype(np.float32)

@@ -27,6 +27,8 @@ from rlgames.train.td.kernels import (
     no_heuristic,
 )
 from rlgames.train.td.network import (
+    Dims,
+    outcomes_from_value,
     from_network,
     initial_params,
     network_dims,
@@ -85,7 +87,7 @@ def evaluate(
     ops: TDOps,
     params: np.ndarray,
     previous: np.ndarray,
-    dims: tuple[int, int, int],
+    dims: Dims,
     config: TDConfig,
     step: int,
     *,
@@ -230,13 +232,22 @@ class Run:
         )
 
     def _initial_weights(self, path: str) -> np.ndarray:
-        network, _ = load_network(Path(path), self.game)
-        features, width, hidden = self.dims
-        if not isinstance(network, NNUE) or [w.shape for w in network.export()[:3:2]] != [
-            (features, width),
-            (width, hidden),
-        ]:
-            raise ConfigError(f"init {path}: not a TD network of {width} + {hidden} units for {self.game.name}")
+        """The parameters of the network at ``path``: a TD network of this run's size for this game (under
+        any scoring of it), with this run's head, or with one value where this run learns outcomes (its
+        value's layers start them: `outcomes_from_value`)."""
+        network, _ = load_network(Path(path), self.game, rescore=True)
+        features, width, hidden, points = self.dims
+        if (
+            not isinstance(network, NNUE)
+            or [w.shape for w in network.export()[:3:2]] != [(features, width), (width, hidden)]
+            or network.points not in (points, 0)
+        ):
+            raise ConfigError(
+                f"init {path}: not a TD network of {width} + {hidden} units for {self.game.name}"
+                + (f" with the outcomes of up to {points} points or one value" if points else " with one value")
+            )
+        if network.points != points:
+            return outcomes_from_value(network, self.dims)
         return from_network(network)
 
     def _resume(self) -> None:

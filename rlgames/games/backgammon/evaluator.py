@@ -11,9 +11,12 @@ its opponent) and give values from the game's ``observer``:
   player 0, scored as if on roll (heuristic) or as if it had just moved (pubeval).
 
 Values are expected results divided by the game's largest return (`max_points`: 1, 2 or 3 by the
-scoring type the state carries), as search scores terminal states; neither evaluation models gammons,
-so a value is at most ``1 / max_points`` in size, that of a sure single win. Terminal states are
-scored by the searches, never by these kernels.
+scoring type the state carries), as search scores terminal states. The heuristic values gammons and
+backgammons where the scoring type counts them (`evaluator_terms.equity`: the expected points, the
+cubeless money equity, so that it plays to win gammons and to save them); at win/loss scoring its
+values are those of the win/loss heuristic, bit for bit. Pubeval, a win/loss evaluation as
+published, does not model gammons: its values are at most ``1 / max_points`` in size, that of a sure
+single win. Terminal states are scored by the searches, never by these kernels.
 
 Pubeval's score is not a probability: `pubeval_squash` maps it monotonically into [-1, 1] by
 ``tanh(score / PUBEVAL_SCALE)`` with `PUBEVAL_SCALE` = 10: after its own moves in pubeval self-play
@@ -38,7 +41,7 @@ from rlgames.games.backgammon.evaluator_terms import (
     DEFAULT_WEIGHTS,
     FEATURE_NAMES,
     SCALE,
-    evaluate,
+    equity,
     features,
     pubeval,
 )
@@ -77,13 +80,15 @@ def state_features(s, out) -> None:
 @njit(cache=True)
 def heuristic_value(s, weights, scale: float) -> float:
     """The heuristic's value of the non-terminal ``s`` from its `observer`, with contact ``weights``
-    and ``scale``: the value for the player on roll, negated at a chance node (whose observer is
-    the player who just moved), over `max_points`."""
+    and ``scale``: the expected points for the player on roll under the state's scoring type
+    (`equity`), negated at a chance node (whose observer is the player who just moved), over
+    `max_points`."""
+    points = max_points(s)
     rows = board(s)
-    value = evaluate(rows[0], rows[1], weights, scale)
+    value = equity(rows[0], rows[1], weights, scale, points)
     if observer(s) != perspective(s):
         value = -value
-    return value / max_points(s)
+    return value / points
 
 
 _DEFAULT_WEIGHTS = np.array(DEFAULT_WEIGHTS)
@@ -132,8 +137,9 @@ def pubeval_kernel(s) -> float:
 
 class BackgammonEvaluator(LinearEvaluator):
     """The hand-crafted backgammon evaluation (`rlgames.games.backgammon.evaluator_terms`): in contact
-    ``tanh(weights . features / 50)`` for the player on roll, in a race the Keith-count race formula;
-    from the state's observer (see the module docstring).
+    ``tanh(weights . features / 50)`` for the player on roll, in a race the Keith-count race formula,
+    completed with the gammons and backgammons won and lost where they count (`equity`); from the
+    state's observer (see the module docstring).
 
     ``weights`` replace the contact weights (in pips, `FEATURE_NAMES` order; default
     `DEFAULT_WEIGHTS`); `feature_values` and `score` are those of the contact formula, from the

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -211,6 +211,16 @@ class Backgammon(Game):
 
     def initial_compact_state(self) -> tuple:
         return pack_state(CHANCE, 0, initial_counts(), (0, 0), self._meta())
+
+    def value_scale(self, params: Mapping[str, Any]) -> float | None:
+        """Under another scoring type only, the ratio of the largest returns (a win/loss network's value,
+        P(win) - P(lose), read as the equity at full scoring is a third of a value there); None where
+        other params differ."""
+        trained = dict(params)
+        scoring = trained.pop("scoring_type", None)
+        if scoring not in SCORING_TYPES or trained != {k: v for k, v in self.params.items() if k != "scoring_type"}:
+            return None
+        return (1 + SCORING_TYPES.index(scoring)) / (1 + SCORING_TYPES.index(self.scoring_type))
 
     def _meta(self) -> int:
         return start_meta(SCORING_TYPES.index(self.scoring_type), self.max_player_turns)

@@ -192,6 +192,82 @@ def test_random_boards_are_legal() -> None:
         assert not np.any((own[:24] > 0) & (opp[:24][::-1] > 0))
 
 
+# --- gammons ---------------------------------------------------------------------------------------
+
+
+def test_the_pips_that_save_a_gammon_and_a_backgammon() -> None:
+    start = row(START)
+    assert bf.gammon_pips(start) == 3 * 2 + 5 * 7 + 2 * 18 + 6  # home, then one off the 6-point
+    assert bf.backgammon_pips(start) == 2 * 6  # the two on the 24-point, out to the 18-point
+    assert bf.gammon_pips(row({3: 2, 9: 1}, bar=1)) == 19 + 3 + 3  # the bar, the 9-point, off from 3
+    assert bf.backgammon_pips(row({3: 2, 19: 1}, bar=1)) == 7 + 1
+    assert bf.gammon_pips(row({1: 1, 5: 3})) == 1 and bf.backgammon_pips(row({18: 15})) == 0
+
+
+def test_gammon_chances() -> None:
+    start = row(START)
+    winner = row({1: 2, 2: 2})
+    assert bf.gammon_chances(row({13: 14}), winner, False, True) == (0.0, 0.0)  # one checker off
+    assert bf.gammon_chances(row({13: 15}), row({3: 1}), False, True) == (1.0, 0.0)  # it finishes now
+    assert bf.gammon_chances(row({12: 14, 20: 1}), row({3: 1}), False, True) == (1.0, 1.0)
+    # A race: the normal model of the winner's Keith count against the loser's need plus half a roll.
+    loser = row({8: 4, 5: 11})
+    count = bf.keith_count(winner, bf.pip_count(winner))
+    for on_roll in (False, True):
+        need = bf.gammon_pips(loser) + bf.ROLL_PIPS
+        z = (need - count + (-1 if on_roll else 1) * bf.ROLL_PIPS) / math.sqrt(
+            bf.ROLL_VARIANCE * (need + count) / bf.ROLL_MEAN
+        )
+        gammon, backgammon = bf.gammon_chances(loser, winner, on_roll, True)
+        assert gammon == pytest.approx(0.5 * math.erfc(-z / math.sqrt(2))) and backgammon == 0.0
+    assert bf.gammon_chances(loser, winner, True, True)[0] < bf.gammon_chances(loser, winner, False, True)[0]
+    # Contact: a quarter of the losses at the start, more with a checker on the bar; a backgammon
+    # only where the loser's checkers stay back while the winner bears off.
+    gammon, backgammon = bf.gammon_chances(start, start, True, False)
+    assert 0.2 < gammon < 0.3 and backgammon < 1e-6
+    assert bf.gammon_chances(row({6: 5, 8: 3, 13: 5, 24: 1}, bar=1), start, True, False)[0] > gammon
+    bearing_off = row({7: 1, 6: 1, 5: 2, 4: 3})  # 8 off; its 7-point keeps the contact below
+    back = bf.gammon_chances(row({24: 2, 12: 13}), bearing_off, False, False)
+    out = bf.gammon_chances(row({18: 2, 12: 13}), bearing_off, False, False)
+    assert back[1] > 0.05 and out[1] == 0.0 and back[0] > out[0] > 0.5
+
+
+def test_a_gammon_counts_only_where_the_loser_has_borne_off_nothing() -> None:
+    weights = np.array(bf.DEFAULT_WEIGHTS)
+    own = row({1: 2, 2: 2, 3: 2})  # far ahead in a race, 9 checkers off
+    far, one_off = row({13: 15}), row({13: 14})
+    for opp in (far, one_off):
+        assert bf.equity(own, opp, weights, bf.SCALE, 1) == bf.heuristic(own, opp)
+    assert abs(bf.heuristic(own, far) - bf.heuristic(own, one_off)) < 0.01  # the same win
+    for points in (2, 3):
+        assert bf.equity(own, far, weights, bf.SCALE, points) > 1.95  # a sure gammon
+        assert bf.equity(own, one_off, weights, bf.SCALE, points) == bf.heuristic(own, one_off)
+    # Sure wins: a single game, a gammon, a backgammon (a checker of the loser in the winner's home
+    # board), worth 2 where a backgammon counts only as a gammon.
+    last = row({3: 1})
+    back = row({12: 14, 20: 1})  # its 20-point is own 5
+    assert [bf.equity(last, one_off, weights, bf.SCALE, p) for p in (1, 2, 3)] == [1.0, 1.0, 1.0]
+    assert [bf.equity(last, far, weights, bf.SCALE, p) for p in (1, 2, 3)] == [1.0, 2.0, 2.0]
+    assert [bf.equity(last, back, weights, bf.SCALE, p) for p in (1, 2, 3)] == [1.0, 2.0, 3.0]
+    # The loser's side: a gammon lost weighs as much as one won.
+    assert bf.equity(far, own, weights, bf.SCALE, 3) < bf.heuristic(far, own) - 0.9
+
+
+def test_equity_is_bounded_and_the_heuristic_at_one_point() -> None:
+    rng = np.random.default_rng(5)
+    weights = np.array(bf.DEFAULT_WEIGHTS)
+    for _ in range(300):
+        own, opp = random_board(rng)
+        if own[bf.OFF] == bf.CHECKERS or opp[bf.OFF] == bf.CHECKERS:
+            continue
+        assert bf.equity(own, opp, weights, bf.SCALE, 1) == bf.heuristic(own, opp)  # bit for bit
+        for points in (2, 3):
+            value = bf.equity(own, opp, weights, bf.SCALE, points)
+            assert -points <= value <= points
+            if own[bf.OFF] and opp[bf.OFF]:  # no gammon either way
+                assert value == bf.heuristic(own, opp)
+
+
 # --- pubeval --------------------------------------------------------------------------------------
 
 
@@ -308,8 +384,9 @@ def test_kernels_take_the_observer_point_of_view() -> None:
         assert pubeval_kernel(s) == pytest.approx(score if s[0] == CHANCE else -score)
 
 
-def test_a_roll_leaves_the_value_for_the_other_player() -> None:
-    states = playout(1)
+@pytest.mark.parametrize("scoring", [slots.WINLOSS, slots.GAMMONS, slots.FULL])
+def test_a_roll_leaves_the_value_for_the_other_player(scoring: int) -> None:
+    states = playout(1, scoring)
     pairs = [(states[i], states[i + 1]) for i in range(1, len(states) - 1) if states[i][0] == CHANCE]
     assert len(pairs) > 10
     for chance, decision in pairs:  # the same board: the roller's value is the mover's, negated
@@ -326,12 +403,63 @@ def test_the_opening_roll() -> None:
 
 def test_values_are_scaled_by_the_largest_return() -> None:
     winloss = playout(2, slots.WINLOSS)
+    weights = np.array(bf.DEFAULT_WEIGHTS)
     for scoring in (slots.GAMMONS, slots.FULL):
         states = playout(2, scoring)  # the same game: the scoring type changes only the returns
         assert len(states) == len(winloss)
+        points = scoring + 1
         for a, b in zip(winloss[1:], states[1:]):
-            assert heuristic_kernel(b) == pytest.approx(heuristic_kernel(a) / (scoring + 1))
-            assert pubeval_kernel(b) == pytest.approx(pubeval_kernel(a) / (scoring + 1))
+            assert pubeval_kernel(b) == pytest.approx(pubeval_kernel(a) / points)
+            observer = rules.observer(b)
+            if b[0] == CHANCE:  # the heuristic's expected points for the player on roll
+                expected = -bf.equity(*rows_of(b, 1 - observer), weights, bf.SCALE, points)
+            else:
+                expected = bf.equity(*rows_of(b, observer), weights, bf.SCALE, points)
+            assert heuristic_kernel(b) == pytest.approx(expected / points)
+            assert -1.0 <= heuristic_kernel(b) <= 1.0
+
+
+WINLOSS_VALUES = {
+    1: 0.07982976911113136,
+    10: -0.15973145812192754,
+    19: -0.2516435165521945,
+    82: 0.3505854687891237,
+    163: -0.8263976284083356,
+    172: 0.8895989244341314,
+    181: 0.999855371689055,
+    190: 0.9999252285152355,
+}
+"""`heuristic_kernel` of states of ``playout(5)`` (decision and chance nodes of both players, contact
+and race, checkers borne off) by index, as the heuristic gave them before it valued gammons."""
+
+
+def test_win_loss_values_are_those_of_the_win_loss_heuristic() -> None:
+    states = playout(5)
+    for index, value in WINLOSS_VALUES.items():
+        assert heuristic_kernel(states[index]) == pytest.approx(value, rel=1e-12, abs=1e-15)
+    for s in states[1:]:  # bit for bit the win/loss formula, from the observer
+        own = rules.observer(s) if s[0] != CHANCE else 1 - rules.observer(s)
+        value = bf.heuristic(*rows_of(s, own))
+        assert heuristic_kernel(s) == (value if s[0] != CHANCE else -value)
+
+
+@pytest.mark.parametrize("scoring_type", slots.SCORING_TYPES)
+def test_the_loser_runs_from_a_backgammon_where_it_counts(scoring_type: str) -> None:
+    """o (0 off, 77 pips, a checker on the bar) against x bearing off (6 off, 27 pips), 6-5 to play:
+    running the checker out of x's home board (bar/19/14) and leaving it there (bar/19 13/8) move
+    the same pips and bring the same checkers home; only the backgammon tells them apart."""
+    game = rlgames.load_game("backgammon", scoring_type=scoring_type)
+    state = game.state_from_position_id("WxsAAHyzDQgAAQ", dice=(5, 6), player=1)
+    values = {
+        state.action_to_string(a).split(" - ")[1]: heuristic_kernel(state.apply(a).compact)
+        for a in state.legal_actions()
+    }
+    assert set(values) == {"Bar/19 6/1", "Bar/19 13/8", "Bar/19/14"}
+    if scoring_type == "full_scoring":
+        assert values["Bar/19/14"] > values["Bar/19 13/8"]
+        assert max(values, key=values.__getitem__) == "Bar/19/14"
+    else:
+        assert values["Bar/19/14"] == values["Bar/19 13/8"]
 
 
 @pytest.mark.parametrize("scoring_type", slots.SCORING_TYPES)
