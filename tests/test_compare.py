@@ -78,16 +78,21 @@ def test_both_sides_search_alike_and_chance_games_by_expectiminimax():
     assert backgammon.specs("time=0.1")[1] == "expectiminimax(plies=3, time=0.1, filter=8, eval=heuristic)"
 
 
-def test_a_backgammon_comparison_runs(tmp_path, capsys):
-    game = rlgames.load_game("backgammon")
+@pytest.mark.parametrize("scoring", ["winloss_scoring", "full_scoring"])
+def test_a_backgammon_comparison_runs(tmp_path, capsys, scoring):
+    """At win/loss and at full scoring, where the report gives the points a game too."""
+    game = rlgames.load_game("backgammon", scoring_type=scoring)
     learned = tmp_path / "bg.nnue.pt"
-    save_checkpoint(learned, network=build_network(game, "nnue", seed=0, accumulator=8, hidden=4), game=game)
+    network = build_network(game, "nnue", seed=0, accumulator=8, hidden=4, outcomes=0 if scoring[0] == "w" else 3)
+    save_checkpoint(learned, network=network, game=game)
     out = tmp_path / "report"
     assert (
         main(
             [
                 "compare",
                 "backgammon",
+                "-p",
+                f"scoring_type={scoring}",
                 "--learned",
                 str(learned),
                 "--depths",
@@ -107,7 +112,11 @@ def test_a_backgammon_comparison_runs(tmp_path, capsys):
     record = json.loads((out / "compare.json").read_text())
     (row,) = record["rows"]
     assert row["specs"][0].startswith("expectiminimax(plies=1, ") and row["wins"] + row["losses"] == 4
-    assert "In backgammon, at equal depth" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "In backgammon, at equal depth" in printed
+    assert ("points a game" in printed) == (scoring == "full_scoring") == (row["points"] is not None)
+    if row["points"] is not None:
+        assert -3 <= row["points"][1] <= row["points"][0] <= row["points"][2] <= 3
 
 
 def rows(*scores: tuple[str, float, float, float]) -> tuple[Row, ...]:

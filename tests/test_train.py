@@ -119,6 +119,7 @@ def test_presets_are_valid_and_distinct() -> None:
         "connect_four_small": "gumbel",
         "othello": "puct",
         "othello_small": "puct",
+        "checkers": "puct",
         "chess": "gumbel",
         "backgammon": "puct",
     }  # the shipped networks' searches; PUCT samples backgammon's dice

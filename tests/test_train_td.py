@@ -88,7 +88,8 @@ def test_gradient_equals_torch_autograd(points: int) -> None:
         if points:
             network = NNUE(NetworkConfig("nnue", NNUEArgs(12, 6, outcomes=points), (30,), 1)).double()
             network.load_state_dict(td.value_path(params, dims), strict=False)
-            expected_value = float(network(torch.from_numpy(x)[None])[1])
+            with torch.no_grad():
+                expected_value = float(network(torch.from_numpy(x)[None])[1])
         else:
             expected_value = expected_outputs[0]
         assert value == pytest.approx(expected_value, abs=1e-6)

@@ -41,7 +41,16 @@ from pathlib import Path
 from typing import Any
 
 from rlgames.arena.openings import plies_for
-from rlgames.arena.report import difference_text, elo_text, markdown_table, player_times, score_text, write_results
+from rlgames.arena.report import (
+    big_wins_text,
+    difference_text,
+    elo_text,
+    markdown_table,
+    player_times,
+    points_text,
+    score_text,
+    write_results,
+)
 from rlgames.arena.sprt import SprtConfig, SprtResult
 from rlgames.agents.external import PROTOCOLS
 from rlgames.agents.spec import AgentSpec, check_spec, parameters
@@ -212,6 +221,12 @@ class Row:
     sprt: SprtResult | None = None
     pairs: tuple[int, ...] = ()
     """How many openings the first player scored 0, 1/2, 1, 3/2 and 2 points in (the pentanomial counts)."""
+    points: tuple[float, float, float] | None = None
+    """Where a win may be worth more than 1 point (backgammon's gammons), the first player's points per
+    game and their 95% interval; None elsewhere."""
+    big_wins: str = ""
+    """Where games were worth more than 1 point, those won and lost by 2 or more per 100 games
+    (`rlgames.arena.report.big_wins_text`)."""
 
     @property
     def games(self) -> int:
@@ -328,6 +343,8 @@ def row_of(label: str, match: ArenaResult) -> Row:
     (pair,) = match.pairs
     first, second = (player_times(match, player) for player in (0, 1))
     first_spec, second_spec = match.config.specs
+    bound = match.utility[1]
+    points = (pair.points_per_game, *pair.points_interval(bound=bound)) if bound > 1 else None
     return Row(
         label,
         (first_spec, second_spec),
@@ -338,6 +355,8 @@ def row_of(label: str, match: ArenaResult) -> Row:
         (first.mean_s, second.mean_s),
         match.sprt,
         tuple(pair.pairs),
+        points,
+        big_wins_text(pair.points),
     )
 
 
@@ -347,6 +366,10 @@ def row_text(row: Row) -> str:
         f"learned scored {score_text(row.score, low, high)} ({row.wins}W {row.draws}D {row.losses}L), "
         f"Elo {elo_text(row.elo, *row.elo_interval)}: {row.verdict}"
     )
+    if row.points is not None:
+        text += f"; {points_text(*row.points)} points a game" + (
+            f" ({row.big_wins} per 100 games)" if row.big_wins else ""
+        )
     return text if row.sprt is None else f"{text}; {sprt_text(row.sprt)}"
 
 
@@ -394,10 +417,11 @@ def summary(result: CompareResult) -> str:
         low, high = row.score_interval
         parts.append(
             f"at equal time ({row.label}) {learned} is {PHRASES[row.verdict]} hand-crafted: it scored "
-            f"{score_text(row.score, low, high)} over {row.games} games{transfer_clause(result, row)}"
+            f"{score_text(row.score, low, high)}{points_clause(row)} over {row.games} games"
+            f"{transfer_clause(result, row)}"
         )
     if deep:
-        scores = ", ".join(f"{row.score:.0%} at {row.label}" for row in deep)
+        scores = ", ".join(f"{row.score:.0%}{points_clause(row)} at {row.label}" for row in deep)
         verdicts = {row.verdict for row in deep}
         subject = "it" if parts else learned
         if len(verdicts) == 1:
@@ -408,6 +432,11 @@ def summary(result: CompareResult) -> str:
             through = ", ".join(f"{difference_text(result.through(row.label))} at {row.label}" for row in deep)
             parts[-1] += f"; through the references, {through}"
     return f"In {config.game}, {'; '.join(parts)}."
+
+
+def points_clause(row: Row) -> str:
+    """``" (+0.28 points a game)"`` where a win may be worth more than 1 point, else ""."""
+    return "" if row.points is None else f" ({row.points[0]:+.2f} points a game)"
 
 
 TRANSFER = {
@@ -447,6 +476,8 @@ HEADER = (
 
 
 def table_rows(result: CompareResult) -> list[list[str]]:
+    """`table_header`'s rows: one a budget."""
+    with_points = any(row.points is not None for row in result.rows)
     return [
         [
             row.label,
@@ -455,12 +486,20 @@ def table_rows(result: CompareResult) -> list[list[str]]:
             score_text(row.score, *row.score_interval),
             elo_text(row.elo, *row.elo_interval),
             "-" if math.isnan(row.estimate.nelo) else f"{row.estimate.nelo:+.0f}",
+            *([points_text(*row.points) if row.points else "-"] if with_points else []),
             f"{row.seconds_per_move[0]:.4f}",
             f"{row.seconds_per_move[1]:.4f}",
             row.verdict,
         ]
         for row in result.rows
     ]
+
+
+def table_header(result: CompareResult) -> tuple[str, ...]:
+    """`HEADER`, with the points per game where a win may be worth more than 1 point."""
+    if not any(row.points is not None for row in result.rows):
+        return HEADER
+    return (*HEADER[:6], "points/game (95%)", *HEADER[6:])
 
 
 def markdown(result: CompareResult) -> str:
@@ -484,7 +523,7 @@ def markdown(result: CompareResult) -> str:
             "",
             method,
             "",
-            markdown_table(HEADER, table_rows(result)),
+            markdown_table(table_header(result), table_rows(result)),
             "",
             *(
                 [
