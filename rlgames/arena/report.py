@@ -354,9 +354,9 @@ def big_wins_note(result: ArenaResult) -> str:
     """Per pair where some game was worth more than 1 point, `big_wins_text` from the first-named player's
     side, e.g. ``A vs B: won by 2 in 8.1, by 3 in 0.9; lost by 2 in 12.0, by 3 in 2.3``; "" where none was."""
     lines = [
-        f"{' vs '.join(result.names[i] for i in pair.players)}: {big_wins_text(pair.points)}"
+        f"{' vs '.join(result.names[i] for i in pair.players)}: {text}"
         for pair in result.pairs
-        if big_wins_text(pair.points)
+        if (text := big_wins_text(pair.points))
     ]
     if not lines:
         return ""
