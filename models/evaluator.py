@@ -214,6 +214,11 @@ class NNUEvaluator(NetworkEvaluator):
     def kernel(self) -> Callable[..., float]:
         return self._kernel
 
+    @property
+    def has_outcomes(self) -> bool:
+        """Whether the network gives outcome probabilities (an outcome head), which `outcomes` reads."""
+        return bool(getattr(self.network, "points", 0))
+
     def outcomes(self, states: Sequence[State]) -> np.ndarray:
         """float64[B, 2R - 1]: the outcome probabilities of ``states`` for their observer, as the network
         says them (a network with an outcome head: `rlgames.evaluators.outcomes`; read them with its

@@ -145,6 +145,18 @@ def side_to_move_observer(s) -> int:
     return max(s[PLAYER], 0)
 
 
+@numba.njit(cache=True)
+def unsettled(s):
+    """The default settle: every state is searched as itself."""
+    return s
+
+
+@numba.njit(cache=True)
+def full_stakes(s) -> float:
+    """The default stakes: every state is played for the whole of the game's returns."""
+    return 1.0
+
+
 class GameKernels(NamedTuple):
     """The compiled face of a game: numba functions over its compact state ``s`` (a UniTuple of int64).
 
@@ -189,6 +201,14 @@ class GameKernels(NamedTuple):
       play instead of uniformly random legal actions: go's light playouts, which never fill their own
       eyes, end where uniformly random go would wander for hundreds of moves. It sees no history (go's
       playouts leave superko out). Default None: uniformly random legal actions.
+    * ``settle(s) -> s2`` is the state search values in place of ``s``: ``s`` itself, or where ``s`` is a
+      decision the game takes outside search by a formula (`Game.formula_decision`: backgammon's cube),
+      the state after its passive choice (no double: the roll). Searches settle every child and refuse
+      a root that settles elsewhere. Default: ``s``.
+    * ``stakes(s) -> float`` in (0, 1] is the share of the game's largest returns ``s`` is played for
+      (backgammon's cube: its value over the largest cube's): evaluators value a position as if played for
+      the whole of them (backgammon: per unit of the cube, in the scale of the game without it), and
+      search multiplies their values by it to meet the returns, which count the stakes. Default: 1.
     * ``max_return`` is the largest return (``GameInfo.utility[1]``, filled in by `Game`), by which
       compiled code scales returns into values.
     * ``repetition_illegal`` is ``GameInfo.repetition_illegal``, filled in by `Game`: whether a search
@@ -208,6 +228,8 @@ class GameKernels(NamedTuple):
     move_score: Callable[..., float] = no_move_score
     observer: Callable[..., int] = side_to_move_observer
     playout: Callable[..., tuple[CompactState, int]] | None = None
+    settle: Callable[..., CompactState] = unsettled
+    stakes: Callable[..., float] = full_stakes
     max_return: int = 1
     repetition_illegal: bool = False
 
@@ -475,6 +497,21 @@ class Game(abc.ABC):
         than 12 empty squares); the default tries every position."""
         return None
 
+    # --- decisions taken by formula ---------------------------------------------------------------
+    def formula_decision(self, state: State, evaluator: Any, *, passive: bool = False) -> tuple[int, float] | None:
+        """``(action, value)`` at a decision the game's players take by a formula over an evaluator's
+        estimates rather than by search (backgammon's cube: Janowski's over the outcome probabilities),
+        the value from the side to move as search gives it; ``passive``: the choice that declines
+        (backgammon: never double, always take). None where search decides: every decision by default.
+        The agents ask it first; `GameKernels.settle` is its counterpart inside search."""
+        return None
+
+    def network_game(self) -> Game:
+        """The game whose networks value this one's positions: itself, or where this one only adds
+        decisions taken by formula, the game without them (backgammon with the cube: without it; its
+        compact states and observations are the same but for those decisions)."""
+        return self
+
     # --- networks trained for other parameters ---------------------------------------------------
     def value_scale(self, params: Mapping[str, Any]) -> float | None:
         """The factor that turns the values of a network trained for this game with ``params`` into this
@@ -530,6 +567,20 @@ class State:
         the game is not over."""
         r = float(self.compact[RETURN])
         return [r, -r] if r else [0.0, 0.0]
+
+    def stakes(self) -> float:
+        """The share of the game's largest returns this position is played for (`GameKernels.stakes`:
+        backgammon's cube); 1 in most games."""
+        return float(self.game.kernels.stakes(self.compact))
+
+    def settled(self) -> State:
+        """The state search values in place of this one (`GameKernels.settle`): itself, or after the
+        passive choice of a decision the game takes by formula (backgammon's cube: the roll, undoubled)."""
+        kernels = self.game.kernels
+        if not kernels.provides("settle"):
+            return self
+        compact = kernels.settle(self.compact)
+        return self if compact == self.compact else type(self)(self.game, compact)
 
     def outcome(self) -> Outcome | None:
         """How the game ended (None while it is not over)."""

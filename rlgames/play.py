@@ -63,9 +63,11 @@ class PlaySession:
     def _agent_move(self, state: State) -> State:
         result = self.agent.search(state)
         stats = result.stats
+        most = state.game.info.utility[1]  # where a game is worth more than 1, the value in points too
+        points = f" = {result.value * most:+.2f} points" if most > 1 else ""
         self.write(
             f"agent plays {state.action_to_string(result.action)} "
-            f"(value {result.value:+.2f}, {stats.nodes} nodes, {stats.time_s:.2f} s)"
+            f"(value {result.value:+.2f}{points}, {stats.nodes} nodes, {stats.time_s:.2f} s)"
         )
         return state.apply(result.action)
 

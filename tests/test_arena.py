@@ -455,3 +455,19 @@ def test_the_two_games_of_an_opening_roll_the_same_dice():
         first_rolls.setdefault(record.game.opening_index, set()).add(record.actions[0])
     assert all(len(rolls) == 1 for rolls in first_rolls.values())
     assert len({rolls.pop() for rolls in first_rolls.values()}) > 1
+
+
+def test_the_arena_counts_points_times_the_cube():
+    """With the cube, the same network's checker play with and without cube decisions plays the same
+    games: each pair's games split one win each, and only the cube's stakes differ."""
+    specs = ("expectiminimax(plies=1, eval=pubeval)", "expectiminimax(plies=1, eval=pubeval, passive=true)")
+    params = (("cube", True), ("scoring_type", "full_scoring"))
+    result = run_arena(ArenaConfig("backgammon", specs, games=12, seed=1, opening_plies=0, game_params=params))
+    cubes = [
+        rlgames.load_game("backgammon", **dict(params)).state_from_actions(r.actions).cube() for r in result.records
+    ]
+    returns = [r.outcome.returns[0] for r in result.records]
+    assert all(ret % value == 0 for ret, (value, _) in zip(returns, cubes))
+    assert max(value for value, _ in cubes) >= 2  # some double was taken
+    (pair,) = pair_results(result.records, 2)
+    assert pair.wins == pair.losses == 6

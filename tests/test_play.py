@@ -134,3 +134,34 @@ def test_a_whole_backgammon_game_shows_the_dice_and_ends_in_points():
     boards = [line for line in written if "to move" in line and "dice" in line.lower()]
     assert boards, "the human's board shows the dice"
     assert written[-1].split("\n")[-1].startswith("game over: player ")
+
+
+def test_a_person_doubles_takes_and_drops_in_backgammon_with_the_cube():
+    """The human (seat 0) doubles at its first chance, takes every double, rolls otherwise, and plays the
+    first legal move; the agent answers by Janowski's formula. The game ends in points times the cube."""
+    game = rlgames.load_game("backgammon", cube=True, scoring_type="full_scoring")
+    written: list[str] = []
+    said: list[str] = []
+
+    def read(prompt: str) -> str:
+        listed = written[-1] if written else ""
+        if listed.startswith("legal moves: "):
+            word = listed.removeprefix("legal moves: ").split(", ")[0].split(";")[0]
+        elif "to double or roll" in listed:
+            word = "roll" if "double" in said else "double"
+        elif "to take or drop" in listed:
+            word = "take"
+        else:
+            word = "moves"
+        said.append(word)
+        return word
+
+    agent = rlgames.load_agent("expectiminimax(plies=1, eval=pubeval)", game)
+    final = PlaySession(agent, 0, read=read, write=written.append, rng=np.random.default_rng(5)).run(
+        game.new_initial_state()
+    )
+    assert final is not None and final.is_terminal() and "double" in said
+    assert any(line.startswith("agent plays Take") or line.startswith("agent plays Drop") for line in written)
+    cube = final.cube()
+    assert cube is not None and cube[0] >= 2 and final.returns()[0] % cube[0] == 0
+    assert written[-1].split("\n")[-1].startswith("game over: player ")

@@ -11,16 +11,22 @@ value (gnubg's move filter: faster, not exact), e.g. ``expectiminimax(plies=2, f
 with ``rescore=true`` plays a network trained under another scoring of the game, its values read as
 expected returns there (`rlgames.game.Game.value_scale`): a win/loss backgammon network at full scoring,
 ``expectiminimax(plies=1, model=checkpoints/backgammon.pt, rescore=true)``.
+
+Decisions a game takes by formula rather than search (`rlgames.game.Game.formula_decision`: backgammon's
+cube, by Janowski's formula over the evaluator's outcome probabilities) are taken so, without search;
+``passive=true`` declines them (backgammon: never doubles, always takes).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from rlgames.game import Game, State
 from rlgames.search import Expectiminimax, ExpectiminimaxConfig
 from rlgames.search.expectiminimax.config import SPEC_KEYWORDS
-from rlgames.search.result import SearchResult
+from rlgames.search.result import SearchResult, SearchStats
 
 DEFAULT_DEPTH = 4
 
@@ -42,6 +48,7 @@ class ExpectiminimaxAgent:
         time: float | None = None,
         tt_mb: float = 16.0,
         filter: int | None = None,
+        passive: bool = False,
     ) -> None:
         from rlgames.evaluators import load_evaluator
 
@@ -50,6 +57,7 @@ class ExpectiminimaxAgent:
         if depth is None and plies is None and nodes is None and time is None:
             depth = DEFAULT_DEPTH
         self.game = game
+        self.passive = passive
         if model is not None:
             self.evaluator = load_evaluator("model", game, path=model, rescore=rescore)
         else:
@@ -63,7 +71,19 @@ class ExpectiminimaxAgent:
         self.search_algorithm = Expectiminimax(self.evaluator, config)
 
     def search(self, state: State) -> SearchResult:
-        return self.search_algorithm.search(state)
+        decided = self.game.formula_decision(state, self.evaluator, passive=self.passive)
+        if decided is None:
+            return self.search_algorithm.search(state)
+        action, value = decided
+        policy = np.zeros(self.game.num_actions)
+        policy[action] = 1.0
+        return SearchResult(
+            action=action,
+            value=value,
+            policy=policy,
+            principal_variation=(action,),
+            stats=SearchStats(nodes=1, depth=0),
+        )
 
     def act(self, state: State) -> int:
         return self.search(state).action
@@ -75,4 +95,5 @@ class ExpectiminimaxAgent:
         config = self.search_algorithm.config
         depth = f"plies={config.depth}" if config.depth_unit == "turn" else f"depth={config.depth}"
         kept = "" if config.root_filter is None else f", filter={config.root_filter}"
-        return f"expectiminimax({depth}{kept}, eval={self.evaluator!r})"
+        passive = ", passive=true" if self.passive else ""
+        return f"expectiminimax({depth}{kept}{passive}, eval={self.evaluator!r})"

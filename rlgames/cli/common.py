@@ -15,12 +15,15 @@ from rlgames.registry import list_games, load_game
 
 
 def parse_game_param(text: str) -> tuple[str, object]:
-    """``key=value`` with the value read as a Python literal when it is one (``heaps=1,3,5``)."""
+    """``key=value`` with the value read as a Python literal when it is one (``heaps=1,3,5``), or as a
+    bool written as in agent specs (``cube=true``)."""
     import ast
 
     key, sep, value = text.partition("=")
     if not sep or not key:
         raise argparse.ArgumentTypeError(f"expected key=value, got {text!r}")
+    if value in ("true", "false"):
+        return key, value == "true"
     try:
         return key, ast.literal_eval(value)
     except (ValueError, SyntaxError):

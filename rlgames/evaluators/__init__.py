@@ -133,8 +133,9 @@ def _rollout(game: Game, **params: Any) -> Evaluator:
 
 def _model(game: Game, *, path: str | os.PathLike, **params: Any) -> Evaluator:
     """A network checkpoint as an evaluator. The `models` package (torch) is a plugin of the core: it is
-    imported here, by name, only when a model is asked for."""
-    return _import("rlgames.models.evaluator:NetworkEvaluator").from_checkpoint(path, game, **params)
+    imported here, by name, only when a model is asked for. The network is the one of `Game.network_game`
+    (backgammon with the cube: backgammon without it)."""
+    return _import("rlgames.models.evaluator:NetworkEvaluator").from_checkpoint(path, game.network_game(), **params)
 
 
 def _policy_rollout(

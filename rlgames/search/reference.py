@@ -252,19 +252,19 @@ def _value(
     if depth == 0 and (counters.by_turn or not state.is_chance_node()):
         counters.evaluations += 1
         assert evaluator is not None  # a depth limit comes with one (expectiminimax checks)
-        return min(HIGH, max(LOW, evaluator.value(state))), ()
+        return min(HIGH, max(LOW, evaluator.value(state))) * state.stakes(), ()
     line: tuple[int, ...]
     if state.is_chance_node():
         total, line, likeliest = 0.0, (), -1.0
         for outcome, probability in state.chance_outcomes():
-            value, rest = _child(state.apply(outcome), player, depth, evaluator, counters)
+            value, rest = _child(state.apply(outcome).settled(), player, depth, evaluator, counters)
             total += probability * value
             if probability > likeliest:
                 likeliest, line = probability, (outcome, *rest)
         return total, line
     best, line = -INF, ()
     for action in state.legal_actions():
-        child = state.apply(action)
+        child = state.apply(action).settled()
         turn_ends = not counters.by_turn or child.current_player() != player
         value, rest = _child(child, player, None if depth is None else depth - turn_ends, evaluator, counters)
         if value > best:
@@ -286,3 +286,7 @@ def _child(
 def check_decision_root(state: State) -> None:
     if state.is_terminal() or state.is_chance_node():
         raise ValueError("expectiminimax needs a root where a player is to move (not terminal, not chance)")
+    if state.settled().compact != state.compact:
+        raise ValueError(
+            f"{state.game.name}: this decision is taken by a formula, not by search (Game.formula_decision)"
+        )

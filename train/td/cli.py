@@ -84,6 +84,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = make_config(args)
         game = rlgames.load_game(args.game, **dict(args.param))
+        if game.network_game() != game:
+            raise ValueError(
+                f"train for {game.network_game()!r}: its networks also play {game!r}, whose decisions "
+                "beyond it are taken by formula"
+            )
         out = Path(args.out or f"runs/td-{args.game}")
         print(f"TD(lambda) for {args.game} into {out}: {config}")
         Run(game, config, out, resume=args.resume, workers=args.workers, backend=backend_from_args(args)).run()

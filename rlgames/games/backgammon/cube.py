@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rlgames.evaluators.outcomes import consistent, flip_outcomes
-from rlgames.game import State
-from rlgames.games.backgammon.game import BackgammonState
+from rlgames.game import CHANCE, State
+from rlgames.games.backgammon.doubling import DOUBLE, DROP, ROLL, TAKE, is_cube_decision
+from rlgames.games.backgammon.slots import META, OFFERED, OPENING_BIT, OWNER, SCORING_SHIFT, cube_owner
 
 CUBE_LIFE = 0.68
 """Janowski's cube efficiency ``x`` for money play: gnubg's default for contact positions."""
@@ -107,14 +108,55 @@ def cube_decision(
     evaluator: Any, state: State, *, owner: str = "centered", cube_life: float = CUBE_LIFE
 ) -> CubeEquities:
     """The cube decision of the player about to roll at the chance node ``state``, from the outcome
-    probabilities a network with an outcome head gives there (``evaluator``: an
-    `rlgames.models.NNUEvaluator`, e.g. of ``checkpoints/backgammon_full.pt``); the network values a chance
-    node for the player who just moved, whose outcomes are turned to the roller's. ``owner``: the cube
-    ``"centered"`` or the roller's (``"me"``)."""
-    if not isinstance(state, BackgammonState) or not state.is_chance_node() or state.is_opening():
+    probabilities the evaluator gives there (`roller_outcomes`: e.g. those of ``checkpoints/backgammon_full.pt``
+    through `rlgames.models.NNUEvaluator`). ``owner``: the cube ``"centered"`` or the roller's (``"me"``)."""
+    compact = state.compact
+    if compact[0] != CHANCE or compact[META] & OPENING_BIT:
         raise ValueError("backgammon: a cube decision is taken before a roll, at a chance node after the opening")
-    mover = evaluator.outcomes([state])[0]
-    points = (len(mover) + 1) // 2
-    roller = mover.copy()
-    flip_outcomes(mover, points, roller)
-    return cube_equities(consistent(roller, points), owner, cube_life=cube_life)
+    return cube_equities(roller_outcomes(evaluator, state), owner, cube_life=cube_life)
+
+
+def roller_outcomes(evaluator: Any, roll: State) -> dict[str, float]:
+    """The cubeless outcomes (`consistent`'s names) for the player about to roll at the chance node
+    ``roll``: the evaluator's outcome probabilities where it has them (a network with an outcome head;
+    it values a chance node for the player who just moved, whose outcomes are turned to the roller's),
+    else its value read as a cubeless equity of single games only (``W = L = 1``: pubeval, the
+    hand-crafted evaluator, a win/loss network)."""
+    points = max_points(roll.compact)
+    if getattr(evaluator, "has_outcomes", False):
+        mover = evaluator.outcomes([roll])[0]
+        roller = mover.copy()
+        flip_outcomes(mover, (len(mover) + 1) // 2, roller)
+        return consistent(roller, (len(mover) + 1) // 2)
+    kernel = evaluator.kernel
+    value = kernel(roll.compact) if kernel is not None else evaluator.value(roll)
+    p = min(1.0, max(0.0, (1.0 - value * points) / 2.0))  # the mover's value, turned to the roller's
+    return {"win": p, "lose": 1.0 - p}
+
+
+def max_points(compact: tuple) -> int:
+    """The largest points of a game without the cube under the scoring type of ``compact``: 1, 2 or 3."""
+    return (compact[META] >> SCORING_SHIFT & 3) + 1
+
+
+def formula_decision(
+    state: State, evaluator: Any, *, passive: bool = False, cube_life: float = CUBE_LIFE
+) -> tuple[int, float] | None:
+    """``(action, value)`` at a decision of the cube (`rlgames.game.Game.formula_decision`), by Janowski's
+    formula over the evaluator's outcome probabilities (`roller_outcomes`); ``passive``: never double,
+    always take. The value, from the side to move, is search's: the cubeful equity times the stakes
+    over the largest points. None elsewhere."""
+    compact = state.compact
+    if not is_cube_decision(compact):
+        return None
+    offered = compact[OWNER] & OFFERED != 0
+    roll = type(state)(state.game, (CHANCE, 0, compact[OWNER] & ~OFFERED, *compact[3:]))
+    owner = "centered" if cube_owner(compact) < 0 else "me"
+    equities = cube_equities(roller_outcomes(evaluator, roll), owner, cube_life=cube_life)
+    scale = state.stakes() / max_points(compact)
+    if offered:  # the taker's decision, its equity the doubler's negated
+        take = passive or equities.take
+        return (TAKE, -equities.double_take * scale) if take else (DROP, -equities.double_pass * scale)
+    if not passive and equities.double:
+        return DOUBLE, min(equities.double_take, equities.double_pass) * scale
+    return ROLL, equities.no_double * scale

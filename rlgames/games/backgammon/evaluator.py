@@ -18,6 +18,11 @@ values are those of the win/loss heuristic, bit for bit. Pubeval, a win/loss eva
 published, does not model gammons: its values are at most ``1 / max_points`` in size, that of a sure
 single win. Terminal states are scored by the searches, never by these kernels.
 
+For the doubling cube, which needs the chance of winning (`rlgames.games.backgammon.cube`),
+`pubeval_win` reads one from pubeval: in contact a logistic of its score, fitted to its own games
+(`PUBEVAL_WIN_SLOPE`); in a race the race formula's, as pubeval's race weights choose among the moves
+of one roll but do not rank positions (the same fit over races has a negative slope).
+
 Pubeval's score is not a probability: `pubeval_squash` maps it monotonically into [-1, 1] by
 ``tanh(score / PUBEVAL_SCALE)`` with `PUBEVAL_SCALE` = 10: after its own moves in pubeval self-play
 the mover's scores run from about -27 to 23 (1st to 99th percentile; race scores spread wider than
@@ -30,7 +35,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numba import njit
@@ -40,17 +45,27 @@ from rlgames.game import CHANCE, PLAYER, State
 from rlgames.games.backgammon.evaluator_terms import (
     DEFAULT_WEIGHTS,
     FEATURE_NAMES,
+    KEITH_LEAD,
+    KEITH_TOTAL,
+    NUM_FEATURES,
+    RACE,
     SCALE,
     equity,
     features,
     pubeval,
+    race_value,
 )
 from rlgames.games.backgammon.rules import observer, perspective, view
-from rlgames.games.backgammon.slots import META, SCORING_SHIFT
+from rlgames.games.backgammon.slots import META, OPENING_BIT, SCORING_SHIFT
 from rlgames.jit.cache import cache_closure
 
 PUBEVAL_SCALE = 10.0
 """`pubeval_squash`'s scale: a score of 10 is worth tanh(1) = 0.76."""
+PUBEVAL_WIN_SLOPE, PUBEVAL_WIN_OFFSET = 0.0608, -0.728
+"""``P(the mover wins) = sigmoid(slope * score + offset)`` in contact: the maximum-likelihood fit over
+the 166,114 contact positions before a roll of 3,000 games of 1-ply pubeval against itself
+(``python benchmarks/calibrate_pubeval.py --games 3000 --seed 0``). A score of 0 is worth 33%, the
+median contact score (+13) 52%."""
 ROW = 26
 """A row of `view`: 24 points, the bar, the borne-off checkers."""
 
@@ -135,6 +150,19 @@ def pubeval_kernel(s) -> float:
     return value / max_points(s)
 
 
+@njit(cache=True)
+def pubeval_win(s) -> float:
+    """The chance that the player who moved into the chance node ``s`` wins, read from pubeval: in
+    contact `PUBEVAL_WIN_SLOPE`'s logistic of its score, in a race the race formula's for the roller,
+    complemented."""
+    rows = board(s)  # row 0: the player about to roll, row 1: the player who moved
+    f = np.empty(NUM_FEATURES)
+    features(rows[0], rows[1], f)
+    if f[RACE] > 0.0:
+        return (1.0 - race_value(rows[0], f[KEITH_LEAD], f[KEITH_TOTAL])) / 2.0
+    return 1.0 / (1.0 + math.exp(-(PUBEVAL_WIN_SLOPE * pubeval(rows[1], rows[0]) + PUBEVAL_WIN_OFFSET)))
+
+
 class BackgammonEvaluator(LinearEvaluator):
     """The hand-crafted backgammon evaluation (`rlgames.games.backgammon.evaluator_terms`): in contact
     ``tanh(weights . features / 50)`` for the player on roll, in a race the Keith-count race formula,
@@ -169,9 +197,18 @@ class PubevalEvaluator(Evaluator):
     pubeval's moves."""
 
     scores_chance_nodes = True
+    has_outcomes = True
+    """It gives the chance of winning at a chance node (`outcomes`), for the cube's decisions."""
 
     def value(self, state: State) -> float:
         return float(pubeval_kernel(state.compact))
+
+    def outcomes(self, states: Sequence[State]) -> np.ndarray:
+        """float64[B, 1]: the chance that the player who moved into each chance node wins (`pubeval_win`),
+        the one outcome of single games (`rlgames.evaluators.outcomes`)."""
+        if any(not state.is_chance_node() or state.compact[META] & OPENING_BIT for state in states):
+            raise ValueError("backgammon: pubeval's chance of winning is read before a roll, after the opening")
+        return np.array([[pubeval_win(state.compact)] for state in states])
 
     @property
     def kernel(self) -> Callable[..., float]:

@@ -1,5 +1,5 @@
 """Backgammon in writing: OpenSpiel's action strings, moves as people write them, the ASCII board and
-gnubg's Position ID. Plain Python over the compact state (none of it is on a hot path).
+gnubg's Position ID and Match ID. Plain Python over the compact state (none of it is on a hot path).
 
 Point numbers here are a player's own (1..24, the 1-point the last before bearing off; 25 the bar, 0
 off), as in OpenSpiel's strings: ``24/18 13/10`` is the same move for either player, each counting
@@ -13,6 +13,7 @@ import base64
 import binascii
 import itertools
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -251,3 +252,160 @@ def parse_position_id(text: str, on_roll: int) -> np.ndarray:
     if (board[:, 25] == NUM_CHECKERS).any():
         raise ValueError(f"backgammon: Position ID {text!r} is a finished game: a player has no checker left")
     return board
+
+
+# --- gnubg's Match ID ------------------------------------------------------------------------------------
+# The match key's fields in stream order with their widths in bits (gnubg's manual, "A technical description
+# of the Match ID", and matchid.c's MatchID): each written least significant bit first, bit k of the stream
+# bit k % 8 of byte k // 8; 9 bytes, 12 base64 characters. The 67th bit, newer gnubg's, is set when the
+# Jacoby rule is off (the manual's 66 bits leave it 0); the last 5 are always 0.
+_MATCH_KEY = (
+    ("cube", 4),
+    ("cube_owner", 2),
+    ("on_roll", 1),
+    ("crawford", 1),
+    ("game_state", 3),
+    ("turn", 1),
+    ("double_offered", 1),
+    ("resigned", 2),
+    ("die_1", 3),
+    ("die_2", 3),
+    ("match_length", 15),
+    ("score_0", 15),
+    ("score_1", 15),
+    ("no_jacoby", 1),
+)
+_MATCH_KEY_BITS = sum(width for _, width in _MATCH_KEY)  # 67 of the key's 72
+_CENTERED = 3  # the cube owner's bits when nobody owns the cube
+_MAX_FIELD = (1 << 15) - 1  # match length and scores
+
+
+@dataclass(frozen=True)
+class MatchId:
+    """What gnubg's Match ID says: the cube, whose turn, the dice, the match and its score (players are
+    gnubg's 0 and 1, the same as a Position ID's)."""
+
+    cube_value: int
+    """The cube's value, a power of 2 from 1 to 2**15."""
+    cube_owner: int | None
+    """The player who owns the cube, None when it is in the middle."""
+    on_roll: int
+    """The player on roll or who has rolled (the dice's owner)."""
+    crawford: bool
+    """Whether this game is the Crawford game (never in a money game)."""
+    game_state: int
+    """gnubg's game state: 0 no game, 1 playing, 2 over, 3 resigned, 4 ended by a dropped cube."""
+    turn: int
+    """The player who has to decide now (the opponent of ``on_roll`` after a double or a resignation)."""
+    double_offered: bool
+    """Whether a double is being offered."""
+    resigned: int
+    """The resignation offered: 0 none, 1 single game, 2 gammon, 3 backgammon."""
+    dice: tuple[int, int]
+    """The dice rolled, each 1..6, or (0, 0) before the roll (gnubg writes the larger die first)."""
+    match_length: int
+    """The match's length in points, 0 for a money game."""
+    score: tuple[int, int]
+    """Player 0's and player 1's points."""
+    jacoby: bool = True
+    """Whether the Jacoby rule is in use: newer gnubg's 67th bit, 1 when it is off."""
+
+
+def _match_problem(m: MatchId) -> str | None:
+    """Why ``m`` cannot be a Match ID, or None: each field's range and gnubg's own checks (a score within the
+    match's length, no Crawford game in money play)."""
+
+    def whole(x: object, low: int, high: int) -> bool:
+        return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and low <= int(x) <= high
+
+    if not whole(m.cube_value, 1, 1 << 15) or m.cube_value & (m.cube_value - 1):
+        return f"cube value {m.cube_value!r} is not a power of 2 from 1 to 32768"
+    if m.cube_owner is not None and not whole(m.cube_owner, 0, 1):
+        return f"cube owner {m.cube_owner!r} is not 0, 1 or None"
+    for name in ("on_roll", "turn"):
+        if not whole(getattr(m, name), 0, 1):
+            return f"{name} {getattr(m, name)!r} is not 0 or 1"
+    for name in ("crawford", "double_offered", "jacoby"):
+        if not isinstance(getattr(m, name), (bool, np.bool_)):
+            return f"{name} {getattr(m, name)!r} is not a bool"
+    if not whole(m.game_state, 0, 4):
+        return f"game state {m.game_state!r} is not 0..4"
+    if not whole(m.resigned, 0, 3):
+        return f"resignation {m.resigned!r} is not 0..3"
+    if not (isinstance(m.dice, tuple) and len(m.dice) == 2 and all(whole(d, 0, 6) for d in m.dice)) or (
+        0 in m.dice and m.dice != (0, 0)
+    ):
+        return f"dice {m.dice!r} are neither two of 1..6 nor (0, 0)"
+    if not whole(m.match_length, 0, _MAX_FIELD):
+        return f"match length {m.match_length!r} is not 0..{_MAX_FIELD}"
+    top = m.match_length or _MAX_FIELD
+    if not (isinstance(m.score, tuple) and len(m.score) == 2 and all(whole(s, 0, top) for s in m.score)):
+        return f"score {m.score!r} is not two points of 0..{top}"
+    if m.crawford and not m.match_length:
+        return "a money game has no Crawford game"
+    return None
+
+
+def match_id(m: MatchId) -> str:
+    """gnubg's Match ID of ``m``: 12 base64 characters. Raises `ValueError` (one line) if a field is out of
+    range."""
+    problem = _match_problem(m)
+    if problem:
+        raise ValueError(f"backgammon: cannot write a Match ID: {problem}")
+    values = {
+        "cube": int(m.cube_value).bit_length() - 1,
+        "cube_owner": _CENTERED if m.cube_owner is None else int(m.cube_owner),
+        "on_roll": int(m.on_roll),
+        "crawford": int(m.crawford),
+        "game_state": int(m.game_state),
+        "turn": int(m.turn),
+        "double_offered": int(m.double_offered),
+        "resigned": int(m.resigned),
+        "die_1": int(m.dice[0]),
+        "die_2": int(m.dice[1]),
+        "match_length": int(m.match_length),
+        "score_0": int(m.score[0]),
+        "score_1": int(m.score[1]),
+        "no_jacoby": int(not m.jacoby),
+    }
+    key, at = 0, 0
+    for name, width in _MATCH_KEY:
+        key |= values[name] << at
+        at += width
+    return base64.b64encode(key.to_bytes(9, "little")).decode()
+
+
+def parse_match_id(text: str) -> MatchId:
+    """The match state of gnubg's Match ID ``text``. Raises `ValueError` (one line) on a bad ID."""
+    if not isinstance(text, str) or not re.fullmatch(r"[A-Za-z0-9+/]{12}", text.strip()):
+        raise ValueError(f"backgammon: bad Match ID {text!r}: expected 12 base64 characters like QYkqASAAIAAA")
+    try:
+        key = int.from_bytes(base64.b64decode(text.strip(), validate=True), "little")
+    except binascii.Error:
+        raise ValueError(f"backgammon: bad Match ID {text!r}: not base64") from None
+    if key >> _MATCH_KEY_BITS:
+        raise ValueError(f"backgammon: bad Match ID {text!r}: bits set past the {_MATCH_KEY_BITS}th")
+    values, at = {}, 0
+    for name, width in _MATCH_KEY:
+        values[name] = key >> at & ((1 << width) - 1)
+        at += width
+    if values["cube_owner"] == 2:
+        raise ValueError(f"backgammon: bad Match ID {text!r}: cube owner bits 10 (neither player nor centered)")
+    m = MatchId(
+        cube_value=1 << values["cube"],
+        cube_owner=None if values["cube_owner"] == _CENTERED else values["cube_owner"],
+        on_roll=values["on_roll"],
+        crawford=bool(values["crawford"]),
+        game_state=values["game_state"],
+        turn=values["turn"],
+        double_offered=bool(values["double_offered"]),
+        resigned=values["resigned"],
+        dice=(values["die_1"], values["die_2"]),
+        match_length=values["match_length"],
+        score=(values["score_0"], values["score_1"]),
+        jacoby=not values["no_jacoby"],
+    )
+    problem = _match_problem(m)
+    if problem:
+        raise ValueError(f"backgammon: bad Match ID {text!r}: {problem}")
+    return m

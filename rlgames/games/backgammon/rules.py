@@ -32,6 +32,7 @@ import numpy as np
 from numba import njit
 
 from rlgames.game import CHANCE, ILLEGAL, TERMINAL, GameKernels
+from rlgames.games.backgammon.doubling import apply_cube, before_roll, cube_actions, is_cube_decision, settle, stakes
 from rlgames.games.backgammon.generate import MAX_ACTIONS, decision_actions
 from rlgames.games.backgammon.moves import (
     LOW_FIRST,
@@ -48,6 +49,7 @@ from rlgames.games.backgammon.slots import (
     LOW_SHIFT,
     META,
     NUM_CHECKERS,
+    OFFERED,
     OPENING_BIT,
     OWNER,
     SCORING_SHIFT,
@@ -56,6 +58,7 @@ from rlgames.games.backgammon.slots import (
     bar,
     checkers_left,
     count_at,
+    cube_value,
     dice_pair,
     owner_mask,
     turn,
@@ -91,6 +94,8 @@ def legal_actions(s, out) -> int:
         return n
     if code < 0:
         return 0
+    if is_cube_decision(s):
+        return cube_actions(s, out)
     return decision_actions(s, out)
 
 
@@ -160,13 +165,13 @@ def _play(s, action: int):
         meta -= LEFT_UNIT
     after = (CHANCE, 0, owner, c0, c1, c2, c3, meta & ~TURN_FIELDS | (1 - player) << TURN_SHIFT)
     if not (owner_mask(after, player) or bar(after, player)):  # all borne off: a win
-        points = win_points(after, player)
+        points = win_points(after, player) * cube_value(after)
         return _over(after, points if player == 0 else -points)
     if meta >> LEFT_SHIFT == 0:  # the turn limit: a draw
         return _over(after, 0)
     if not half and low == high and moves == 2:  # the second half of the doubles turn follows
         return (player, 0, owner, c0, c1, c2, c3, meta | HALF_BIT)
-    return after
+    return before_roll(after, 1 - player)
 
 
 @njit(cache=True)
@@ -180,6 +185,8 @@ def apply(s, action: int):
     code = s[0]
     if code == CHANCE:
         return _roll(s, action)
+    if code >= 0 and is_cube_decision(s):
+        return apply_cube(s, action)
     if code >= 0 and decision_is_legal(s, action):
         return _play(s, action)
     return _illegal(s)
@@ -221,9 +228,9 @@ def observer(s) -> int:
 def dice(s) -> tuple[int, int, int]:
     """``(low, high, moves)``: the dice to play at a decision node and the checker moves they still
     allow this turn (4 on the first half of a doubles turn, else 2); ``(0, 0, 0)`` elsewhere."""
-    if s[0] < 0:
-        return 0, 0, 0
     low, high = dice_pair(s)
+    if s[0] < 0 or not low:
+        return 0, 0, 0
     return low, high, 4 if low == high and not s[META] & HALF_BIT else 2
 
 
@@ -269,7 +276,9 @@ def observation(s, player, out) -> None:
       checkers in columns 24 and 25);
     * row 8: columns 0-5 the low die to play (one-hot), 6-11 the high die, 12 the second half of a
       doubles turn, 13 ``player`` is on roll (to move, or to roll next), 14 the opponent is, 15 a chance
-      node, 16 the opening roll (no one on roll yet).
+      node, 16 the opening roll (no one on roll yet), 17 a decision to double or roll, 18 a decision to
+      take or drop a double (`doubling`; the cube's value and owner are not shown, as the networks
+      value positions for a cube of 1).
     """
     out[:] = 0.0
     for position in range(24):
@@ -290,6 +299,8 @@ def observation(s, player, out) -> None:
         out[DICE_ROW, 13 if perspective(s) == player else 14] = 1.0
     out[DICE_ROW, 15] = s[0] == CHANCE
     out[DICE_ROW, 16] = opening
+    if is_cube_decision(s):
+        out[DICE_ROW, 18 if s[OWNER] & OFFERED else 17] = 1.0
 
 
 KERNELS = GameKernels(
@@ -300,4 +311,6 @@ KERNELS = GameKernels(
     max_actions=MAX_ACTIONS,
     chance_outcomes=chance_outcomes,
     observer=observer,
+    settle=settle,
+    stakes=stakes,
 )

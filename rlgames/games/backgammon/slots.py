@@ -11,7 +11,8 @@ slot      content
 ========  ==========================================================================================
 0         player code: 0 or 1 to move, `CHANCE`, `TERMINAL` (`ILLEGAL` from a bad apply)
 1         player 0's return once over: 0 (a draw at the turn limit), +-1, +-2 (gammon), +-3 (backgammon)
-2         `OWNER`: bit p set where player 0's checkers stand on position p (24 bits)
+2         `OWNER`: bit p set where player 0's checkers stand on position p (bits 0-23); the doubling
+          cube in bits 24-29 (`CUBE` fields, below)
 3 .. 6    `COUNTS`: bit k of the number of checkers on position p (whoever owns it) is bit p of slot
           ``COUNTS + k`` (four bit planes of 24 bits: counts 0..15)
 7         `META`, bit fields below
@@ -32,6 +33,15 @@ slot      content
 * 19-29: the turns left before the turn limit: ``max_player_turns + 1`` at the start, one less after
   the first action of every turn; the game ends, drawn, when it reaches 0 (OpenSpiel's
   ``max_player_turns``, below).
+
+`CUBE` fields of the `OWNER` slot, all 0 without the cube (``Backgammon(cube=True)``, money play):
+
+* 24-26: `cube_level`: 0 without the cube, else 1 + log2 of the cube's value (1..7: the cube 1 to 64);
+* 27-28: the cube's owner: 0 centered, 1 + the player who may redouble;
+* 29: a double is offered, awaiting the side to move's take or pass.
+
+A decision node without dice is a cube decision: with the `OFFERED` bit the side to move takes or passes,
+without it the player about to roll doubles or rolls.
 
 Borne-off checkers are not stored: a player's are 15 minus those on the board and on the bar.
 
@@ -62,6 +72,12 @@ SCORING_SHIFT = 17
 LEFT_SHIFT = 19
 MAX_PLAYER_TURNS = (1 << 11) - 2  # turns left, up to max_player_turns + 1, fill 11 bits
 
+CUBE_SHIFT, CUBE_OWNER_SHIFT = 24, 27
+OFFERED = 1 << 29
+CUBE_FIELDS = 0x3F << CUBE_SHIFT
+MAX_CUBE_LEVEL = 7
+"""The largest cube, 64 (level 7): no double beyond it."""
+
 SCORING_TYPES = ("winloss_scoring", "enable_gammons", "full_scoring")
 """OpenSpiel's ``scoring_type`` values, by the index stored in `META`: a win counts 1; a gammon 2;
 a gammon 2 and a backgammon 3."""
@@ -87,6 +103,33 @@ def dice_pair(s) -> tuple[int, int]:
 def turn(s) -> int:
     """The turn player (`META` bit 15)."""
     return s[META] >> TURN_SHIFT & 1
+
+
+@njit(cache=True, inline="always")
+def cube_level(s) -> int:
+    """0 without the cube, else 1 + log2 of its value."""
+    return s[OWNER] >> CUBE_SHIFT & 7
+
+
+@njit(cache=True, inline="always")
+def cube_value(s) -> int:
+    """The cube's value (1 without the cube): what every point of the game is multiplied by."""
+    level = cube_level(s)
+    return 1 << (level - 1) if level else 1
+
+
+@njit(cache=True, inline="always")
+def cube_owner(s) -> int:
+    """The player who owns the cube, -1 where it is centered (or where there is none)."""
+    return (s[OWNER] >> CUBE_OWNER_SHIFT & 3) - 1
+
+
+@njit(cache=True, inline="always")
+def may_double(s, player: int) -> bool:
+    """Whether ``player`` may double before its roll: the cube is in play, below 64, centered or its."""
+    level = cube_level(s)
+    owner = cube_owner(s)
+    return 0 < level < MAX_CUBE_LEVEL and (owner < 0 or owner == player)
 
 
 @njit(cache=True)
@@ -117,10 +160,13 @@ def checkers_left(s, player: int) -> int:
     return total
 
 
-def pack_state(code: int, ret: int, counts: tuple[np.ndarray, np.ndarray], bars: tuple[int, int], meta: int) -> tuple:
+def pack_state(
+    code: int, ret: int, counts: tuple[np.ndarray, np.ndarray], bars: tuple[int, int], meta: int, cube: int = 0
+) -> tuple:
     """A compact state from per-player checker counts by position (``counts[p][position]``), the bar
-    counts, and the `META` fields other than the bars (``meta``). Python-side: for setting positions up."""
-    owner, planes = 0, [0, 0, 0, 0]
+    counts, the `META` fields other than the bars (``meta``) and the `CUBE` fields (``cube``, already
+    shifted). Python-side: for setting positions up."""
+    owner, planes = cube, [0, 0, 0, 0]
     for position in range(NUM_POINTS):
         c0, c1 = int(counts[0][position]), int(counts[1][position])
         if c0 and c1:

@@ -133,6 +133,8 @@ def make_expectiminimax(
         kernels.repetition,
         kernels.provides("repetition"),
         kernels.max_return,
+        kernels.settle,
+        kernels.stakes,
         by_turn,
     )
 
@@ -147,6 +149,8 @@ def _compile(
     repetition: Callable[..., int],
     repeats: bool,
     max_return: int,
+    settle: Callable[..., tuple],
+    stakes: Callable[..., float],
     by_turn: bool,
 ) -> Callable[..., float]:
 
@@ -163,7 +167,7 @@ def _compile(
         chance = code == CHANCE
         if depth <= 0 and (by_turn or not chance):
             control[EVALS] += 1
-            return min(HIGH, max(LOW, evaluate(s)))
+            return min(HIGH, max(LOW, evaluate(s))) * stakes(s)
         if ply + 1 >= len(ws.plies) - 1:
             control[OVERFLOW] = 1
             return 0.0
@@ -211,7 +215,7 @@ def _compile(
             elif prune:
                 lo, hi = alpha, beta
             a = actions[i]
-            s2 = apply(s, a)
+            s2 = settle(apply(s, a))
             mover = s2[0]
             verdict = repetition(s2, keys, history + ply + 1) if repeats else 0
             if verdict == REPETITION_ILLEGAL:

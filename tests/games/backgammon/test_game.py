@@ -108,6 +108,7 @@ def test_backgammon_game_info_matches_openspiel():
         assert info.max_game_length == spiel.max_game_length() + 1  # OpenSpiel's is one short: see below
     defaults = game_parameters("backgammon")
     spiel_defaults = spiel_game().get_parameters()
+    assert defaults.pop("cube") is False  # rlgames' own parameter: OpenSpiel's backgammon has no cube
     assert all(defaults[key] == spiel_defaults[key] for key in defaults)
     assert KERNELS.max_actions == MAX_ACTIONS >= max(MAX_LEGAL, 36)
 
