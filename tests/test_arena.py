@@ -366,10 +366,10 @@ def test_pair_results_count_points_beside_wins_draws_and_losses():
     assert pair.points == ((-1.0, 1), (0.0, 1), (2.0, 2)) and pair.points_per_game == 0.75
     assert pair.terminations == (("normal", 3), ("repetition", 1))
     # over its two game pairs (totals +4 and -1: Student's t with one degree of freedom spans the range) ...
-    assert pair.pair_points == ((-1.0, 1), (4.0, 1)) and pair.points_interval(0.95, bound=2.0) == (-2.0, 2.0)
-    # ... and over the games where they are not all in pairs, clipped to the utility
+    assert pair.pair_points == ((-1.0, 1), (4.0, 1)) and pair.points_interval(0.95) == (-2.0, 2.0)
+    # ... and over the games where they are not all in pairs, within the largest return reached (2)
     unpaired = PairResult((0, 1), 2, 1, 1, points=pair.points)
-    assert unpaired.points_interval(0.95, bound=2.0) == (pytest.approx(LOW), 2.0)
+    assert unpaired.points_interval(0.95) == (pytest.approx(LOW), 2.0)
 
 
 def tug_result() -> ArenaResult:

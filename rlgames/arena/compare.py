@@ -343,8 +343,7 @@ def row_of(label: str, match: ArenaResult) -> Row:
     (pair,) = match.pairs
     first, second = (player_times(match, player) for player in (0, 1))
     first_spec, second_spec = match.config.specs
-    bound = match.utility[1]
-    points = (pair.points_per_game, *pair.points_interval(bound=bound)) if bound > 1 else None
+    points = (pair.points_per_game, *pair.points_interval()) if match.utility[1] > 1 else None
     return Row(
         label,
         (first_spec, second_spec),

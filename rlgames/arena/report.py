@@ -14,7 +14,7 @@ from typing import Any, Iterable, Sequence
 
 from rlgames.arena.match import MoveTimes
 from rlgames.arena.positions import moves_to_text
-from rlgames.arena.scores import merge_counts, points_interval
+from rlgames.arena.scores import merge_counts, points_interval, reached
 from rlgames.arena.stats import EloDifference
 from rlgames.arena.tournament import ArenaResult
 from rlgames.game import Game
@@ -50,7 +50,7 @@ def results_dict(result: ArenaResult) -> dict[str, Any]:
     for pair in result.pairs:
         estimate = pair.estimate(elo.confidence)
         low, high = estimate.interval
-        points_low, points_high = pair.points_interval(elo.confidence, bound=result.utility[1])
+        points_low, points_high = pair.points_interval(elo.confidence)
         pairs.append(
             {
                 "players": [result.names[i] for i in pair.players],
@@ -128,13 +128,14 @@ def _player_totals(result: ArenaResult, player: int) -> tuple[int, float]:
 
 def player_points(result: ArenaResult, player: int) -> tuple[float, float, float]:
     """``player``'s mean points per game over the tournament and its interval: ``(mean, lower, upper)``
-    (`rlgames.arena.scores.points_interval`, clipped to the game's utility range)."""
+    (`rlgames.arena.scores.points_interval`, within the largest return the games reached)."""
     tallies = []
     for pair in result.pairs:
         if player in pair.players:
             sign = 1.0 if pair.players[0] == player else -1.0
             tallies.append([(0.0 + sign * points, games) for points, games in pair.points])
-    return points_interval(merge_counts(*tallies), result.elo.confidence, result.utility[1])
+    merged = merge_counts(*tallies)
+    return points_interval(merged, result.elo.confidence, reached(merged))
 
 
 def player_times(result: ArenaResult, player: int) -> MoveTimes:
@@ -272,7 +273,7 @@ def pair_rows(result: ArenaResult) -> tuple[list[str], list[list[str]]]:
     for pair in result.pairs:
         estimate = pair.estimate(confidence)
         low, high = estimate.interval
-        points = points_text(pair.points_per_game, *pair.points_interval(confidence, bound=result.utility[1]))
+        points = points_text(pair.points_per_game, *pair.points_interval(confidence))
         rows.append(
             [
                 " vs ".join(result.names[i] for i in pair.players),
@@ -448,7 +449,7 @@ def markdown_report(result: ArenaResult) -> str:
         f"draws per pair, anchored at {result.names[config.anchor]} = {config.anchor_rating:g}; intervals "
         f"from the Fisher information, relative to the anchor. Pairs: {method_note(result)} Points per game: "
         f"a player's return, in the game's utility range [{result.utility[0]:g}, {result.utility[1]:g}], with "
-        f"the same estimator over single games."
+        f"the same estimator over single games, within the largest return the games reached."
     )
     lines = [
         f"# Arena: {config.game}",

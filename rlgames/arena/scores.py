@@ -63,9 +63,12 @@ class PairResult:
         games = sum(count for _, count in self.points)
         return sum(value * count for value, count in self.points) / games if games else math.nan
 
-    def points_interval(self, confidence: float = 0.95, *, bound: float) -> tuple[float, float]:
-        """The interval of the points per game, within ``[-bound, bound]``, the game's utility range: over
-        the game pairs when every game is in one (the pair's mean), over the games otherwise."""
+    def points_interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """The interval of the points per game, within the largest return the games reached (the range of
+        the small-sample correction: backgammon's cube could reach 192, and its pseudo-games there would
+        swamp the games): over the game pairs when every game is in one (the pair's mean), over the games
+        otherwise."""
+        bound = reached(self.points)
         if self.pair_points and 2 * sum(count for _, count in self.pair_points) == self.games:
             pair_means = [(total / 2.0, count) for total, count in self.pair_points]
             return points_interval(pair_means, confidence, bound)[1:]
@@ -94,6 +97,11 @@ def points_interval(
     """The mean of points given as ``(points, games)`` counts within ``[-bound, bound]``, and its interval
     (`rlgames.arena.stats.points_estimate`): ``(mean, lower, upper)``, NaN for no games."""
     return points_estimate([(float(value), count) for value, count in points if count], bound, confidence)
+
+
+def reached(points: Iterable[tuple[float, int]]) -> float:
+    """The largest return, in size, of points given as ``(points, games)`` counts, and at least 1 (a win's)."""
+    return max((abs(value) for value, count in points if count), default=1.0) or 1.0
 
 
 def merge_counts(*tallies: Iterable[tuple[Any, int]]) -> tuple[tuple[Any, int], ...]:

@@ -81,8 +81,7 @@ def points_text(match: Match) -> str:
     if not match.points:
         return "-"
     pair = PairResult((0, 1), match.wins, match.draws, match.losses, points=match.points, pair_points=match.pair_points)
-    bound = max(abs(value) for value, _ in match.points)
-    return report.points_text(pair.points_per_game, *pair.points_interval(bound=bound))
+    return report.points_text(pair.points_per_game, *pair.points_interval())
 
 
 def elo_text(match: Match) -> str:

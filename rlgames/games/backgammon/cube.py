@@ -16,6 +16,10 @@ The decisions follow: double when the doubled cube, taken or passed, is worth at
 (``min(take, pass) >= no double``: a double that the opponent must pass is a cash, and "too good to
 double" means keeping the cube to play on for a gammon), and take when the doubled cube taken costs less
 than passing (``take <= 1`` for the doubler).
+
+`formula_decision` takes the agents' decisions in the game with the cube (``Backgammon(cube=True)``,
+`rlgames.games.backgammon.doubling`): the roller's to double or roll, the opponent's to take or drop, from
+`roller_outcomes` at the roll that follows.
 """
 
 from __future__ import annotations
@@ -125,9 +129,10 @@ def roller_outcomes(evaluator: Any, roll: State) -> dict[str, float]:
     points = max_points(roll.compact)
     if getattr(evaluator, "has_outcomes", False):
         mover = evaluator.outcomes([roll])[0]
+        most = (len(mover) + 1) // 2  # the points of the network's outcome head
         roller = mover.copy()
-        flip_outcomes(mover, (len(mover) + 1) // 2, roller)
-        return consistent(roller, (len(mover) + 1) // 2)
+        flip_outcomes(mover, most, roller)
+        return consistent(roller, most)
     kernel = evaluator.kernel
     value = kernel(roll.compact) if kernel is not None else evaluator.value(roll)
     p = min(1.0, max(0.0, (1.0 - value * points) / 2.0))  # the mover's value, turned to the roller's
