@@ -124,8 +124,8 @@ def roller_outcomes(evaluator: Any, roll: State) -> dict[str, float]:
     """The cubeless outcomes (`consistent`'s names) for the player about to roll at the chance node
     ``roll``: the evaluator's outcome probabilities where it has them (a network with an outcome head;
     it values a chance node for the player who just moved, whose outcomes are turned to the roller's),
-    else its value read as a cubeless equity of single games only (``W = L = 1``: pubeval, the
-    hand-crafted evaluator, a win/loss network)."""
+    or the hand-crafted evaluator and pubeval, `rlgames.games.backgammon.evaluator`), else its value read
+    as a cubeless equity of single games only (``W = L = 1``: a win/loss network)."""
     points = max_points(roll.compact)
     if getattr(evaluator, "has_outcomes", False):
         mover = evaluator.outcomes([roll])[0]

@@ -41,6 +41,7 @@ import numpy as np
 from numba import njit
 
 from rlgames.evaluators.base import Evaluator, LinearEvaluator
+from rlgames.evaluators.outcomes import flip_outcomes
 from rlgames.game import CHANCE, PLAYER, State
 from rlgames.games.backgammon.evaluator_terms import (
     DEFAULT_WEIGHTS,
@@ -51,7 +52,10 @@ from rlgames.games.backgammon.evaluator_terms import (
     RACE,
     SCALE,
     equity,
+    evaluate,
     features,
+    gammon_chances,
+    is_race,
     pubeval,
     race_value,
 )
@@ -104,6 +108,31 @@ def heuristic_value(s, weights, scale: float) -> float:
     if observer(s) != perspective(s):
         value = -value
     return value / points
+
+
+@njit(cache=True)
+def heuristic_outcomes(s, weights, scale: float, out) -> None:
+    """The heuristic's outcome probabilities of the non-terminal ``s`` for its `observer` into ``out``
+    (`rlgames.evaluators.outcomes`' 2R - 1 of them, R the state's `max_points`): P(win) from `evaluate`
+    read as ``2 P(win) - 1``, the gammons and backgammons given a win or a loss by `gammon_chances`, so
+    that their expected return over R is `heuristic_value`."""
+    points = max_points(s)
+    rows = board(s)
+    own, opp = rows[0], rows[1]
+    win = (1.0 + evaluate(own, opp, weights, scale)) / 2.0
+    race = is_race(own, opp)
+    gammon_won, backgammon_won = gammon_chances(opp, own, False, race)
+    gammon_lost, backgammon_lost = gammon_chances(own, opp, True, race)
+    mine = np.empty(2 * points - 1)
+    mine[0] = win
+    if points >= 2:
+        mine[1], mine[points] = win * gammon_won, (1.0 - win) * gammon_lost
+    if points == 3:
+        mine[2], mine[4] = mine[1] * backgammon_won, mine[3] * backgammon_lost
+    if observer(s) != perspective(s):
+        flip_outcomes(mine, points, out)
+    else:
+        out[:] = mine
 
 
 _DEFAULT_WEIGHTS = np.array(DEFAULT_WEIGHTS)
@@ -175,6 +204,8 @@ class BackgammonEvaluator(LinearEvaluator):
     """
 
     scores_chance_nodes = True
+    has_outcomes = True
+    """It gives the outcome probabilities its values are the expected return of (`outcomes`), for the cube."""
     feature_names = FEATURE_NAMES
     default_weights = DEFAULT_WEIGHTS
     scale = SCALE
@@ -182,6 +213,19 @@ class BackgammonEvaluator(LinearEvaluator):
 
     def value(self, state: State) -> float:
         return float(self.kernel(state.compact))
+
+    def outcomes(self, states: Sequence[State]) -> np.ndarray:
+        """float64[B, 2R - 1]: the outcome probabilities of non-terminal ``states`` for their observer
+        (`heuristic_outcomes`, R the scoring type's largest points)."""
+        if not states:
+            return np.zeros((0, 1))
+        points = max_points(states[0].compact)
+        out = np.empty((len(states), 2 * points - 1))
+        for row, state in zip(out, states):
+            if state.is_terminal():
+                raise ValueError("backgammon: a terminal state has no outcome probabilities, only its return")
+            heuristic_outcomes(state.compact, self.weights, self.scale, row)
+        return out
 
     @property
     def kernel(self) -> Callable[..., float]:

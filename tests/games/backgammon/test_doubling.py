@@ -249,3 +249,39 @@ def test_the_gymnasium_env_plays_the_cube(self_play: bool):
         warnings.simplefilter("error")
         check_env(env.unwrapped)
     env.close()
+
+
+@pytest.mark.parametrize("eval_name", ["heuristic", "model"])
+def test_the_formula_is_janowskis_over_the_rollers_outcomes(eval_name: str):
+    """The agents' cube decisions, and their values, are Janowski's over the outcomes the evaluator gives
+    for the roller at the roll that follows (the network's through `Game.network_game`)."""
+    from rlgames.games.backgammon.cube import cube_equities, roller_outcomes
+
+    game = cube_game(**FULL)
+    params = {"path": "checkpoints/backgammon_full.pt"} if eval_name == "model" else {}
+    evaluator = load_evaluator(eval_name, game, **params)
+    rng, decided = np.random.default_rng(7), set()
+    state = game.new_initial_state()
+    while len(decided) < 3 and not state.is_terminal():
+        if state.is_cube_decision():
+            equities = cube_equities(
+                roller_outcomes(evaluator, state.settled()), "centered" if state.cube()[1] is None else "me"
+            )
+            action, value = game.formula_decision(state, evaluator)
+            assert action == (DOUBLE if equities.double else ROLL)
+            best = min(equities.double_take, equities.double_pass) if equities.double else equities.no_double
+            assert value == pytest.approx(best * state.stakes() / 3)
+            decided.add(action)
+            if action == DOUBLE:
+                offered = state.apply(DOUBLE)
+                answer, _ = game.formula_decision(offered, evaluator)
+                assert answer == (TAKE if equities.take else DROP)
+                decided.add(answer)
+                state = offered.apply(TAKE)
+                continue
+            state = state.apply(action)
+        elif state.is_chance_node():
+            state = state.apply(int(rng.integers(36 if not state.is_opening() else 30)))
+        else:
+            state = state.apply(int(rng.choice(state.legal_actions())))
+    assert ROLL in decided

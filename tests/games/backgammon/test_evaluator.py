@@ -483,3 +483,52 @@ def test_evaluators_on_states() -> None:
         assert doubled.score(state) == pytest.approx(2 * np.array(bf.DEFAULT_WEIGHTS) @ values)
         assert -1.0 <= doubled.value(state) <= 1.0
         state = state.apply(int(rng.choice(state.legal_actions())))
+
+
+@pytest.mark.parametrize("scoring", ["winloss_scoring", "enable_gammons", "full_scoring"])
+def test_the_heuristics_outcomes_are_what_its_value_expects(scoring: str):
+    """The outcome probabilities the cube reads from the hand-crafted evaluator have its value as their
+    expected return, at decision and chance nodes, from either seat."""
+    from evaluator_checks import random_states
+
+    from rlgames.evaluators import load_evaluator
+    from rlgames.evaluators.outcomes import consistent, outcome_value
+
+    game = rlgames.load_game("backgammon", scoring_type=scoring)
+    evaluator = load_evaluator("heuristic", game)
+    states = random_states(game, 200, seed=5, max_plies=80)
+    outcomes = evaluator.outcomes(states)
+    points = (outcomes.shape[1] + 1) // 2
+    assert points == 1 + ["winloss_scoring", "enable_gammons", "full_scoring"].index(scoring)
+    assert {s.current_player() for s in states} >= {0, 1, CHANCE}
+    for row, state in zip(outcomes, states):
+        assert outcome_value(row, points) == pytest.approx(evaluator.value(state), abs=1e-12)
+        named = consistent(row, points)
+        assert all(0.0 <= p <= 1.0 for p in named.values()) and named.get("win_2", 0.0) <= named["win"]
+
+
+def test_pubevals_chance_of_winning_is_its_fitted_logistic_in_contact_and_the_race_formula_in_a_race():
+    from evaluator_checks import random_states
+
+    from rlgames.evaluators import load_evaluator
+    from rlgames.games.backgammon.evaluator import PUBEVAL_WIN_OFFSET, PUBEVAL_WIN_SLOPE
+
+    game = rlgames.load_game("backgammon")
+    evaluator = load_evaluator("pubeval", game)
+    rows = np.zeros((2, 26), dtype=np.int64)
+    seen = set()
+    for state in random_states(game, 400, seed=6, max_plies=200):
+        if not state.is_chance_node() or state.is_opening():
+            continue
+        (win,) = evaluator.outcomes([state])[0]
+        rules.view(state.compact, rows)  # row 0 the roller, row 1 the mover
+        race = bf.is_race(rows[1], rows[0])
+        if race:
+            expected = (1.0 - bf.heuristic(rows[0], rows[1])) / 2.0  # the race formula, for the roller
+        else:
+            expected = 1.0 / (1.0 + math.exp(-(PUBEVAL_WIN_SLOPE * bf.pubeval(rows[1], rows[0]) + PUBEVAL_WIN_OFFSET)))
+        assert win == pytest.approx(expected, abs=1e-12)
+        seen.add(race)
+    assert seen == {False, True}
+    with pytest.raises(ValueError, match="before a roll, after the opening"):
+        evaluator.outcomes([game.new_initial_state()])
