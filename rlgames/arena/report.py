@@ -346,9 +346,16 @@ def big_wins_text(points: Iterable[tuple[float, int]]) -> str:
 
     def rates(sign: int) -> str:
         found = sorted((abs(value), count) for value, count in counted if sign * value > 1)
-        return ", ".join(f"by {value:g} in {100 * count / games:.1f}" for value, count in found) or "none by 2 or more"
+        return ", ".join(f"by {value:g} in {_per_100(count, games)}" for value, count in found) or "none by 2 or more"
 
     return f"won {rates(1)}; lost {rates(-1)}"
+
+
+def _per_100(count: int, games: int) -> str:
+    """``count`` games per 100 of ``games``, to one decimal, or two significant digits below 0.1 (with the
+    cube, a rare stake: one game in 10,000 is 0.01, not 0.0)."""
+    rate = 100 * count / games
+    return f"{rate:.1f}" if rate >= 0.095 else f"{rate:.2g}"
 
 
 def big_wins_note(result: ArenaResult) -> str:

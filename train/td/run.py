@@ -58,7 +58,7 @@ def compile_ops(game: Game | GameRecipe, opponent: str = "heuristic") -> TDOps:
     return make_td_ops(game.kernels, tuple(game.observation_shape), game.initial_compact_state(), kernel)
 
 
-def match_summary(returns: np.ndarray, max_return: int) -> dict[str, float]:
+def match_summary(returns: np.ndarray) -> dict[str, float]:
     """The first player's win rate, score (win 1, draw 1/2) and points per game over ``returns``, the
     last two with 95% intervals (`rlgames.arena.scores`)."""
     values, counts = np.unique(returns, return_counts=True)
@@ -70,7 +70,7 @@ def match_summary(returns: np.ndarray, max_return: int) -> dict[str, float]:
         points=tuple((float(v), int(c)) for v, c in zip(values, counts)),
     )
     score_low, score_high = pair.interval()
-    points_low, points_high = pair.points_interval(bound=max_return)
+    points_low, points_high = pair.points_interval()
     return {
         "win_rate": pair.wins / pair.games,
         "score": pair.score,
@@ -121,7 +121,7 @@ def evaluate(
         )
     )
     return {
-        name: match_summary(np.concatenate(played[i * len(shares) : (i + 1) * len(shares)]), game.kernels.max_return)
+        name: match_summary(np.concatenate(played[i * len(shares) : (i + 1) * len(shares)]))
         for i, name in enumerate(opponents)
     }
 
