@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -739,6 +740,44 @@ def test_resume_after_a_real_kill(tmp_path: Path) -> None:
     uninterrupted = Trainer(TTT, config, tmp_path / "whole", **QUIET)
     uninterrupted.run()
     assert all(torch.equal(v, weights(resumed)[k]) for k, v in weights(uninterrupted).items())
+
+
+def test_sigterm_stops_the_cli_at_a_checkpoint_and_resume_ends_as_an_uninterrupted_run(tmp_path: Path) -> None:
+    """SIGTERM a ``python -m rlgames.train`` process once it has checkpointed: it stops as Ctrl-C stops it (status
+    130, the line saying how to continue), and ``--resume`` ends with the weights, replay, sampling stream and
+    counters of a run that was never stopped."""
+    overrides = {"eval": {"interval": 0}}
+    (tmp_path / "o.json").write_text(json.dumps(overrides))
+    run_dir = tmp_path / "stopped"
+    args = ["tic_tac_toe", "--preset", "smoke", "--config", str(tmp_path / "o.json"), "--run-dir", str(run_dir)]
+    command = [sys.executable, "-m", "rlgames.train", *args, "--iterations", "1000"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for_checkpoint(process, run_dir / CHECKPOINT, iteration=1)
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 130 and err.strip().endswith("interrupted: continue with --resume"), err
+    end = load_checkpoint(run_dir / CHECKPOINT).counters["iteration"] + 2
+    assert end < 1000
+    assert main([*args, "--iterations", str(end), "--resume"]) == 0
+    uninterrupted = Trainer(TTT, load_config("smoke", overrides, iterations=end), tmp_path / "whole", **QUIET)
+    uninterrupted.run()
+    resumed = Trainer(TTT, load_config("smoke", overrides, iterations=end), run_dir, resume=True, **QUIET)
+    assert (resumed.iteration, resumed.replay.added) == (uninterrupted.iteration, uninterrupted.replay.added)
+    assert all(torch.equal(v, weights(resumed)[k]) for k, v in weights(uninterrupted).items())
+    for name in FIELDS:
+        assert np.array_equal(getattr(resumed.replay, name), getattr(uninterrupted.replay, name)), name
+    assert resumed.rng.numpy.bit_generator.state == uninterrupted.rng.numpy.bit_generator.state
+
+
+def wait_for_checkpoint(process: subprocess.Popen, path: Path, iteration: int, seconds: float = 240) -> None:
+    """Waits until ``process`` has checkpointed ``iteration`` iterations at ``path``; fails if it ends first."""
+    deadline = time.monotonic() + seconds
+    while not path.is_file() or load_checkpoint(path).counters["iteration"] < iteration:
+        assert process.poll() is None and time.monotonic() < deadline, "the run ended before it was stopped"
+        time.sleep(0.05)
 
 
 def test_runs_are_reproducible_from_the_seed(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ numba cache on its machine, what it runs, as a local worker does; callers warm t
 from __future__ import annotations
 
 import os
+import signal
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -50,13 +51,18 @@ class Worker:
 
 def start_ray(address: str | None = None) -> Any:
     """The ``ray`` module, connected: to ``address``, else to ``RAY_ADDRESS``, else to a Ray started here for
-    this process (its logs not echoed). A missing Ray is one line saying how to install it."""
+    this process (its logs not echoed). A missing Ray is one line saying how to install it. A SIGTERM handler
+    the caller installed stays (``ray.init`` puts ``sys.exit`` in its place: a trainer's own handler stops it at
+    a checkpoint, resumable)."""
     try:
         import ray
     except ImportError:
         raise RuntimeError("the ray backend needs Ray: pip install 'rlgames[ray]'") from None
     if not ray.is_initialized():
+        handler = signal.getsignal(signal.SIGTERM)
         ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        if callable(handler) and signal.getsignal(signal.SIGTERM) is not handler:
+            signal.signal(signal.SIGTERM, handler)
     return ray
 
 
@@ -64,6 +70,31 @@ def start_actors(ray: Any, workers: int, setup: Callable[..., Any], setup_args: 
     """``workers`` actors of one CPU each, restarted when their process dies."""
     actor = ray.remote(num_cpus=1, max_restarts=MAX_RESTARTS, max_task_retries=0)(Worker)
     return [actor.remote(setup, setup_args) for _ in range(workers)]
+
+
+class RayPool:
+    """``workers`` actors (`start_actors`) that live until `close`, running item after item, call after call of
+    `map`: what they build once (a game, a network) serves a whole run, not one call. What every item of a
+    call shares (a network's weights) goes to Ray's object store once (`put`) and travels in the items as a
+    reference, which an actor fetches with ``ray.get``."""
+
+    def __init__(self, workers: int, setup: Callable[..., Any], setup_args: tuple, address: str | None = None) -> None:
+        self.ray = start_ray(address)
+        self.actors = start_actors(self.ray, workers, setup, setup_args)
+
+    def put(self, value: Any) -> Any:
+        """A reference to ``value``, stored once in Ray's object store (freed once no item holds it)."""
+        return self.ray.put(value)
+
+    def map(self, work: Callable[[Any, Item], Result], items: Sequence[Item]) -> Iterator[Result]:
+        """``work(context, item)`` for each of ``items`` on the actors, yielded in the items' order (see the
+        module: bounded, and an item whose actor died is played again)."""
+        return _ordered(self.ray, self.actors, work, items)
+
+    def close(self) -> None:
+        """Ends the actors."""
+        for actor in self.actors:
+            self.ray.kill(actor)
 
 
 def map_on_ray(
@@ -75,14 +106,12 @@ def map_on_ray(
     setup_args: tuple,
     address: str | None = None,
 ) -> Iterator[Result]:
-    """`rlgames.parallel.map_ordered` on ``workers`` Ray actors (see the module)."""
-    ray = start_ray(address)
-    actors = start_actors(ray, workers, setup, setup_args)
+    """`rlgames.parallel.map_ordered` on ``workers`` Ray actors that live for this call (see the module)."""
+    pool = RayPool(workers, setup, setup_args, address)
     try:
-        yield from _ordered(ray, actors, work, items)
+        yield from pool.map(work, items)
     finally:
-        for actor in actors:
-            ray.kill(actor)
+        pool.close()
 
 
 def _ordered(ray: Any, actors: list[Any], work: Callable[[Any, Any], Any], items: Sequence[Any]) -> Iterator[Any]:
@@ -92,11 +121,12 @@ def _ordered(ray: Any, actors: list[Any], work: Callable[[Any, Any], Any], items
     done: dict[int, Any] = {}
     next_out = failures = 0
     while next_out < len(items):
-        for a in range(len(actors)):
-            while load[a] < IN_FLIGHT and waiting:
-                index = waiting.popleft()
-                sent[actors[a].run.remote(work, items[index])] = (a, index)
-                load[a] += 1
+        for depth in range(1, IN_FLIGHT + 1):  # an item to every actor before a second to any
+            for a in range(len(actors)):
+                if load[a] < depth and waiting:
+                    index = waiting.popleft()
+                    sent[actors[a].run.remote(work, items[index])] = (a, index)
+                    load[a] += 1
         (ready,), _ = ray.wait(list(sent), num_returns=1)
         a, index = sent.pop(ready)
         load[a] -= 1

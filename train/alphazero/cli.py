@@ -2,13 +2,19 @@
 [--device auto|cpu|cuda] [--resume] [--ray [--address ADDR]]``
 
 Trains a policy/value network for GAME by self-play; prints a progress line per iteration and writes
-checkpoints and TensorBoard events into the run directory (``tensorboard --logdir runs``).
+checkpoints and TensorBoard events into the run directory (``tensorboard --logdir runs``). Ctrl-C or SIGTERM
+stops it at its last checkpoint: ``--resume`` continues it as if it had not stopped.
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
 
 import torch
 from rlgames.cli.common import add_backend_arguments, backend_from_args
@@ -62,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
         run_dir = args.run_dir or f"runs/{args.game}-{preset}-s{config.seed}"
         print(f"training {args.game} (preset {preset}, seed {config.seed}) on {device} into {run_dir}")
         backend = backend_from_args(args)
-        Trainer(game, config, run_dir, resume=args.resume, device=device, backend=backend).run()
+        with sigterm_as_interrupt():
+            Trainer(game, config, run_dir, resume=args.resume, device=device, backend=backend).run()
     except (ConfigError, TrainError, CheckpointError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -70,3 +77,22 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted: continue with --resume", file=sys.stderr)
         return 130
     return 0
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM (``kill``, a scheduler stopping the job) raises KeyboardInterrupt in the main thread, as Ctrl-C
+    does, so that either stops the run where its last checkpoint left it, resumable; the handler before is
+    put back after. Off the main thread, where Python installs no handler, nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt

@@ -1,9 +1,10 @@
 """Self-play: many games stepped together, their MCTS leaves evaluated by one network call per batch.
 
-`play_iteration` plays an iteration's games in this process (`play_games`) or split among ``workers``
-processes. `play_games` keeps ``parallel_games`` games in flight in a `MultiTreeMCTS`; each step searches every
-game's position at once (``leaves_per_game`` leaves per tree and batch, all trees in the same
-`NetworkEvaluator.evaluate_batch` call), records one training position per game and plays a move:
+`SelfPlay` plays an iteration's games, iteration after iteration, in this process (`play_games`) or split
+among ``workers`` local processes or Ray actors (`play_iteration`: one iteration). `play_games` keeps
+``parallel_games`` games in flight in a `MultiTreeMCTS`; each step searches every game's position at once
+(``leaves_per_game`` leaves per tree and batch, all trees in the same `NetworkEvaluator.evaluate_batch`
+call), records one training position per game and plays a move:
 with PUCT, drawn from the visit distribution for the first ``temperature_moves`` moves and the search's
 best move after that; with the Gumbel search, drawn from the root's visit counts for the first
 ``temperature_moves`` moves and the improved policy's most likely move after that (each search's
@@ -29,11 +30,21 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import torch
 from rlgames.models import NetworkEvaluator
-from rlgames.models.networks import NetworkRecord, network_from_record, network_record
+from rlgames.models.networks import (
+    NetworkConfig,
+    NetworkRecord,
+    PolicyValueNet,
+    network_from_config,
+    network_from_record,
+    network_record,
+)
 from rlgames.train.alphazero.config import SelfPlayConfig
 from rlgames.train.targets import outcome_values
 
@@ -45,6 +56,9 @@ from rlgames.search.mcts.config import GumbelConfig, MCTSConfig
 from rlgames.search.mcts.gumbel import MultiTreeGumbel
 from rlgames.search.mcts.puct import MultiTreeMCTS
 from rlgames.search.result import MultiTreeSearch, SearchResult
+
+if TYPE_CHECKING:
+    from rlgames.parallel.ray_pool import RayPool
 
 
 @dataclass(frozen=True)
@@ -182,31 +196,67 @@ def search_config(config: SelfPlayConfig) -> MCTSConfig:
     )
 
 
+class SelfPlay:
+    """An iteration's self-play (`play`), iteration after iteration, with ``config.workers`` workers: in this
+    process (1 worker), in local processes started for each iteration (`rlgames.parallel.map_ordered`), or on
+    Ray actors started by the first iteration and kept until `close` (`rlgames.parallel.ray_pool.RayPool`), so
+    that a run pays their start once. Each iteration's network goes to Ray's object store once, as a new
+    version, and an actor loads it (``ray.get``) with the first share of that version it plays; a restarted
+    actor holds no version and loads the one its share names. The same seed and number of workers give the
+    same positions on either backend."""
+
+    def __init__(self, game: Game, config: SelfPlayConfig, backend: Backend = LOCAL) -> None:
+        self.game, self.config, self.backend = game, config, backend
+        self.actors: RayPool | None = None  # on Ray: started by the first `play`
+        self.version = 0  # the network versions sent to the actors
+
+    def play(self, evaluator: NetworkEvaluator, seed: int) -> tuple[Positions, SelfPlayStats]:
+        """``config.games_per_iteration`` games with ``evaluator``'s network: `play_games` in this process, or
+        an equal share in each worker, each with a copy of the network on the CPU and its share's seed drawn
+        from ``(seed, share)`` (`share_seed`); the shares' positions in order."""
+        config = self.config
+        if config.workers == 1:
+            return play_games(self.game, evaluator, config, seed)
+        start = time.perf_counter()
+        parts = np.array_split(np.arange(config.games_per_iteration), config.workers)
+        shares = [(share_seed(seed, k), len(part)) for k, part in enumerate(parts) if len(part)]
+        played = list(self._play_shares(evaluator.network, shares))
+        return concatenate([positions for positions, _ in played]), merged(
+            [stats for _, stats in played], time.perf_counter() - start
+        )
+
+    def close(self) -> None:
+        """Ends the Ray actors, if any (a later `play` starts others)."""
+        if self.actors is not None:
+            self.actors.close()
+            self.actors = None
+
+    def _play_shares(
+        self, network: PolicyValueNet, shares: list[tuple[int, int]]
+    ) -> Iterator[tuple[Positions, SelfPlayStats]]:
+        recipe = game_recipe(self.game)
+        if self.backend.kind == "local":
+            setup_args = (recipe, self.config, network_record(network))
+            return map_ordered(_play_share, shares, workers=len(shares), setup=_share_setup, setup_args=setup_args)
+        if self.actors is None:
+            from rlgames.parallel.ray_pool import RayPool  # Ray is imported only when asked for
+
+            setup_args = (recipe, self.config, network.config.to_dict())
+            self.actors = RayPool(len(shares), _actor_setup, setup_args, self.backend.address)
+        self.version += 1
+        weights = self.actors.put(network_record(network)[1])
+        return self.actors.map(_play_versioned_share, [(self.version, weights, *share) for share in shares])
+
+
 def play_iteration(
     game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, seed: int, *, backend: Backend = LOCAL
 ) -> tuple[Positions, SelfPlayStats]:
-    """``config.games_per_iteration`` games: `play_games` in this process, or with ``config.workers`` > 1 an
-    equal share in each of as many processes or Ray actors (``backend``, `rlgames.parallel.map_ordered`), each
-    with a copy of the network on the CPU and its share's seed drawn from ``(seed, share)``; the shares'
-    positions in order. The same seed and number of workers give the same positions, on either backend."""
-    if config.workers == 1:
-        return play_games(game, evaluator, config, seed)
-    start = time.perf_counter()
-    shares = [len(part) for part in np.array_split(np.arange(config.games_per_iteration), config.workers) if len(part)]
-    items = [(share_seed(seed, k), games) for k, games in enumerate(shares)]
-    played = list(
-        map_ordered(
-            _play_share,
-            items,
-            workers=len(shares),
-            setup=_share_setup,
-            setup_args=(game_recipe(game), config, network_record(evaluator.network)),
-            backend=backend,
-        )
-    )
-    return concatenate([positions for positions, _ in played]), merged(
-        [stats for _, stats in played], time.perf_counter() - start
-    )
+    """One iteration's self-play (`SelfPlay.play`) on ``backend``, its workers ended after it."""
+    selfplay = SelfPlay(game, config, backend)
+    try:
+        return selfplay.play(evaluator, seed)
+    finally:
+        selfplay.close()
 
 
 def share_seed(seed: int, share: int) -> int:
@@ -232,6 +282,35 @@ def _play_share(
         config, games_per_iteration=games, parallel_games=min(config.parallel_games, games), workers=1
     )
     return play_games(game, evaluator, share, seed)
+
+
+@dataclass
+class _Actor:
+    """A Ray actor's self-play: its game, its network's evaluator, the settings, and the network version it
+    holds (0: none yet, only the weights it was built with)."""
+
+    game: Game
+    evaluator: NetworkEvaluator
+    config: SelfPlayConfig
+    version: int = 0
+
+
+def _actor_setup(recipe: GameRecipe, config: SelfPlayConfig, network: dict[str, Any]) -> _Actor:
+    """An actor's game and a network of the run's architecture (``network``, its config), weights to come."""
+    game = rebuild_game(recipe)
+    return _Actor(game, NetworkEvaluator(network_from_config(NetworkConfig.from_dict(network)).eval(), game), config)
+
+
+def _play_versioned_share(actor: _Actor, item: tuple[int, Any, int, int]) -> tuple[Positions, SelfPlayStats]:
+    """A share (seed, games) on a Ray actor with network ``version``, whose weights (a reference into Ray's
+    object store) it fetches when it holds another version."""
+    version, weights, seed, games = item
+    if version != actor.version:
+        import ray
+
+        actor.evaluator.network.load_state_dict({k: torch.tensor(v) for k, v in ray.get(weights).items()})
+        actor.version = version
+    return _play_share((actor.game, actor.evaluator, actor.config), (seed, games))
 
 
 def merged(parts: list[SelfPlayStats], seconds: float) -> SelfPlayStats:

@@ -45,7 +45,7 @@ from rlgames.train.alphazero.evaluate import SolverBenchmark, evaluate
 from rlgames.train.alphazero.learner import Learner, Losses, make_optimizer, mean_losses
 from rlgames.train.alphazero.logger import IterationLogger
 from rlgames.train.alphazero.replay import ReplayBuffer
-from rlgames.train.alphazero.selfplay import play_iteration
+from rlgames.train.alphazero.selfplay import SelfPlay
 from rlgames.parallel import LOCAL, Backend
 
 from rlgames.game import Game
@@ -96,9 +96,8 @@ class Trainer:
         backend: Backend = LOCAL,
     ) -> None:
         """``backend`` runs ``selfplay.workers`` as local processes or Ray actors (`rlgames.parallel`: the same
-        positions either way)."""
+        positions either way; Ray's live as long as `run`)."""
         self.device = torch.device(device)
-        self.backend = backend
         config = settle_for_device(config, self.device.type)
         self.game, self.config, self.run_dir = game, config, Path(run_dir)
         self.echo = echo
@@ -114,6 +113,7 @@ class Trainer:
         self.learner = Learner(self.network, self.optimizer, config.optim, self.device)
         self.rng = RngStreams.from_seed(iteration_seed(config.seed, Stream.SAMPLING))
         self.replay = ReplayBuffer(config.replay.capacity, tuple(game.observation_shape), game.num_actions)
+        self.selfplay = SelfPlay(game, config.selfplay, backend)
         self.evaluator = NetworkEvaluator(self.network, game, batch_size=1024, device=self.device)
         self.iteration = 0
         self.evaluations: list[tuple[int, dict[str, float]]] = []  # (iteration, results) of this process
@@ -208,19 +208,14 @@ class Trainer:
                     self._evaluate(logger)
             return results
         finally:
+            self.selfplay.close()
             logger.close()
 
     def train_iteration(self, logger: IterationLogger) -> IterationResult:
         """Self-play, replay, learning, checkpoint: one iteration."""
         config, iteration = self.config, self.iteration
         start = time.perf_counter()
-        positions, selfplay = play_iteration(
-            self.game,
-            self.evaluator,
-            config.selfplay,
-            iteration_seed(config.seed, Stream.SELFPLAY, iteration),
-            backend=self.backend,
-        )
+        positions, stats = self.selfplay.play(self.evaluator, iteration_seed(config.seed, Stream.SELFPLAY, iteration))
         self.replay.add(positions)
         lr = config.lr_at(iteration)
         losses = self._learn(lr)
@@ -230,7 +225,7 @@ class Trainer:
         logger.iteration(
             self.iteration,
             config.iterations,
-            selfplay,
+            stats,
             losses,
             lr,
             len(self.replay),
