@@ -32,6 +32,11 @@ Conventions:
   searched with the window ``(max(L, (alpha - S - (R - p) U) / p), min(U, (beta - S - (R - p) L) / p))``,
   outside which it would cause one of these cut-offs.
 * **Terminal states** are worth their return scaled into a value (``return / max_return``).
+* **Decisions taken by formula** (`rlgames.game.Game.formula_decision`: backgammon's cube) are not searched:
+  every child is settled (`GameKernels.settle`: the roll that follows a cube decision), a root that would
+  settle elsewhere is refused, and the evaluator's values, per unit of the stakes, are multiplied by the
+  stakes the position is played for (`GameKernels.stakes`: the cube over the largest cube), the returns
+  counting them already.
 * **Transposition table** (optional; `rlgames.search.tt`): the key mixes `GameKernels.hash_key` with
   the point of view (which a chance node's state need not determine). An entry answers a probe when
   it was searched at least as deep and its bound decides the window, so depth-limited values may
