@@ -27,6 +27,7 @@ def local_ray():
     ray.shutdown()
 
 
+@pytest.mark.slow  # 15 s: a benchmark's own check, run with the benchmark
 def test_one_actor_plays_the_iteration_this_process_would(local_ray):
     game = rlgames.load_game("tic_tac_toe")
     config = dataclasses.replace(

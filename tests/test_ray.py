@@ -122,6 +122,7 @@ def test_alphazero_self_play_on_two_actors_plays_the_local_positions():
         assert np.array_equal(getattr(on_ray, name), getattr(local, name)), name
 
 
+@pytest.mark.slow  # 13 s; the fault test also runs persistent actors across iterations
 def test_alphazero_actors_live_across_iterations_and_play_each_new_network_as_local_workers_do():
     import torch
 
@@ -149,6 +150,7 @@ def test_alphazero_actors_live_across_iterations_and_play_each_new_network_as_lo
         assert np.array_equal(getattr(on_ray, name), getattr(local, name)), name
 
 
+@pytest.mark.slow  # 15 s; tests/test_train.py stops the same CLI by SIGTERM locally
 def test_sigterm_stops_an_alphazero_run_on_ray_as_ctrl_c_does(tmp_path):
     """``ray.init`` replaces the driver's SIGTERM handler by ``sys.exit``: the trainer's own is kept, so a run on
     Ray's actors (this module's Ray, joined by address) stops at a checkpoint with the line saying how to go on."""
