@@ -60,7 +60,11 @@ def start_ray(address: str | None = None) -> Any:
         raise RuntimeError("the ray backend needs Ray: pip install 'rlgames[ray]'") from None
     if not ray.is_initialized():
         handler = signal.getsignal(signal.SIGTERM)
-        ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        except ConnectionError as error:
+            auth = "" if os.environ.get("RAY_AUTH_MODE") else "; a Ray 2.59+ cluster also needs RAY_AUTH_MODE=token"
+            raise ConnectionError(f"{error}{auth} (docs/guide/scaling.md)") from None
         if callable(handler) and signal.getsignal(signal.SIGTERM) is not handler:
             signal.signal(signal.SIGTERM, handler)
     return ray

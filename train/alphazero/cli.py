@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         backend = backend_from_args(args)
         with sigterm_as_interrupt():
             Trainer(game, config, run_dir, resume=args.resume, device=device, backend=backend).run()
-    except (ConfigError, TrainError, CheckpointError, ValueError) as error:
+    except (ConfigError, TrainError, CheckpointError, ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
