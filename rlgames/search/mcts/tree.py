@@ -135,10 +135,14 @@ def root_visit_counts(tree: Tree, t: int, num_actions: int) -> np.ndarray:
 
 
 def check_roots(states: Sequence[State], search: str) -> Game:
-    """The game of ``states``, which must be non-empty, of one game, and each with a player to move."""
+    """The game of ``states``, which must be non-empty, of one game, and each with a player to move; not a
+    game that adds decisions taken by formula (`Game.network_game` differs: backgammon with the cube), whose
+    settled states and stakes only expectiminimax reads."""
     if not states:
         raise ValueError("search_many needs at least one state")
     game = states[0].game
+    if game.network_game() != game:
+        raise ValueError(f"{search} does not play {game!r}: it takes decisions by formula (use expectiminimax)")
     for state in states:
         if state.game != game:
             raise ValueError("search_many: every state must be of the same game")

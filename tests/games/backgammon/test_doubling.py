@@ -285,3 +285,13 @@ def test_the_formula_is_janowskis_over_the_rollers_outcomes(eval_name: str):
         else:
             state = state.apply(int(rng.choice(state.legal_actions())))
     assert ROLL in decided
+
+
+def test_mcts_refuses_the_game_with_the_cube():
+    """MCTS reads neither settled states nor stakes, so it refuses the game rather than play its cube as a
+    dead one; without the cube it plays."""
+    state = cube_game().new_initial_state().apply(2)
+    with pytest.raises(ValueError, match="takes decisions by formula"):
+        rlgames.load_agent("mcts(simulations=10)", state.game).act(state)
+    plain = rlgames.load_game("backgammon").new_initial_state().apply(2)
+    assert rlgames.load_agent("mcts(simulations=10)", plain.game).act(plain) in plain.legal_actions()
