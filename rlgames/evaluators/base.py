@@ -42,6 +42,11 @@ class Evaluator(abc.ABC):
     """Whether `value` and `kernel` also score chance nodes, from the point of view of the player who
     moved into one (`GameKernels.observer`), as searches that cut off on them need (backgammon's plies)."""
 
+    has_outcomes: ClassVar[bool] = False
+    """Whether ``outcomes(states)`` gives, for each state's observer, the probabilities of the game's
+    outcomes (`rlgames.evaluators.outcomes`), which the doubling cube's decisions read
+    (`rlgames.games.backgammon.cube`)."""
+
     @abc.abstractmethod
     def value(self, state: State) -> float:
         """The value in [-1, 1] of a non-terminal ``state`` from the side to move's point of view."""

@@ -30,7 +30,7 @@ from typing import Any
 from rlgames.evaluators.outcomes import consistent, flip_outcomes
 from rlgames.game import CHANCE, State
 from rlgames.games.backgammon.doubling import DOUBLE, DROP, ROLL, TAKE, is_cube_decision
-from rlgames.games.backgammon.slots import META, OFFERED, OPENING_BIT, OWNER, SCORING_SHIFT, cube_owner
+from rlgames.games.backgammon.slots import META, OFFERED, OPENING_BIT, OWNER, cube_owner, max_points
 
 CUBE_LIFE = 0.68
 """Janowski's cube efficiency ``x`` for money play: gnubg's default for contact positions."""
@@ -127,7 +127,7 @@ def roller_outcomes(evaluator: Any, roll: State) -> dict[str, float]:
     or the hand-crafted evaluator and pubeval, `rlgames.games.backgammon.evaluator`), else its value read
     as a cubeless equity of single games only (``W = L = 1``: a win/loss network)."""
     points = max_points(roll.compact)
-    if getattr(evaluator, "has_outcomes", False):
+    if evaluator.has_outcomes:
         mover = evaluator.outcomes([roll])[0]
         most = (len(mover) + 1) // 2  # the points of the network's outcome head
         roller = mover.copy()
@@ -137,11 +137,6 @@ def roller_outcomes(evaluator: Any, roll: State) -> dict[str, float]:
     value = kernel(roll.compact) if kernel is not None else evaluator.value(roll)
     p = min(1.0, max(0.0, (1.0 - value * points) / 2.0))  # the mover's value, turned to the roller's
     return {"win": p, "lose": 1.0 - p}
-
-
-def max_points(compact: tuple) -> int:
-    """The largest points of a game without the cube under the scoring type of ``compact``: 1, 2 or 3."""
-    return (compact[META] >> SCORING_SHIFT & 3) + 1
 
 
 def formula_decision(

@@ -21,13 +21,13 @@ from numba import njit
 from rlgames.game import CHANCE, ILLEGAL, TERMINAL
 from rlgames.games.backgammon.moves import NUM_ACTIONS
 from rlgames.games.backgammon.slots import (
-    CUBE_OWNER_SHIFT,
-    CUBE_SHIFT,
+    CUBE_FIELDS,
     LOW_SHIFT,
     MAX_CUBE_LEVEL,
     META,
     OFFERED,
     OWNER,
+    cube_fields,
     cube_level,
     cube_value,
     may_double,
@@ -77,9 +77,7 @@ def apply_cube(s, action: int):
     if owner & OFFERED:
         doubler = 1 - player
         if action == TAKE:
-            level = cube_level(s) + 1
-            cube = level << CUBE_SHIFT | (player + 1) << CUBE_OWNER_SHIFT
-            owner = owner & ~(OFFERED | 0x1F << CUBE_SHIFT) | cube
+            owner = owner & ~CUBE_FIELDS | cube_fields(cube_level(s) + 1, player)
             return (CHANCE, 0, owner, s[3], s[4], s[5], s[6], s[7])
         if action == DROP:
             points = cube_value(s)

@@ -60,7 +60,7 @@ from rlgames.games.backgammon.evaluator_terms import (
     race_value,
 )
 from rlgames.games.backgammon.rules import observer, perspective, view
-from rlgames.games.backgammon.slots import META, OPENING_BIT, SCORING_SHIFT
+from rlgames.games.backgammon.slots import META, OPENING_BIT, max_points
 from rlgames.jit.cache import cache_closure
 
 PUBEVAL_SCALE = 10.0
@@ -72,12 +72,6 @@ the 166,114 contact positions before a roll of 3,000 games of 1-ply pubeval agai
 median contact score (+13) 52%."""
 ROW = 26
 """A row of `view`: 24 points, the bar, the borne-off checkers."""
-
-
-@njit(cache=True, inline="always")
-def max_points(s) -> int:
-    """The largest return under the scoring type of ``s``: 1 (win/loss), 2 (gammons), 3 (backgammons)."""
-    return (s[META] >> SCORING_SHIFT & 3) + 1
 
 
 @njit(cache=True, inline="always")

@@ -37,8 +37,6 @@ from rlgames.games.backgammon.slots import (
     META,
     OPENING_BIT,
     CUBE_FIELDS,
-    CUBE_OWNER_SHIFT,
-    CUBE_SHIFT,
     MAX_CUBE_LEVEL,
     OFFERED,
     OWNER,
@@ -46,6 +44,7 @@ from rlgames.games.backgammon.slots import (
     SCORING_TYPES,
     TURN_SHIFT,
     checkers_left,
+    cube_fields,
     cube_level,
     cube_owner,
     cube_value,
@@ -305,7 +304,7 @@ class Backgammon(Game):
 
     def _cube_start(self) -> int:
         """The `CUBE` fields at the start: the cube centered at 1, where it is played."""
-        return 1 << CUBE_SHIFT if self.cube else 0
+        return cube_fields(1, -1) if self.cube else 0
 
     def formula_decision(self, state: State, evaluator: Any, *, passive: bool = False) -> tuple[int, float] | None:
         """The cube's decisions, by Janowski's formula (`rlgames.games.backgammon.cube.formula_decision`)."""
@@ -369,8 +368,7 @@ class Backgammon(Game):
         state = self.state_from_position_id(position_id, dice=m.dice if rolled else None, player=m.on_roll)
         if not self.cube:
             return state
-        owner = 0 if m.cube_owner is None else m.cube_owner + 1
-        fields = m.cube_value.bit_length() << CUBE_SHIFT | owner << CUBE_OWNER_SHIFT
+        fields = cube_fields(m.cube_value.bit_length(), -1 if m.cube_owner is None else m.cube_owner)
         compact = (state.compact[0], 0, state.compact[OWNER] & ~CUBE_FIELDS | fields, *state.compact[3:])
         if m.double_offered:
             return BackgammonState(self, (1 - m.on_roll, 0, compact[OWNER] | OFFERED, *compact[3:]))

@@ -125,6 +125,20 @@ def cube_owner(s) -> int:
 
 
 @njit(cache=True, inline="always")
+def cube_fields(level: int, owner: int) -> int:
+    """The `CUBE` fields of a cube of ``level`` (1 + log2 of its value) owned by ``owner`` (-1: centered),
+    no double offered."""
+    return level << CUBE_SHIFT | (owner + 1) << CUBE_OWNER_SHIFT
+
+
+@njit(cache=True, inline="always")
+def max_points(s) -> int:
+    """The largest points of a game without the cube under the scoring type of ``s``: 1 (win/loss), 2
+    (gammons), 3 (backgammons)."""
+    return (s[META] >> SCORING_SHIFT & 3) + 1
+
+
+@njit(cache=True, inline="always")
 def may_double(s, player: int) -> bool:
     """Whether ``player`` may double before its roll: the cube is in play, below 64, centered or its."""
     level = cube_level(s)
