@@ -126,13 +126,13 @@ class BackgammonState(State):
         to decide, a double offered, the dice; no Jacoby rule), players numbered as here."""
         held = self.cube() or (1, None)
         code, low, high = self.compact[0], *self.dice()[:2]
-        over = 0 if not self.is_terminal() else 4 if self.termination() == "drop" else 2
+        game_state = 1 if not self.is_terminal() else 4 if self.termination() == "drop" else 2  # gnubg's
         fields = notation.MatchId(
             cube_value=held[0],
             cube_owner=held[1],
             on_roll=self._on_roll(),
             crawford=False,
-            game_state={0: 1, 2: 2, 4: 4}[over],
+            game_state=game_state,
             turn=code if code >= 0 else self.perspective(),
             double_offered=self.double_offered(),
             resigned=0,
