@@ -109,6 +109,15 @@ class GameInfo:
         return ret / self.utility[1]
 
 
+@numba.njit(cache=True, inline="always")
+def record_move(moves, ply: int, player: int, action: int) -> None:
+    """Writes ply ``ply`` of a playout into ``moves`` (int64, or None to record nothing) while it fits:
+    ``2 * action + player`` for a decision by ``player`` (0 or 1), -1 for a chance outcome (``player``
+    is `CHANCE`). A ``playout`` kernel records its moves with it (MCTS's RAVE reads them)."""
+    if moves is not None and ply < moves.shape[0]:
+        moves[ply] = 2 * action + player if player >= 0 else -1
+
+
 @numba.njit(cache=True)
 def no_chance_outcomes(s, actions, probs) -> int:
     """The chance kernel of a game without chance nodes: no outcomes."""
@@ -196,11 +205,13 @@ class GameKernels(NamedTuple):
       at a chance node, the player who moved into it (pig: the turn player, who rolled; backgammon:
       the player who just moved), as the searches take it; player 0 at a terminal state or where no
       one has moved yet. Default: the side to move, else 0.
-    * ``playout(s, rng_state, actions, probs) -> (s_terminal, plies)`` is the game's own playout policy,
-      which random rollouts (MCTS without an evaluator, the ``rollout`` evaluator, `rlgames.playout`)
-      play instead of uniformly random legal actions: go's light playouts, which never fill their own
-      eyes, end where uniformly random go would wander for hundreds of moves. It sees no history (go's
-      playouts leave superko out). Default None: uniformly random legal actions.
+    * ``playout(s, rng_state, actions, probs, moves=None) -> (s_terminal, plies)`` is the game's own
+      playout policy, which random rollouts (MCTS without an evaluator, the ``rollout`` evaluator,
+      `rlgames.playout`) play instead of uniformly random legal actions: go's light playouts, which never
+      fill their own eyes, end where uniformly random go would wander for hundreds of moves. It sees no
+      history (go's playouts leave superko out). Given ``moves`` (int64) it records its first
+      ``len(moves)`` plies there by `record_move` (RAVE reads them). Default None:
+      uniformly random legal actions.
     * ``settle(s) -> s2`` is the state search values in place of ``s``: ``s`` itself, or where ``s`` is a
       decision the game takes outside search by a formula (`Game.formula_decision`: backgammon's cube),
       the state after its passive choice (no double: the roll). Searches settle every child and refuse
@@ -353,6 +364,13 @@ class Game(abc.ABC):
     """The game's other named playout policies, ``name -> ".module:kernel"`` (a compiled playout with the
     ``playout`` kernel's signature), which MCTS's random rollouts play as ``mcts(rollout=NAME)`` (go's
     ``patterns``)."""
+    rollout_policy: ClassVar[str | None] = None
+    """The game's learnable playout policy, ``".module:object"`` (go's: a linear softmax over move features,
+    AlphaGo's p_pi), whose weights ``python -m rlgames.train.rollout`` fits to the moves of a strong player
+    and which MCTS plays as ``mcts(rollout=FILE.npz)``. The object gives ``num_shapes`` and
+    ``local_names`` (the features: a class of shape, and flags), ``candidates(state, last_action) ->
+    (actions, shapes, flags)``, ``save(path, shape, local, **meta)`` and ``playout(path)``, a compiled
+    ``playout`` kernel. None: the game has none."""
     evaluators: ClassVar[dict[str, str]] = {}
     """The game's other named evaluators, ``name -> ".module:Class"`` (built as ``Class(**params)``),
     which `rlgames.evaluators.load_evaluator` also accepts for this game (backgammon's ``pubeval``)."""

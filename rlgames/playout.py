@@ -9,6 +9,10 @@ compiled code on disk (`rlgames.jit.cache`). For example, the mean result of ran
     stats = run_random_playouts(rlgames.load_game("tic_tac_toe"), 10_000, seed=0)
     stats.returns.mean()  # about 0.30: the first player wins more often
 
+Recorded moves. Every playout takes an optional ``moves`` (int64) and writes there its first
+``len(moves)`` plies, each ``2 * action + player`` for a decision and -1 for a chance outcome
+(`rlgames.game.record_move`): MCTS's all-moves-as-first statistics (RAVE) read them.
+
 Repetitions. In a game with a ``repetition`` kernel a playout keeps a stack of the keys of the
 positions it passes: a move into a position the rules forbid is redrawn among the other legal moves,
 and one into a position the rules draw ends the playout, drawn. `make_history_playout`'s playouts start
@@ -33,6 +37,7 @@ from rlgames.game import (
     CompactState,
     Game,
     GameKernels,
+    record_move,
 )
 from rlgames.jit.cache import cache_closure
 from rlgames.jit.rng import below, new_rng_state, sample_index
@@ -50,10 +55,11 @@ class PlayoutStats(NamedTuple):
 
 @functools.cache
 def make_buffered_playout(kernels: GameKernels) -> Callable[..., tuple[CompactState, int]]:
-    """A compiled ``playout(s, rng_state, actions, probs) -> (s_terminal, plies)``.
+    """A compiled ``playout(s, rng_state, actions, probs, moves=None) -> (s_terminal, plies)``.
 
     ``actions`` (int64) and ``probs`` (float64) are scratch buffers of ``kernels.max_actions``
-    entries, so that callers running many playouts allocate them once. In a game with a ``repetition``
+    entries, so that callers running many playouts allocate them once; ``moves`` records the playout's
+    moves (see the module docstring). In a game with a ``repetition``
     kernel the playout judges repetitions among its own positions only (see the module docstring). A game
     with its own ``playout`` kernel plays that instead.
     """
@@ -63,8 +69,8 @@ def make_buffered_playout(kernels: GameKernels) -> Callable[..., tuple[CompactSt
         history_playout = make_history_playout(kernels)
 
         @njit
-        def playout_without_history(s, rng_state, actions, probs):
-            return history_playout(s, rng_state, actions, probs, np.empty(64, dtype=np.int64), 0)
+        def playout_without_history(s, rng_state, actions, probs, moves=None):
+            return history_playout(s, rng_state, actions, probs, np.empty(64, dtype=np.int64), 0, moves)
 
         return cache_closure(playout_without_history)
 
@@ -73,7 +79,7 @@ def make_buffered_playout(kernels: GameKernels) -> Callable[..., tuple[CompactSt
     chance_outcomes = kernels.chance_outcomes
 
     @njit
-    def playout(s, rng_state, actions, probs):
+    def playout(s, rng_state, actions, probs, moves=None):
         plies = 0
         while s[0] != TERMINAL:
             if s[0] == CHANCE:
@@ -84,6 +90,7 @@ def make_buffered_playout(kernels: GameKernels) -> Callable[..., tuple[CompactSt
                 if n == 0:
                     raise ValueError("random playout: a non-terminal state has no legal action")
                 action = actions[below(rng_state, n)]
+            record_move(moves, plies, s[0], action)
             s = apply(s, action)
             plies += 1
         return s, plies
@@ -93,8 +100,8 @@ def make_buffered_playout(kernels: GameKernels) -> Callable[..., tuple[CompactSt
 
 @functools.cache
 def make_history_playout(kernels: GameKernels) -> Callable[..., tuple[CompactState, int]]:
-    """A compiled ``playout(s, rng_state, actions, probs, keys, n) -> (s_terminal, plies)`` for a game
-    with a ``repetition`` kernel: ``keys[:n]`` (int64) are the keys of the positions before ``s``,
+    """A compiled ``playout(s, rng_state, actions, probs, keys, n, moves=None) -> (s_terminal, plies)`` for
+    a game with a ``repetition`` kernel: ``keys[:n]`` (int64) are the keys of the positions before ``s``,
     oldest first, and the playout pushes its own behind them (into a larger copy when ``keys`` is
     full). A move into a position the rules forbid is redrawn among the remaining legal moves, and one
     the rules draw ends the playout in a draw, ``(TERMINAL, 0, ...)``. A game with its own ``playout``
@@ -103,15 +110,15 @@ def make_history_playout(kernels: GameKernels) -> Callable[..., tuple[CompactSta
         own = kernels.playout
 
         @njit
-        def own_playout(s, rng_state, actions, probs, keys, n):
-            return own(s, rng_state, actions, probs)
+        def own_playout(s, rng_state, actions, probs, keys, n, moves=None):
+            return own(s, rng_state, actions, probs, moves)
 
         return cache_closure(own_playout)
     legal_actions, apply, chance_outcomes = kernels.legal_actions, kernels.apply, kernels.chance_outcomes
     hash_key, repetition = kernels.hash_key, kernels.repetition
 
     @njit
-    def playout(s, rng_state, actions, probs, keys, n):
+    def playout(s, rng_state, actions, probs, keys, n, moves=None):
         plies = 0
         while s[0] != TERMINAL:
             if n == keys.shape[0]:
@@ -122,7 +129,8 @@ def make_history_playout(kernels: GameKernels) -> Callable[..., tuple[CompactSta
             n += 1
             if s[0] == CHANCE:
                 count = chance_outcomes(s, actions, probs)
-                child = apply(s, actions[sample_index(rng_state, probs, count)])
+                action = actions[sample_index(rng_state, probs, count)]
+                child = apply(s, action)
                 verdict = repetition(child, keys, n)
             else:
                 count = legal_actions(s, actions)
@@ -130,12 +138,14 @@ def make_history_playout(kernels: GameKernels) -> Callable[..., tuple[CompactSta
                     if count == 0:
                         raise ValueError("random playout: a non-terminal state has no legal action")
                     i = below(rng_state, count)
-                    child = apply(s, actions[i])
+                    action = actions[i]
+                    child = apply(s, action)
                     verdict = repetition(child, keys, n)
                     if verdict != REPETITION_ILLEGAL:
                         break
                     count -= 1
                     actions[i] = actions[count]
+            record_move(moves, plies, s[0], action)
             if verdict == REPETITION_DRAW:
                 child = tuple_setitem(tuple_setitem(child, 0, TERMINAL), 1, 0)
             s = child

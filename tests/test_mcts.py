@@ -391,7 +391,7 @@ def test_time_limit_stops_the_search():
 
 
 @njit
-def no_rollout(s, rng_state, actions, probs):
+def no_rollout(s, rng_state, actions, probs, moves=None):
     """A pluggable 'playout' that stops at once: every non-terminal leaf scores 0."""
     return s, 0
 

@@ -5,7 +5,10 @@ many simulations as fit in 0.2 s a move; with ``simulations=`` too, whichever ru
 values: ``mcts(model=FILE, rollout=policy)`` (value head and rollouts sampled from the policy head,
 mixed ``mix=0.5``) or ``mcts(model=FILE, rollout_model=SMALL.pt)`` (rollouts by a separate fast
 network; see `rlgames.models.rollout.PolicyRolloutEvaluator`). A game's own playout policies are
-rollouts too: ``mcts(rollout=patterns)`` plays go's hand-written pattern playouts (`rlgames.Game.playouts`).
+rollouts too: ``mcts(rollout=patterns)`` plays go's hand-written pattern playouts (`rlgames.Game.playouts`),
+and ``mcts(rollout=FILE.npz)`` a learned rollout policy's (`rlgames.Game.rollout_policy`: go's p_pi).
+``mcts(rave=true)`` adds MoGo's rapid action value estimation (`MCTSConfig.rave`, ``rave_equivalence=1000``)
+to searches whose leaves are valued in compiled code.
 
 The tree is kept between moves: when the next position follows from the last one by the agent's move
 and the opponent's reply, the search continues in that subtree (``reuse=false`` turns this off).
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import os
 import time
 from collections.abc import Callable
 from typing import Any, Literal
@@ -50,14 +54,14 @@ class MCTSAgent:
         batch: int = 8,
         solver: bool = True,
         reuse: bool = True,
+        rave: bool = False,
+        rave_equivalence: float = 1000.0,
         seed: int = 0,
     ) -> None:
         if simulations is None:  # a time budget alone runs as many simulations as fit in it
             simulations = UNLIMITED if time is not None else DEFAULT_SIMULATIONS
-        if rollout not in ROLLOUTS and rollout not in game.playouts:
-            accepted = ", ".join([*ROLLOUTS, *game.playouts])
-            raise ValueError(f"unknown rollout {rollout!r}; accepted in {game.name}: {accepted}")
-        if rollout in game.playouts and (eval is not None or model is not None):
+        playout = _playout(game, rollout)
+        if playout is not None and (eval is not None or model is not None):
             raise ValueError(f"rollout={rollout} is a playout policy: it evaluates leaves without eval= or model=")
         if eval is not None and model is not None:
             raise ValueError("give eval= or model=, not both")
@@ -74,11 +78,13 @@ class MCTSAgent:
             rollouts=rollouts,
             batch_size=batch,
             solver=solver,
+            rave=rave,
+            rave_equivalence=rave_equivalence,
             **knobs,
         )
         self.reuse = reuse
         self._seed = seed
-        self._rollout = game.locate(game.playouts[rollout]) if rollout in game.playouts else None
+        self._rollout = playout
         self._mcts = self._new_search(seed)
         self._root: State | None = None
 
@@ -144,6 +150,21 @@ def _evaluator(
     if rollout != "policy" and rollout_model is None:
         return load_evaluator("model", game, path=model)
     return load_evaluator("policy_rollout", game, path=model, rollout_path=rollout_model, mix=mix, seed=seed)
+
+
+def _playout(game: Game, rollout: str) -> Callable | None:
+    """The compiled playout that ``rollout`` names: one of the game's own (`Game.playouts`), or a weights file
+    of its learned rollout policy (`Game.rollout_policy`); None for ``random`` and ``policy``."""
+    if rollout in ROLLOUTS:
+        return None
+    if rollout in game.playouts:
+        return game.locate(game.playouts[rollout])
+    if game.rollout_policy is not None and os.path.splitext(rollout)[1]:
+        if not os.path.isfile(rollout):
+            raise ValueError(f"rollout={rollout}: no such file")
+        return game.locate(game.rollout_policy).playout(rollout)
+    accepted = ", ".join([*ROLLOUTS, *game.playouts, *(["a weights file"] if game.rollout_policy else [])])
+    raise ValueError(f"unknown rollout {rollout!r}; accepted in {game.name}: {accepted}")
 
 
 def _path(root: State, state: State) -> list[int] | None:

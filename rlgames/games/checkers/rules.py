@@ -44,6 +44,7 @@ from rlgames.game import (
     ILLEGAL,
     TERMINAL,
     GameKernels,
+    record_move,
 )
 from rlgames.jit.bits import GOLDEN, lsb, mix64, msb, popcount
 from rlgames.jit.rng import below
@@ -319,15 +320,16 @@ def nth_move(f0: int, f1: int, f2: int, f3: int, i: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def random_playout(s, rng_state, actions, probs):
+def random_playout(s, rng_state, actions, probs, moves=None):
     """Uniformly random legal moves to the end of the game: the generic random playout's moves, drawn
     from the same stream (one `below` per move, the index into `legal_actions`' order), without listing
-    the actions or checking them again."""
+    the actions or checking them again; ``moves`` records them (`rlgames.game.record_move`)."""
     plies = 0
     while s[0] != TERMINAL:
         f0, f1, f2, f3, jump = move_sources(s)
         n = popcount(f0) + popcount(f1) + popcount(f2) + popcount(f3)
         k, direction = nth_move(f0, f1, f2, f3, np.int64(below(rng_state, n)))
+        record_move(moves, plies, s[0], CELL[k] * 8 + direction * 2 + jump)
         s = play(s, k, direction, jump)
         plies += 1
     return s, plies

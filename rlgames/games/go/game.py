@@ -145,6 +145,7 @@ class Go(Game):
     kernels = KERNELS._replace(playout=light_rollout)
     record_format = "sgf"
     playouts = {"patterns": ".playout:pattern_rollout"}
+    rollout_policy = ".rollout_policy:POLICY"
     protocols = {"gtp": ".gtp:GtpEngine"}
     small_params = {"board_size": 5}
 

@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from rlgames.game import TERMINAL
+from rlgames.game import TERMINAL, record_move
 from rlgames.games.go.rules import KO, MAX_LENGTH, MOVES, PASSES, SIZE, boards, deduction2, has_point
 from rlgames.games.go.patterns import PATTERN_TABLE
 from rlgames.jit.rng import below, new_rng_state
@@ -285,16 +285,17 @@ def area_margin(b, n: int) -> int:
 
 
 @njit(cache=True)
-def run_playout(b, s, rng_state) -> tuple[int, int]:
+def run_playout(b, s, rng_state, moves=None) -> tuple[int, int]:
     """One light playout from compact state ``s`` (not terminal) on board ``b``; returns twice black's
-    final score (area margin minus komi and handicap, doubled to stay an integer) and the moves played."""
-    return _playout(b, s, rng_state, PATTERN_TABLE, False)
+    final score (area margin minus komi and handicap, doubled to stay an integer) and the moves played,
+    which ``moves`` records (`rlgames.game.record_move`)."""
+    return _playout(b, s, rng_state, PATTERN_TABLE, False, moves)
 
 
 @njit(cache=True)
-def run_pattern_playout(b, s, rng_state) -> tuple[int, int]:
+def run_pattern_playout(b, s, rng_state, moves=None) -> tuple[int, int]:
     """One pattern playout (`pattern_move`, else a light move), as `run_playout`."""
-    return _playout(b, s, rng_state, PATTERN_TABLE, True)
+    return _playout(b, s, rng_state, PATTERN_TABLE, True, moves)
 
 
 @njit(cache=True, inline="always")
@@ -344,11 +345,11 @@ def pattern_move(b, colour: int, last: int, rng_state, table) -> int:
 
 
 @njit(cache=True)
-def _playout(b, s, rng_state, table, patterns: bool) -> tuple[int, int]:
+def _playout(b, s, rng_state, table, patterns: bool, record=None) -> tuple[int, int]:
     load(b, s)
     colour = BLACK if s[0] == 0 else WHITE
     moves, passes, played = s[MOVES], s[PASSES], 0
-    limit = s[MAX_LENGTH]
+    limit, n, w = s[MAX_LENGTH], s[SIZE], b[_META, _WIDTH]
     last = NO_POINT
     while True:
         count = b[_META, _EMPTY_COUNT]
@@ -365,9 +366,12 @@ def _playout(b, s, rng_state, table, patterns: bool) -> tuple[int, int]:
         if chosen == NO_POINT:
             passes += 1
             b[_META, _KO] = NO_POINT
+            action = n * n
         else:
             passes = 0
             play(b, chosen, colour)
+            action = (chosen // w - 1) * n + chosen % w - 1
+        record_move(record, played, colour - 1, action)
         last = chosen
         moves += 1
         played += 1
@@ -395,18 +399,18 @@ def light_playouts(state, count: int, *, seed: int) -> PlayoutStats:
 
 
 @njit(cache=True)
-def light_rollout(s, rng_state, actions, probs):
+def light_rollout(s, rng_state, actions, probs, moves=None):
     """The ``playout`` kernel of go (`rlgames.game.GameKernels`): a light playout from ``s``, its result
     written into a terminal copy of ``s``; the scratch buffers are unused."""
-    score2, plies = run_playout(new_board(), s, rng_state)
+    score2, plies = run_playout(new_board(), s, rng_state, moves)
     return _ended(s, score2), plies
 
 
 @njit(cache=True)
-def pattern_rollout(s, rng_state, actions, probs):
+def pattern_rollout(s, rng_state, actions, probs, moves=None):
     """Go's hand-written playout policy, ``mcts(rollout=patterns)``: a pattern playout from ``s``, as
     `light_rollout`."""
-    score2, plies = run_pattern_playout(new_board(), s, rng_state)
+    score2, plies = run_pattern_playout(new_board(), s, rng_state, moves)
     return _ended(s, score2), plies
 
 

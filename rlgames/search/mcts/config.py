@@ -11,8 +11,8 @@ from typing import Literal
 import numpy as np
 
 # Slots of MCTS's search parameters (float64), set by `MCTSConfig.params`.
-P_C, P_C_BASE, P_PUCT, P_SOLVER, P_UNVISITED, P_ROLLOUTS = range(6)
-NUM_PARAMS = 6
+P_C, P_C_BASE, P_PUCT, P_SOLVER, P_UNVISITED, P_ROLLOUTS, P_RAVE = range(7)
+NUM_PARAMS = 7
 
 # Slots of the Gumbel parameters (float64).
 G_C_VISIT, G_C_SCALE, G_RESCALE, G_GUMBEL_SCALE = range(4)
@@ -41,7 +41,15 @@ class MCTSConfig:
       ``dirichlet_epsilon`` (AlphaZero: alpha 0.3 for chess, 0.15 shogi, 0.03 Go; epsilon 0.25). It
       acts through the priors, so under PUCT only; the stored priors are restored after the search;
     * ``temperature`` -- of the final move choice: 0 plays the most-visited child, T > 0 draws from
-      ``visits ** (1 / T)`` (AlphaZero self-play: 1 for the first moves, then 0).
+      ``visits ** (1 / T)`` (AlphaZero self-play: 1 for the first moves, then 0);
+    * ``rave`` -- rapid action value estimation (Gelly & Silver 2007, MoGo): each child also keeps the
+      mean result of the simulations through its parent in which its action was played later by the
+      same player (all moves as first: in the tree below or in the playout), and selection reads
+      ``(1 - beta) * Q + beta * Q_amaf`` in place of ``Q``, with the hand-selected schedule
+      ``beta = sqrt(rave_equivalence / (3 N(child) + rave_equivalence))``: all AMAF at first, half at
+      ``rave_equivalence / 3`` visits. The exploration term counts an unvisited child with AMAF results
+      as visited once. Leaves must be valued in compiled code (rollouts or an evaluator's kernel);
+    * ``rave_equivalence`` -- ``k`` of that schedule (MoGo's 1000, Gelly & Silver 2007).
     """
 
     simulations: int = 800
@@ -58,6 +66,8 @@ class MCTSConfig:
     dirichlet_alpha: float = 0.3
     dirichlet_epsilon: float = 0.25
     temperature: float = 0.0
+    rave: bool = False
+    rave_equivalence: float = 1000.0
 
     def __post_init__(self) -> None:
         if self.selection not in ("uct", "puct"):
@@ -76,6 +86,8 @@ class MCTSConfig:
             raise ValueError(f"unvisited_value must be in [-1, 1], got {self.unvisited_value}")
         if self.dirichlet_alpha <= 0 or not 0.0 <= self.dirichlet_epsilon <= 1.0:
             raise ValueError("dirichlet_alpha must be positive and dirichlet_epsilon in [0, 1]")
+        if self.rave_equivalence <= 0:
+            raise ValueError(f"rave_equivalence must be positive, got {self.rave_equivalence}")
 
     def params(self) -> np.ndarray:
         """The float64 parameter slots read by the compiled tree operations."""
@@ -87,6 +99,7 @@ class MCTSConfig:
         params[P_SOLVER] = self.solver
         params[P_UNVISITED] = self.unvisited_value
         params[P_ROLLOUTS] = self.rollouts
+        params[P_RAVE] = self.rave_equivalence if self.rave else 0.0
         return params
 
 

@@ -17,7 +17,9 @@ A simulation:
 3. **backup** adds the result to every node on the path and, with the solver, proves nodes upward
    (Winands, Bjornsson & Saito 2008, for any utility range): a node with a child solved at the best
    value for its mover (1) is solved at it, one whose children are all solved takes the best of them,
-   a chance node whose outcomes are all solved equal takes that value.
+   a chance node whose outcomes are all solved equal takes that value. With RAVE, **amaf_backup** first
+   adds it to the all-moves-as-first statistics of the children of every decision node on the path
+   whose action its mover played later in the simulation, in the tree or in the leaf's playout.
 
 Repetitions. When the game gives a ``repetition`` kernel (a closure constant: other games compile none
 of this), a child's state is judged against the keys of the root's history and of its parent's path
@@ -52,6 +54,8 @@ from rlgames.search.mcts.config import P_SOLVER
 from rlgames.search.mcts.selection import uct_or_puct_child
 from rlgames.search.mcts.tree import (
     ACTION,
+    AMAF_VALUE,
+    AMAF_VISITS,
     COUNT,
     DEEPEST,
     FIRST,
@@ -78,6 +82,7 @@ class TreeOps(NamedTuple):
     expand: Callable[..., int]
     known_value: Callable[..., tuple[bool, float]]
     backup: Callable[..., None]
+    amaf_backup: Callable[..., None]
     path_keys: Callable[..., int]
     select_batch: Callable[..., tuple[int, int]]
     expand_and_backup_batch: Callable[..., None]
@@ -130,6 +135,7 @@ def make_tree_ops(
                 nodes[t, c, column] = 0
             nodes[t, c, POV] = pov
             tree.stats[t, c, VALUE] = 0.0
+            tree.stats[t, c, AMAF_VALUE] = 0.0
         nodes[t, node, FIRST] = first
         nodes[t, node, COUNT] = n
         tree.meta[t, SIZE] = first + n
@@ -329,6 +335,49 @@ def make_tree_ops(
                 proving = try_prove(tree, t, parent)
             node = parent
 
+    @njit(inline="always")
+    def clear_marks(tree, t, leaf, recorded):
+        """Clears `amaf_backup`'s marks: ``tree.played`` of the first ``recorded`` moves of ``tree.moves``
+        and of each move on the path from the root to ``leaf``."""
+        played, moves, nodes = tree.played, tree.moves, tree.nodes
+        for i in range(recorded):
+            if moves[i] >= 0:
+                played[moves[i] & 1, moves[i] >> 1] = 0
+        node = leaf
+        while node > 0:
+            parent = nodes[t, node, PARENT]
+            mover = tree.states[t, parent, 0]
+            if mover >= 0:
+                played[mover, nodes[t, node, ACTION]] = 0
+            node = parent
+
+    @njit(inline="always")
+    def amaf_backup(tree, t, leaf, result, recorded):
+        """Adds player 0's ``result`` to the all-moves-as-first statistics along the path from ``leaf``:
+        at every expanded decision node, to each child whose action the node's mover played at that node
+        or later, on the path below it or among the first ``recorded`` moves of the leaf's playout
+        (``tree.moves``). Walking up from the leaf, the marks in ``tree.played`` (over the game's
+        actions) hold the moves played below the current node: the playout's, then the path's as the
+        walk climbs past them."""
+        nodes, stats, played, moves = tree.nodes, tree.stats, tree.played, tree.moves
+        for i in range(recorded):
+            if moves[i] >= 0:
+                played[moves[i] & 1, moves[i] >> 1] = 1
+        node = leaf
+        while node >= 0:
+            mover = tree.states[t, node, 0]
+            first = nodes[t, node, FIRST]
+            if mover >= 0 and first >= 0:
+                for c in range(first, first + nodes[t, node, COUNT]):
+                    if played[mover, nodes[t, c, ACTION]]:
+                        nodes[t, c, AMAF_VISITS] += 1
+                        stats[t, c, AMAF_VALUE] += result if nodes[t, c, POV] == 0 else -result
+            parent = nodes[t, node, PARENT]
+            if parent >= 0 and tree.states[t, parent, 0] >= 0:
+                played[tree.states[t, parent, 0], nodes[t, node, ACTION]] = 1
+            node = parent
+        clear_marks(tree, t, leaf, recorded)
+
     @njit(_nrt=False)  # type: ignore[call-overload]  # _nrt: a numba option missing from its stubs
     def remove_virtual(tree, t, leaf):
         node = leaf
@@ -392,6 +441,7 @@ def make_tree_ops(
         expand,
         known_value,
         backup,
+        amaf_backup,
         path_keys,
         cache_closure(select_batch),
         cache_closure(expand_and_backup_batch),

@@ -105,6 +105,8 @@ class MultiTreeMCTS(TreeDriver):
     ) -> None:
         if rollout is not None and evaluator is not None:
             raise ValueError("rollout replaces the evaluator: give one or the other")
+        if config.rave and evaluator is not None and evaluator.kernel is None:
+            raise ValueError("rave needs leaves valued in compiled code: rollouts or an evaluator with a kernel")
         self.config = config
         self.evaluator = evaluator
         self._rollout = rollout
@@ -195,7 +197,8 @@ class MultiTreeMCTS(TreeDriver):
         state_size = len(game.initial_compact_state())
         kernels = game.kernels
         self._game = game
-        self._tree = new_tree(num_trees, INITIAL_CAPACITY, state_size, kernels.max_actions)
+        rave = {"num_actions": game.num_actions, "playout_room": game.max_game_length} if self.config.rave else {}
+        self._tree = new_tree(num_trees, INITIAL_CAPACITY, state_size, kernels.max_actions, **rave)
         self._ops = make_tree_ops(kernels, state_size)
         # compiled now rather than inside the first timed search that follows an `advance`
         precompile(compact_subtree, self._tree, 0, 0, np.zeros(1, dtype=np.int64))

@@ -19,9 +19,12 @@ from rlgames.search.mcts.config import (
     P_C,
     P_C_BASE,
     P_PUCT,
+    P_RAVE,
     P_UNVISITED,
 )
 from rlgames.search.mcts.tree import (
+    AMAF_VALUE,
+    AMAF_VISITS,
     COUNT,
     FIRST,
     PRIOR,
@@ -61,14 +64,24 @@ def puct_c(parent_visits: float, c_init: float, c_base: float) -> float:
     return c_init + math.log((1.0 + parent_visits + c_base) / c_base)
 
 
+@njit(cache=True)
+def rave_beta(visits: float, equivalence: float) -> float:
+    """The weight of the AMAF value, MoGo's hand-selected schedule ``sqrt(k / (3 N + k))`` (Gelly &
+    Silver 2007): 1 before the first visit, 1/2 at ``k / 3`` visits."""
+    return math.sqrt(equivalence / (3.0 * visits + equivalence))
+
+
 @njit(inline="always")
 def uct_or_puct_child(tree, t, node, params):
     """The child of highest UCB1 or PUCT score (``params[P_PUCT]``), unvisited children first under
-    UCB1, a solved child scored by its exact value; virtual losses count as lost visits."""
+    UCB1, a solved child scored by its exact value; virtual losses count as lost visits. With RAVE
+    (``params[P_RAVE]``, the equivalence ``k``) a child with AMAF results is scored on
+    ``(1 - beta) * Q + beta * Q_amaf`` (`rave_beta`), visited or not."""
     nodes, stats = tree.nodes, tree.stats
     parent_visits = max(float(nodes[t, node, VISITS] + nodes[t, node, VIRTUAL]), 1.0)
     puct = params[P_PUCT] != 0.0
     c = puct_c(parent_visits, params[P_C], params[P_C_BASE]) if puct else params[P_C]
+    equivalence = params[P_RAVE]
     log_parent_visits = math.log(parent_visits)
     first = nodes[t, node, FIRST]
     best, best_score = first, -math.inf
@@ -76,8 +89,16 @@ def uct_or_puct_child(tree, t, node, params):
         virtual = nodes[t, child, VIRTUAL]
         visits = float(nodes[t, child, VISITS] + virtual)
         total = stats[t, child, VALUE] - virtual
+        amaf_visits = nodes[t, child, AMAF_VISITS] if equivalence > 0.0 else 0
         if nodes[t, child, SOLVED] != 0:
             score = stats[t, child, SOLVED_VALUE]
+        elif amaf_visits > 0:
+            beta = rave_beta(visits, equivalence)
+            q = beta * stats[t, child, AMAF_VALUE] / amaf_visits + (1.0 - beta) * (total / max(visits, 1.0))
+            if puct:
+                score = puct_score(q, stats[t, child, PRIOR], visits, parent_visits, c)
+            else:
+                score = q + c * math.sqrt(log_parent_visits / max(visits, 1.0))
         elif puct:
             q = total / visits if visits > 0.0 else params[P_UNVISITED]
             score = puct_score(q, stats[t, child, PRIOR], visits, parent_visits, c)

@@ -13,6 +13,11 @@ that player's point of view, and a node the MCTS-solver proved (``nodes[t, i, SO
 exact value for that player in ``stats[t, i, SOLVED_VALUE]`` (a return divided by the game's largest
 return, so that ±2 games keep their 1-point wins apart from their 2-point ones).
 
+All moves as first (RAVE). ``nodes[t, i, AMAF_VISITS]`` and ``stats[t, i, AMAF_VALUE]`` count the
+simulations through node ``i``'s parent in which its action was played later by the same player, in the
+tree or in the playout, and sum their results for that player (Gelly & Silver 2007); they stay 0 unless
+the search asks for them (`MCTSConfig.rave`).
+
 Histories. In a game with a ``repetition`` kernel, ``keys[t, :meta[t, HISTORY]]`` holds the keys of the
 positions before tree ``t``'s root (`State.history`), oldest first; the operations append the keys of a
 node's path behind them when they judge its children.
@@ -29,11 +34,11 @@ from numba import njit
 from rlgames.game import Game, GameKernels, State
 
 # Columns of `Tree.nodes`.
-PARENT, ACTION, FIRST, COUNT, VISITS, VIRTUAL, POV, SOLVED, READY = range(9)
-NODE_COLUMNS = 9
+PARENT, ACTION, FIRST, COUNT, VISITS, VIRTUAL, POV, SOLVED, READY, AMAF_VISITS = range(10)
+NODE_COLUMNS = 10
 # Columns of `Tree.stats`.
-VALUE, PRIOR, SOLVED_VALUE = range(3)
-STAT_COLUMNS = 3
+VALUE, PRIOR, SOLVED_VALUE, AMAF_VALUE = range(4)
+STAT_COLUMNS = 4
 # Columns of `Tree.meta`.
 SIZE, DEEPEST, HISTORY = range(3)
 META_COLUMNS = 3
@@ -42,14 +47,19 @@ META_COLUMNS = 3
 class Tree(NamedTuple):
     """``T`` trees of ``N`` nodes; ``S`` is the compact-state length, ``A`` the game's ``max_actions``.
 
-    * ``nodes`` int64[T, N, 9]: parent, action (the outcome under a chance node), first child (-1 until
-      expanded), number of children, visits, virtual losses, POV player, solved flag, state-ready flag;
-    * ``stats`` float64[T, N, 3]: value sum and solved value (both for the POV player), prior;
+    * ``nodes`` int64[T, N, 10]: parent, action (the outcome under a chance node), first child (-1 until
+      expanded), number of children, visits, virtual losses, POV player, solved flag, state-ready flag,
+      all-moves-as-first visits;
+    * ``stats`` float64[T, N, 4]: value sum, prior, solved value and all-moves-as-first value sum (the
+      sums and the solved value for the POV player);
     * ``states`` int64[T, N, S]: compact states (valid once READY);
     * ``meta`` int64[T, 3]: nodes in use, deepest descent of the current search, history length;
     * ``keys`` int64[T, K]: each root's history, then room for the keys of a path (games with a
       ``repetition`` kernel; ``K = 0`` otherwise);
-    * ``actions`` int64[A], ``probs`` float64[A]: scratch buffers for the kernels and the selection.
+    * ``actions`` int64[A], ``probs`` float64[A]: scratch buffers for the kernels and the selection;
+    * ``moves`` int64[M]: a playout's moves (``GameKernels.playout``'s ``moves``), ``M = 0`` without RAVE;
+    * ``played`` int8[2, num_actions]: scratch marks of the actions each player played in a simulation
+      (RAVE's; ``[2, 0]`` without it).
     """
 
     nodes: np.ndarray
@@ -59,11 +69,23 @@ class Tree(NamedTuple):
     keys: np.ndarray
     actions: np.ndarray
     probs: np.ndarray
+    moves: np.ndarray
+    played: np.ndarray
 
 
-def new_tree(num_trees: int, capacity: int, state_size: int, max_actions: int, key_room: int = 0) -> Tree:
-    """Empty trees (no root yet: ``meta[t, SIZE] == 0``) with room for ``capacity`` nodes each and
-    ``key_room`` keys of history and path."""
+def new_tree(
+    num_trees: int,
+    capacity: int,
+    state_size: int,
+    max_actions: int,
+    key_room: int = 0,
+    *,
+    num_actions: int = 0,
+    playout_room: int = 0,
+) -> Tree:
+    """Empty trees (no root yet: ``meta[t, SIZE] == 0``) with room for ``capacity`` nodes each,
+    ``key_room`` keys of history and path, and, for RAVE, ``playout_room`` moves of a playout over
+    ``num_actions`` actions."""
     return Tree(
         nodes=np.zeros((num_trees, capacity, NODE_COLUMNS), dtype=np.int64),
         stats=np.zeros((num_trees, capacity, STAT_COLUMNS), dtype=np.float64),
@@ -72,6 +94,8 @@ def new_tree(num_trees: int, capacity: int, state_size: int, max_actions: int, k
         keys=np.zeros((num_trees, key_room), dtype=np.int64),
         actions=np.zeros(max_actions, dtype=np.int64),
         probs=np.zeros(max_actions, dtype=np.float64),
+        moves=np.zeros(playout_room, dtype=np.int64),
+        played=np.zeros((2, num_actions), dtype=np.int8),
     )
 
 
@@ -107,7 +131,7 @@ def with_key_room(tree: Tree, room: int) -> Tree:
 def reset_root(tree: Tree, t: int, compact: Sequence[int], history: Sequence[int] = ()) -> None:
     """Makes tree ``t`` a lone root at ``compact`` whose statistics are kept for its side to move;
     ``history`` (the keys of the positions before it) must fit in ``tree.keys``."""
-    tree.nodes[t, 0] = (-1, -1, -1, 0, 0, 0, max(compact[0], 0), 0, 1)
+    tree.nodes[t, 0] = (-1, -1, -1, 0, 0, 0, max(compact[0], 0), 0, 1, 0)
     tree.stats[t, 0] = 0.0
     tree.states[t, 0] = compact
     tree.meta[t] = (1, 0, len(history))
