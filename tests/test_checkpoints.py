@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 import sys
 import zipfile
@@ -26,17 +27,20 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from eval_win_in_one import positions_where_the_mover_wins_next  # noqa: E402  (the record's benchmark)
 
 MANIFEST = {checkpoint.file: checkpoint for checkpoint in load_manifest(FOLDER / "manifest.json").checkpoints}
+NETWORKS = sorted(name for name in MANIFEST if name.endswith(".pt"))
+ROLLOUT_POLICIES = sorted(name for name in MANIFEST if name.endswith(".npz"))
+"""Learned rollout policies' weights (`rlgames.Game.rollout_policy`), played as ``mcts(rollout=FILE)``."""
 
 
 def test_every_shipped_file_is_listed_and_small():
-    shipped = {path.name for path in FOLDER.glob("*.pt")}
+    shipped = {path.name for path in FOLDER.glob("*.pt")} | {path.name for path in FOLDER.glob("*.npz")}
     assert shipped == set(MANIFEST)
     for name in shipped:
         assert (FOLDER / name).stat().st_size < 5 * 2**20
         assert MANIFEST[name].measurements and MANIFEST[name].training.command
 
 
-@pytest.mark.parametrize("name", sorted(MANIFEST))
+@pytest.mark.parametrize("name", NETWORKS)
 def test_the_manifest_holds_each_files_sha256(name):
     path = FOLDER / name
     assert load_checkpoint(path).sha256 == MANIFEST[name].sha256
@@ -77,7 +81,18 @@ def test_the_cli_refuses_a_checkpoint_with_a_flipped_weight_in_one_line(tmp_path
     assert str(path) in line and "does not match its SHA-256" in line
 
 
-@pytest.mark.parametrize("name", sorted(MANIFEST))
+@pytest.mark.parametrize("name", ROLLOUT_POLICIES)
+def test_a_shipped_rollout_policy_is_the_file_listed_and_plays(name):
+    path = FOLDER / name
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == MANIFEST[name].sha256
+    with np.load(path) as data:  # the trainer's record: the game's parameters among them
+        params = {k: v for k, v in json.loads(str(data["record"]))["params"].items() if v is not None}
+    game = rlgames.load_game(MANIFEST[name].game, **params)
+    agent = rlgames.load_agent(f"mcts(simulations=100, rollout={path})", game)
+    assert game.new_initial_state().is_legal(agent.act(game.new_initial_state()))
+
+
+@pytest.mark.parametrize("name", NETWORKS)
 def test_a_shipped_checkpoint_loads_and_plays(name):
     game = load_checkpoint(FOLDER / name).load_game()  # under the params it was trained for (backgammon's scoring)
     network, info = load_network(FOLDER / name, game)

@@ -34,7 +34,8 @@ def test_no_document_drifted_from_the_manifest():
 
 
 def test_every_shipped_file_has_a_record_and_every_record_a_file():
-    assert set(MANIFEST.files) == {path.name for path in (ROOT / "checkpoints").glob("*.pt")}
+    shipped = [path.name for pattern in ("*.pt", "*.npz") for path in (ROOT / "checkpoints").glob(pattern)]
+    assert set(MANIFEST.files) == set(shipped)  # networks, and learned rollout policies' weights
 
 
 def test_each_games_and_positions_command_names_its_checkpoint():

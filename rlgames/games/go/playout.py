@@ -366,19 +366,30 @@ def _playout(b, s, rng_state, table, patterns: bool, record=None) -> tuple[int, 
         if chosen == NO_POINT:
             passes += 1
             b[_META, _KO] = NO_POINT
-            action = n * n
         else:
             passes = 0
             play(b, chosen, colour)
-            action = (chosen // w - 1) * n + chosen % w - 1
-        record_move(record, played, colour - 1, action)
+        record_move(record, played, colour - 1, point_action(chosen, n, w))
         last = chosen
         moves += 1
         played += 1
-        if moves >= 2 and (passes >= 2 or moves >= limit):
+        if playout_over(moves, passes, limit):
             break
         colour = 3 - colour
     return 2 * area_margin(b, s[SIZE]) - deduction2(s), played
+
+
+@njit(cache=True, inline="always")
+def point_action(p: int, n: int, w: int) -> int:
+    """The go action of padded point ``p`` on an ``n`` x ``n`` board of width ``w``; the pass for `NO_POINT`."""
+    return n * n if p == NO_POINT else (p // w - 1) * n + p % w - 1
+
+
+@njit(cache=True, inline="always")
+def playout_over(moves: int, passes: int, limit: int) -> bool:
+    """Whether a playout ends after ``moves`` moves of the game, ``passes`` passes in a row: two passes or
+    the length limit, as the rules end a game, and not before the second move."""
+    return moves >= 2 and (passes >= 2 or moves >= limit)
 
 
 @njit(cache=True)

@@ -57,8 +57,11 @@ from rlgames.games.go.playout import (
     load,
     new_board,
     play,
+    playout_over,
+    point_action,
 )
 from rlgames.games.go.rules import MAX_LENGTH, MOVES, PASSES, SIZE, deduction2
+from rlgames.jit.cache import never_cache
 from rlgames.jit.rng import uniform
 from rlgames.jit.stack import stack_float64, stack_int64
 
@@ -334,7 +337,6 @@ def run_learned_playout(b, gammas, marks, s, rng_state, tables, local_gamma, mov
         if chosen == NO_POINT:
             passes += 1
             b[_META, _KO] = NO_POINT
-            action = n * n
         else:
             passes = 0
             empties = b[_META, _EMPTY_COUNT]
@@ -344,12 +346,11 @@ def run_learned_playout(b, gammas, marks, s, rng_state, tables, local_gamma, mov
             for i in range(empties - 1, b[_META, _EMPTY_COUNT]):  # captured stones, appended to the empties
                 refresh_around(b, gammas, b[_EMPTIES, i], tables)
                 _refresh(b, gammas, b[_EMPTIES, i], tables)
-            action = (chosen // w - 1) * n + chosen % w - 1
-        record_move(moves, played, colour - 1, action)
+        record_move(moves, played, colour - 1, point_action(chosen, n, w))
         last = chosen
         total += 1
         played += 1
-        if total >= 2 and (passes >= 2 or total >= limit):
+        if playout_over(total, passes, limit):
             break
         colour = 3 - colour
     return 2 * area_margin(b, s[SIZE]) - deduction2(s), played
@@ -369,12 +370,13 @@ def _learned_playout(path: str):
         score2, plies = run_learned_playout(b, gammas, marks, s, rng_state, tables, local_gamma, moves)
         return _ended(s, score2), plies
 
-    return learned_rollout
+    return never_cache(learned_rollout)  # its weights are constants of its code: numba caches no such code
 
 
 def make_learned_playout(path: str | Path):
     """The compiled playout of the weights in ``path`` (`RolloutWeights`), a ``playout`` kernel
-    ``(s, rng_state, actions, probs, moves=None) -> (s_terminal, plies)``; one per file and process."""
+    ``(s, rng_state, actions, probs, moves=None) -> (s_terminal, plies)``; one per file and process, compiled
+    at its first call in each process (a search around it too: about 10 s), never cached on disk."""
     return _learned_playout(str(Path(path).resolve()))
 
 
