@@ -56,13 +56,7 @@ from typing import Any, Sequence
 
 import numpy as np
 from rlgames.threads import pin_threads
-from rlgames.train.settings import (
-    ConfigError,
-    apply_overrides,
-    command_line_overrides,
-    preset_name,
-    settings_parser,
-)
+from rlgames.train.settings import ConfigError, config_from_args, settings_parser
 from rlgames.train.targets import outcome_values
 
 import rlgames
@@ -430,9 +424,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def make_config(args: argparse.Namespace) -> LinearConfig:
     """The preset with the ``--config`` file's, the ``--set`` and the ``--games``/``--seed`` overrides."""
-    preset = preset_name(args, PRESETS, default="default")
-    overrides = command_line_overrides(args, games=args.games, seed=args.seed)
-    return apply_overrides(PRESETS[preset], overrides, where=f"preset {preset}")
+    return config_from_args(args, PRESETS, default="default")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -40,13 +40,7 @@ from rlgames.cli.common import add_game_params
 from rlgames.game import Game
 from rlgames.parallel import game_recipe, map_ordered, rebuild_game
 from rlgames.threads import pin_threads
-from rlgames.train.settings import (
-    ConfigError,
-    apply_overrides,
-    command_line_overrides,
-    preset_name,
-    settings_parser,
-)
+from rlgames.train.settings import ConfigError, config_from_args, settings_parser
 
 
 @dataclass(frozen=True)
@@ -266,9 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     pin_threads()
     try:
-        preset = preset_name(args, PRESETS, default="default")
-        overrides = command_line_overrides(args, games=args.games, seed=args.seed)
-        config = apply_overrides(PRESETS[preset], overrides, where=f"preset {preset}")
+        config = config_from_args(args, PRESETS, default="default")
         game = rlgames.load_game(args.game, **dict(args.param))
         if args.workers < 1:
             raise ValueError(f"--workers must be at least 1, got {args.workers}")

@@ -68,6 +68,14 @@ def preset_name(args: argparse.Namespace, presets: Mapping[str, Any], default: s
     return name
 
 
+def config_from_args(args: argparse.Namespace, presets: Mapping[str, Any], default: str = "smoke") -> Any:
+    """The preset `preset_name` names, with the ``--config`` file's, the ``--set`` and the
+    ``--games``/``--seed`` overrides: the config of a trainer whose parser has those options."""
+    preset = preset_name(args, presets, default=default)
+    overrides = command_line_overrides(args, games=args.games, seed=args.seed)
+    return apply_overrides(presets[preset], overrides, where=f"preset {preset}")
+
+
 def command_line_overrides(args: argparse.Namespace, **given: Any) -> dict[str, Any]:
     """The settings of ``--config FILE``, then of ``--set`` (nested ones by dots), then ``given`` (the
     trainer's own options, such as ``seed``; None values are left out), as nested overrides."""

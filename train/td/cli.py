@@ -45,7 +45,7 @@ from pathlib import Path
 from rlgames.threads import pin_threads
 from rlgames.models import CheckpointError
 from rlgames.cli.common import add_backend_arguments, add_game_params, backend_from_args
-from rlgames.train.settings import apply_overrides, command_line_overrides, preset_name, settings_parser
+from rlgames.train.settings import config_from_args, settings_parser
 from rlgames.train.td.config import PRESETS, TDConfig
 from rlgames.train.td.run import Run
 
@@ -73,9 +73,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def make_config(args: argparse.Namespace) -> TDConfig:
     """The preset with the ``--config`` file's, the ``--set`` and the ``--games``/``--seed`` overrides."""
-    preset = preset_name(args, PRESETS)
-    overrides = command_line_overrides(args, games=args.games, seed=args.seed)
-    return apply_overrides(PRESETS[preset], overrides, where=f"preset {preset}")
+    return config_from_args(args, PRESETS)
 
 
 def main(argv: list[str] | None = None) -> int:
