@@ -26,6 +26,7 @@ the top-1 accuracy (how often the policy's most likely move is the one played).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from collections.abc import Sequence
@@ -69,6 +70,10 @@ PRESETS = {"default": RolloutConfig(), "smoke": RolloutConfig(games=4, player="m
 """Settings to start from."""
 
 
+MAX_FLAGS = 8
+"""The most local flags a policy may have (bits of the ``flags`` masks)."""
+
+
 @dataclass
 class Moves:
     """The recorded moves: candidate ``i`` of all positions has shape class ``shapes[i]``, local flag mask
@@ -80,6 +85,18 @@ class Moves:
     position: np.ndarray
     chosen: np.ndarray
     game_ids: np.ndarray
+
+    @functools.cached_property
+    def tensors(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        """The shapes, the flags as bits (column ``i``: flag ``i``, up to `MAX_FLAGS`), the positions and
+        the moves played as torch tensors, made once for the fit's many evaluations."""
+        bits = (self.flags[:, None] >> np.arange(MAX_FLAGS)) & 1
+        return (
+            torch.as_tensor(self.shapes),
+            torch.as_tensor(bits, dtype=torch.float64),
+            torch.as_tensor(self.position),
+            torch.as_tensor(self.chosen),
+        )
 
     def subset(self, positions: np.ndarray) -> Moves:
         """The moves of the positions where ``positions`` (bool per position) is set, renumbered."""
@@ -146,27 +163,31 @@ def record_moves(game: Game, games: Sequence[Sequence[int]], openings: Sequence[
 
 
 def _logits(moves: Moves, shape: torch.Tensor, local: torch.Tensor) -> torch.Tensor:
-    bits = torch.as_tensor((moves.flags[:, None] >> np.arange(len(local))) & 1, dtype=torch.float64)
-    return shape[torch.as_tensor(moves.shapes)] + bits @ local
+    shapes, bits, _, _ = moves.tensors
+    return shape[shapes] + bits[:, : len(local)] @ local
+
+
+def _position_max(moves: Moves, logits: torch.Tensor) -> torch.Tensor:
+    """The largest of each position's candidates' ``logits``."""
+    position = moves.tensors[2]
+    return torch.zeros(len(moves.chosen), dtype=torch.float64).scatter_reduce(
+        0, position, logits, "amax", include_self=False
+    )
 
 
 def cross_entropy(moves: Moves, shape: torch.Tensor, local: torch.Tensor) -> torch.Tensor:
     """The mean cross-entropy (nats) of the moves played under the policy of these weights."""
+    _, _, position, chosen = moves.tensors
     logits = _logits(moves, shape, local)
-    position = torch.as_tensor(moves.position)
-    count = len(moves.chosen)
-    top = torch.zeros(count, dtype=torch.float64).scatter_reduce(0, position, logits, "amax", include_self=False)
-    sums = torch.zeros(count, dtype=torch.float64).index_add(0, position, torch.exp(logits - top[position]))
-    return (top + torch.log(sums) - logits[torch.as_tensor(moves.chosen)]).mean()
+    top = _position_max(moves, logits)
+    sums = torch.zeros(len(moves.chosen), dtype=torch.float64).index_add(0, position, torch.exp(logits - top[position]))
+    return (top + torch.log(sums) - logits[chosen]).mean()
 
 
 def accuracy(moves: Moves, shape: torch.Tensor, local: torch.Tensor) -> float:
     """How often the policy's most likely candidate is the move played."""
     logits = _logits(moves, shape, local).detach()
-    top = torch.zeros(len(moves.chosen), dtype=torch.float64).scatter_reduce(
-        0, torch.as_tensor(moves.position), logits, "amax", include_self=False
-    )
-    return float((logits[torch.as_tensor(moves.chosen)] >= top).double().mean())
+    return float((logits[moves.tensors[3]] >= _position_max(moves, logits)).double().mean())
 
 
 def uniform_cross_entropy(moves: Moves) -> float:

@@ -243,9 +243,9 @@ def load(b, s) -> None:
     for point in range(n * n):
         colour = BLACK if has_point(black, point) else (WHITE if has_point(white, point) else EMPTY)
         if colour != EMPTY:
-            _place(b, (point // n + 1) * w + point % n + 1, colour)
+            _place(b, point_of(point, n), colour)
     if s[KO] >= 0:
-        b[_META, _KO] = (s[KO] // n + 1) * w + s[KO] % n + 1
+        b[_META, _KO] = point_of(s[KO], n)
 
 
 @njit(cache=True)
@@ -377,6 +377,12 @@ def _playout(b, s, rng_state, table, patterns: bool, record=None) -> tuple[int, 
             break
         colour = 3 - colour
     return 2 * area_margin(b, s[SIZE]) - deduction2(s), played
+
+
+@njit(cache=True, inline="always")
+def point_of(action: int, n: int) -> int:
+    """The padded point of go action ``action`` (not a pass) on an ``n`` x ``n`` board."""
+    return (action // n + 1) * (n + 2) + action % n + 1
 
 
 @njit(cache=True, inline="always")

@@ -59,6 +59,7 @@ from rlgames.games.go.playout import (
     play,
     playout_over,
     point_action,
+    point_of,
 )
 from rlgames.games.go.rules import MAX_LENGTH, MOVES, PASSES, SIZE, deduction2
 from rlgames.jit.cache import never_cache
@@ -411,7 +412,7 @@ class GoRolloutPolicy:
         b = new_board()
         load(b, state.compact)
         w = n + 2
-        last = NO_POINT if last_action is None or last_action >= n * n else _padded(last_action, n)
+        last = NO_POINT if last_action is None or last_action >= n * n else point_of(last_action, n)
         points, shapes, flags = (np.empty(n * n, dtype=np.int64) for _ in range(3))
         count = candidate_features(b, BLACK if state.current_player() == 0 else 3 - BLACK, last, points, shapes, flags)
         actions = (points[:count] // w - 1) * n + points[:count] % w - 1
@@ -426,11 +427,6 @@ class GoRolloutPolicy:
     def playout(self, path: str | Path):
         """The compiled playout of a weights file (`make_learned_playout`)."""
         return make_learned_playout(path)
-
-
-def _padded(action: int, n: int) -> int:
-    """The padded-board point of a go action (not a pass)."""
-    return (action // n + 1) * (n + 2) + action % n + 1
 
 
 POLICY = GoRolloutPolicy()

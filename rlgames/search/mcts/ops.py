@@ -336,13 +336,20 @@ def make_tree_ops(
             node = parent
 
     @njit(inline="always")
-    def clear_marks(tree, t, leaf, recorded):
-        """Clears `amaf_backup`'s marks: ``tree.played`` of the first ``recorded`` moves of ``tree.moves``
-        and of each move on the path from the root to ``leaf``."""
-        played, moves, nodes = tree.played, tree.moves, tree.nodes
+    def mark_playout(tree, recorded, mark):
+        """Sets ``tree.played[player, action]`` to ``mark`` for the first ``recorded`` moves of ``tree.moves``
+        (chance outcomes left out)."""
         for i in range(recorded):
-            if moves[i] >= 0:
-                played[moves[i] & 1, moves[i] >> 1] = 0
+            code = tree.moves[i]
+            if code >= 0:
+                tree.played[code & 1, code >> 1] = mark
+
+    @njit(inline="always")
+    def clear_marks(tree, t, leaf, recorded):
+        """Clears `amaf_backup`'s marks: those of the playout's moves and of each move on the path from the
+        root to ``leaf``."""
+        played, nodes = tree.played, tree.nodes
+        mark_playout(tree, recorded, 0)
         node = leaf
         while node > 0:
             parent = nodes[t, node, PARENT]
@@ -359,10 +366,8 @@ def make_tree_ops(
         (``tree.moves``). Walking up from the leaf, the marks in ``tree.played`` (over the game's
         actions) hold the moves played below the current node: the playout's, then the path's as the
         walk climbs past them."""
-        nodes, stats, played, moves = tree.nodes, tree.stats, tree.played, tree.moves
-        for i in range(recorded):
-            if moves[i] >= 0:
-                played[moves[i] & 1, moves[i] >> 1] = 1
+        nodes, stats, played = tree.nodes, tree.stats, tree.played
+        mark_playout(tree, recorded, 1)
         node = leaf
         while node >= 0:
             mover = tree.states[t, node, 0]
