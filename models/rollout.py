@@ -22,10 +22,8 @@ import numpy as np
 
 from rlgames.agents.policy import sample_actions
 from rlgames.evaluators.base import Evaluator
+from rlgames.evaluators.rollout import ALPHAGO_MIX
 from rlgames.game import State
-
-ALPHAGO_MIX = 0.5
-"""AlphaGo's ``lambda``: the weight of the rollout result against the value network."""
 
 
 class PolicyRolloutEvaluator(Evaluator):

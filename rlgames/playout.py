@@ -41,7 +41,7 @@ from rlgames.game import (
 )
 from rlgames.jit.cache import cache_closure
 from rlgames.jit.rng import below, new_rng_state, sample_index
-from rlgames.jit.unsafe import tuple_setitem
+from rlgames.jit.unsafe import to_fixed_tuple, tuple_setitem
 
 
 class PlayoutStats(NamedTuple):
@@ -200,6 +200,27 @@ def make_playout_batch(kernels: GameKernels) -> Callable[..., None]:
             lengths[i] = plies
 
     return cache_closure(playout_batch)
+
+
+@functools.cache
+def make_playout_values(playout: Callable, state_size: int, max_actions: int, max_return: int) -> Callable[..., None]:
+    """A compiled ``playout_values(states, rng_state, out)``: for each row of ``states`` (int64[B,
+    state_size], compact states), the result of one ``playout(s, rng_state, actions, probs)`` from it, for
+    its side to move, divided by ``max_return`` (a value in [-1, 1]), written into ``out[i]``: the rollout
+    half of AlphaGo's mixed leaf values (`rlgames.evaluators.rollout.PlayoutMixEvaluator`)."""
+    run_playout = playout
+    scale = float(max_return)
+
+    @njit
+    def playout_values(states, rng_state, out):
+        actions = np.empty(max_actions, dtype=np.int64)
+        probs = np.empty(max_actions, dtype=np.float64)
+        for i in range(states.shape[0]):
+            s = to_fixed_tuple(states[i], state_size)
+            end, _ = run_playout(s, rng_state, actions, probs)
+            out[i] = end[1] / scale if s[0] == 0 else -end[1] / scale
+
+    return cache_closure(playout_values)
 
 
 def run_random_playouts(

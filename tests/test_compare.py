@@ -309,6 +309,18 @@ def test_compare_by_mcts_writes_its_report(tmp_path, capsys):
     assert (out / "simulations-32" / "games.csv").is_file()
 
 
+def test_a_go_comparison_plays_the_checkpoints_board_unless_told(tmp_path, capsys):
+    go5 = rlgames.load_game("go", board_size=5)
+    checkpoint = tmp_path / "go5.pt"
+    save_checkpoint(checkpoint, network=build_network(go5, blocks=1, channels=8, seed=0), game=go5)
+    argv = ["compare", "go", "--learned", str(checkpoint), "--search", "mcts", "--simulations", "4", "--no-time"]
+    assert main([*argv, "--games", "2", "--out", str(tmp_path / "r"), "--no-progress"]) == 0
+    assert json.loads((tmp_path / "r" / "compare.json").read_text())["config"]["game_params"] == [["board_size", 5]]
+    capsys.readouterr()
+    assert main([*argv, "-p", "board_size=7", "--games", "2", "--out", str(tmp_path / "s")]) == 2
+    assert "trained for go with params {'board_size': 5" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [

@@ -123,7 +123,9 @@ def test_presets_are_valid_and_distinct() -> None:
         "checkers": "puct",
         "chess": "gumbel",
         "backgammon": "puct",
+        "go": "gumbel",
     }  # the shipped networks' searches; PUCT samples backgammon's dice
+    assert configs["go"].game == {"board_size": 9} and configs["smoke"].game == {}
 
 
 def test_overrides_from_json_and_toml(tmp_path: Path) -> None:
@@ -827,6 +829,18 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     overrides.write_text(json.dumps({"selfplay": {"search": "gumbel"}}))
     assert main(args[:-4] + ["--run-dir", str(tmp_path / "g")]) == 0
     assert "it 2/2 |" in capsys.readouterr().out
+
+
+def test_cli_game_parameters_come_from_preset_and_dash_p(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["--preset", "smoke", "--set", "eval.interval=0", "--iterations", "1"]
+    assert main(["nim", "-p", "heaps=(1,2)", *base, "--run-dir", str(tmp_path / "nim")]) == 0
+    run = json.loads((tmp_path / "nim" / "run.json").read_text())
+    assert run["game"]["params"]["heaps"] == [1, 2] and run["config"]["game"] == {"heaps": [1, 2]}
+    assert main(["go", *base, "--set", 'game={"board_size": 5}', "--run-dir", str(tmp_path / "go")]) == 0
+    assert json.loads((tmp_path / "go" / "run.json").read_text())["game"]["params"]["board_size"] == 5
+    capsys.readouterr()
+    assert main(["go", "-p", "board_size=1", *base, "--run-dir", str(tmp_path / "bad")]) == 2
+    assert "board_size must be an int from 2" in capsys.readouterr().err
 
 
 # --- learning ----------------------------------------------------------------------------------------------

@@ -6,7 +6,9 @@ values: ``mcts(model=FILE, rollout=policy)`` (value head and rollouts sampled fr
 mixed ``mix=0.5``) or ``mcts(model=FILE, rollout_model=SMALL.pt)`` (rollouts by a separate fast
 network; see `rlgames.models.rollout.PolicyRolloutEvaluator`). A game's own playout policies are
 rollouts too: ``mcts(rollout=patterns)`` plays go's hand-written pattern playouts (`rlgames.Game.playouts`),
-and ``mcts(rollout=FILE.npz)`` a learned rollout policy's (`rlgames.Game.rollout_policy`: go's p_pi).
+and ``mcts(rollout=FILE.npz)`` a learned rollout policy's (`rlgames.Game.rollout_policy`: go's p_pi); with
+``model=`` their results are mixed with the value head's (``mix=0.5``), AlphaGo's three learned pieces in one
+spec: ``mcts(model=checkpoints/go9.pt, rollout=checkpoints/go9_rollout.npz)``.
 ``mcts(rave=true)`` adds MoGo's rapid action value estimation (`MCTSConfig.rave`, ``rave_equivalence=1000``)
 to searches whose leaves are valued in compiled code.
 
@@ -25,6 +27,7 @@ from typing import Any, Literal
 
 from rlgames.agents.base import Limits
 from rlgames.evaluators.base import Evaluator
+from rlgames.evaluators.rollout import ALPHAGO_MIX, PlayoutMixEvaluator
 from rlgames.game import Game, State
 from rlgames.search.mcts.config import MCTSConfig
 from rlgames.search.mcts.puct import MCTS, UNLIMITED
@@ -48,7 +51,7 @@ class MCTSAgent:
         rollout: str = "random",
         rollouts: int = 1,
         rollout_model: str | None = None,
-        mix: float = 0.5,
+        mix: float = ALPHAGO_MIX,
         c: float | None = None,
         time: float | None = None,
         batch: int = 8,
@@ -61,14 +64,17 @@ class MCTSAgent:
         if simulations is None:  # a time budget alone runs as many simulations as fit in it
             simulations = UNLIMITED if time is not None else DEFAULT_SIMULATIONS
         playout = _playout(game, rollout)
-        if playout is not None and (eval is not None or model is not None):
-            raise ValueError(f"rollout={rollout} is a playout policy: it evaluates leaves without eval= or model=")
+        if playout is not None and eval is not None:
+            raise ValueError(f"rollout={rollout} is a playout policy: it values leaves itself, or mixed with model=")
         if eval is not None and model is not None:
             raise ValueError("give eval= or model=, not both")
         if (rollout == "policy" or rollout_model is not None) and model is None:
             raise ValueError("policy rollouts (rollout=policy, rollout_model=FILE) need the main network: model=FILE")
         self.game = game
         self.evaluator = _evaluator(game, eval, model, rollout, rollout_model, mix, seed)
+        if playout is not None and self.evaluator is not None:  # AlphaGo's leaves: the network mixed with p_pi
+            self.evaluator = PlayoutMixEvaluator(game, self.evaluator, playout, mix=mix, seed=seed)
+            playout = None
         selection: Literal["uct", "puct"] = "puct" if model else "uct"
         knobs: dict[str, Any] = {} if c is None else {"c_puct" if model else "uct_c": c}
         self.config = MCTSConfig(

@@ -39,7 +39,13 @@ class AgentEntry:
 
 _ONE_EVALUATOR = (("eval", "model"), ("weights", "model"))
 _ONE_DEPTH = ("depth", "plies")
-_WHY_EXCLUSIVE: dict[tuple[str, ...], str] = {_ONE_DEPTH: "depth counts decisions, plies counts turns"}
+_RAVE_COMPILED = ("rave", "model")
+_EVAL_OR_PLAYOUT = ("eval", "rollout")
+_WHY_EXCLUSIVE: dict[tuple[str, ...], str] = {
+    _ONE_DEPTH: "depth counts decisions, plies counts turns",
+    _RAVE_COMPILED: "RAVE needs leaves valued in compiled code, a network's are batched",
+    _EVAL_OR_PLAYOUT: "an evaluator values the leaves that rollouts would play out",
+}
 """Why a group of exclusive parameters is one; the default: the agent uses one evaluator."""
 
 _AGENTS: dict[str, AgentEntry] = {
@@ -74,7 +80,7 @@ _AGENTS: dict[str, AgentEntry] = {
             "mcts(simulations=200, model=checkpoints/connect_four.pt)",
             "mcts(simulations=200, model=checkpoints/connect_four.pt, rollout=policy, mix=0.5)",
         ),
-        (("eval", "model"),),
+        (("eval", "model"), _RAVE_COMPILED, _EVAL_OR_PLAYOUT),
     ),
     "policy": AgentEntry(
         "rlgames.agents.policy:PolicyAgent",
@@ -235,7 +241,7 @@ def check_spec(spec: str) -> AgentSpec:
             f"its parameters: {', '.join(map(str, accepted.values()))}"
         )
     for group in _AGENTS[parsed.name].exclusive:
-        given = [key for key in group if parsed.params.get(key) is not None]
+        given = [key for key in group if parsed.params.get(key) not in (None, False)]  # rave=false: not given
         if len(given) > 1:
             why = _WHY_EXCLUSIVE.get(group, f"{parsed.name} uses one evaluator")
             raise AgentSpecError(f"{where}: give one of {' or '.join(f'{k}=' for k in group)}, not both ({why})")

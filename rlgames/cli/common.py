@@ -34,6 +34,23 @@ def game_from_args(args: argparse.Namespace):
     return load_game(args.game, **dict(args.param))
 
 
+def checkpoint_game_params(path: str, game: str) -> list[tuple[str, Any]]:
+    """The parameters, other than ``game``'s defaults, of the game the checkpoint at ``path`` was trained for
+    (``checkpoints/go9.pt``: ``board_size=9``): what a command given no ``-p`` plays it at. Empty where the
+    file is not a checkpoint of ``game`` (loading it later says why)."""
+    from rlgames.models import CheckpointError
+    from rlgames.models.checkpoint import load_checkpoint
+
+    try:
+        info = load_checkpoint(path)
+    except CheckpointError:
+        return []
+    if info.game_name != game:
+        return []
+    defaults = load_game(game).params
+    return [(key, value) for key, value in info.game_params.items() if defaults.get(key, value) != value]
+
+
 def game_name(text: str) -> str:
     """A registered game's name (argparse type): an unknown one is refused with the list of games."""
     if text not in list_games():

@@ -58,8 +58,10 @@ def algorithm_of(search: list[str]) -> tuple[str, tuple[str, ...]]:
 def cmd_compare(args: argparse.Namespace) -> int:
     from rlgames.agents import load_agent
     from rlgames.arena.compare import CompareConfig, reference_spec, run_compare, summary, write_compare
-    from rlgames.cli.common import game_from_args
+    from rlgames.cli.common import checkpoint_game_params, game_from_args
 
+    if not args.param:  # the checkpoint's own game: go9.pt plays 9x9
+        args.param = checkpoint_game_params(args.learned, args.game)
     algorithm, settings = algorithm_of(args.search)
     config = CompareConfig(
         args.game,
@@ -107,10 +109,13 @@ def add_compare_verb(verbs: argparse._SubParsersAction) -> None:
             "uci:COMMAND) at each budget, and the report gives the learned side's Elo over the hand-crafted side\n"
             "through the references: whether a head-to-head gain holds against third parties.\n"
             "With --search mcts both sides search by MCTS: the learned side with the checkpoint's priors and\n"
-            "values, the hand-crafted side with the game's rollouts, at equal --simulations and equal time.\n"
+            "values, the hand-crafted side with the game's rollouts, at equal --simulations and equal time; in\n"
+            "go the game's usual MCTS, RAVE over pattern playouts, against the network mixed with those playouts.\n"
+            "Without -p the game is the checkpoint's (go9.pt: 9x9).\n"
             "Example: rlgames compare connect_four --learned checkpoints/connect_four.nnue.pt --workers 2\n"
             "         rlgames compare backgammon --learned checkpoints/backgammon.pt --search filter=8\n"
             "         rlgames compare connect_four --learned checkpoints/connect_four.pt --search mcts\n"
+            "         rlgames compare go --learned checkpoints/go9.pt --search mcts\n"
             "         rlgames compare chess --learned checkpoints/chess.nnue.pt --no-time --depths 2 \\\n"
             "             --reference 'uci:stockfish uci-option:UCI_LimitStrength=true uci-option:UCI_Elo=1800'"
         ),

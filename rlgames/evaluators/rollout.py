@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numba import njit
@@ -33,6 +33,7 @@ from rlgames.playout import (
     make_buffered_playout,
     make_history_playout,
     make_playout_batch,
+    make_playout_values,
 )
 
 _uint64_at, _int64_at, _float64_at = array_at(np.uint64), array_at(np.int64), array_at(np.float64)
@@ -103,3 +104,51 @@ class RolloutEvaluator(Evaluator):
 
     def __repr__(self) -> str:
         return f"RolloutEvaluator({self.game!r}, rollouts={self.rollouts})"
+
+
+ALPHAGO_MIX = 0.5
+"""AlphaGo's ``lambda``, the weight of the rollout's result against the value network's (Silver et al. 2016,
+"Mastering the game of Go with deep neural networks and tree search", Nature 529: 0.5 won most games)."""
+
+
+class PlayoutMixEvaluator(Evaluator):
+    """AlphaGo's leaf values with its fast rollout policy compiled: ``(1 - mix) * v(s) + mix * z(s)``, ``v``
+    the values of ``evaluator`` (a network, batched), ``z`` the result, from the side to move, of one
+    compiled ``playout`` from ``s`` (`GameKernels.playout`'s signature: go's pattern playouts or a learned
+    rollout policy p_pi); the priors are ``evaluator``'s. States are decisions (go has no chance nodes:
+    a playout's own chance outcomes are drawn inside it). ``seed`` seeds the playouts' PRNG."""
+
+    def __init__(self, game: Game, evaluator: Evaluator, playout: Callable, *, mix: float = ALPHAGO_MIX, seed: int = 0):
+        if not 0.0 <= mix <= 1.0:
+            raise ValueError(f"mix must be in [0, 1], got {mix}")
+        self.game, self.evaluator, self.mix = game, evaluator, mix
+        kernels = game.kernels
+        size = len(game.new_initial_state().compact)
+        self._playout_values = make_playout_values(playout, size, kernels.max_actions, kernels.max_return)
+        self.seed(seed)
+
+    def seed(self, seed: int) -> None:
+        self.evaluator.seed(seed)
+        self.rng_state = new_rng_state(seed)
+
+    def value(self, state: State) -> float:
+        return float(self.evaluate_batch([state])[0][0])
+
+    def policy(self, state: State) -> np.ndarray | None:
+        return self.evaluator.policy(state)
+
+    def evaluate_batch(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray | None]:
+        values, priors = self.evaluator.evaluate_batch(states)
+        if self.mix > 0.0 and len(states):
+            values = (1.0 - self.mix) * np.asarray(values, dtype=np.float64) + self.mix * self.playout_results(states)
+        return values, priors
+
+    def playout_results(self, states: Sequence[State]) -> np.ndarray:
+        """float64[B]: one playout's result from each state, for its side to move, in [-1, 1]."""
+        compact = np.array([state.compact for state in states], dtype=np.int64)
+        out = np.empty(len(states))
+        self._playout_values(compact, self.rng_state, out)
+        return out
+
+    def __repr__(self) -> str:
+        return f"PlayoutMixEvaluator({self.evaluator!r}, mix={self.mix})"

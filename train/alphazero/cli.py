@@ -1,5 +1,5 @@
-"""``python -m rlgames.train GAME [--preset NAME] [--config FILE] [--set KEY=VALUE ...] [--run-dir DIR] [--seed S]
-[--device auto|cpu|cuda] [--resume] [--ray [--address ADDR]]``
+"""``python -m rlgames.train GAME [-p KEY=VALUE ...] [--preset NAME] [--config FILE] [--set KEY=VALUE ...]
+[--run-dir DIR] [--seed S] [--device auto|cpu|cuda] [--resume] [--ray [--address ADDR]]``
 
 Trains a policy/value network for GAME by self-play; prints a progress line per iteration and writes
 checkpoints and TensorBoard events into the run directory (``tensorboard --logdir runs``). Ctrl-C or SIGTERM
@@ -9,6 +9,7 @@ stops it at its last checkpoint: ``--resume`` continues it as if it had not stop
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import signal
 import sys
 import threading
@@ -17,7 +18,7 @@ from contextlib import contextmanager
 from types import FrameType
 
 import torch
-from rlgames.cli.common import add_backend_arguments, backend_from_args
+from rlgames.cli.common import add_backend_arguments, add_game_params, backend_from_args
 from rlgames.threads import pin_threads
 from rlgames.models import CheckpointError
 from rlgames.train.alphazero.config import PRESETS, TrainConfig, load_config
@@ -31,6 +32,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = settings_parser(
         "python -m rlgames.train", __doc__.split("\n\n")[1], TrainConfig, PRESETS, example="selfplay.simulations=100"
     )
+    add_game_params(parser)
     parser.add_argument("--run-dir", help="where checkpoints and logs go (default: runs/GAME-PRESET-sSEED)")
     parser.add_argument("--seed", type=int, help="the seed of everything random (default: the config's, 0)")
     parser.add_argument("--iterations", type=int, help="train up to this many iterations (extends a resumed run)")
@@ -63,8 +65,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         preset = preset_name(args, PRESETS)
-        game = rlgames.load_game(args.game)
         config = load_config(preset, command_line_overrides(args, seed=args.seed, iterations=args.iterations))
+        if args.param:
+            config = dataclasses.replace(config, game={**config.game, **dict(args.param)})
+        game = rlgames.load_game(args.game, **config.game)
         run_dir = args.run_dir or f"runs/{args.game}-{preset}-s{config.seed}"
         print(f"training {args.game} (preset {preset}, seed {config.seed}) on {device} into {run_dir}")
         backend = backend_from_args(args)

@@ -146,6 +146,8 @@ class TrainConfig:
 
     iterations: int = 20
     """Iterations of self-play, learning and checkpointing."""
+    game: Mapping[str, Any] = field(default_factory=dict)
+    """The game's parameters (go: ``{board_size = 9}``); ``-p KEY=VALUE`` adds to them."""
     seed: int = 0
     """Seed of everything random."""
     network: NetworkSettings = NetworkSettings()
@@ -457,6 +459,35 @@ PRESETS: dict[str, dict[str, Any]] = {
             "opening_plies": 0,
             "simulations": 32,
             "opponents": ["expectiminimax(plies=1, eval=pubeval)", "random"],
+        },
+    },
+    "go": {  # 9x9, sized for 100 minutes of one CPU core; the inputs are OpenSpiel's 4 planes (stones, empty,
+        # colour to move), as AlphaGo Zero's were stones and colour alone (Silver et al. 2017)
+        "iterations": 150,
+        "game": {"board_size": 9},
+        "network": {"arch": "resnet", "args": {"blocks": 4, "channels": 32}},
+        "selfplay": {
+            "games_per_iteration": 64,
+            "parallel_games": 64,
+            "search": "gumbel",
+            "simulations": 16,
+            "temperature_moves": 8,
+            "search_value_weight": 0.5,
+        },
+        "replay": {"capacity": 200_000},
+        "optim": {
+            "lr": 2e-3,
+            "batch_size": 256,
+            "steps_per_iteration": 50,
+            "min_replay": 4_000,
+            "lr_schedule": [[90, 5e-4], [130, 1e-4]],
+        },
+        "eval": {
+            "interval": 50,
+            "games": 10,
+            "opening_plies": 2,
+            "simulations": 64,
+            "opponents": ["mcts(simulations=400, rave=false, rollout=random)", "mcts(simulations=1000)"],
         },
     },
     "smoke": {

@@ -146,6 +146,7 @@ class Go(Game):
     record_format = "sgf"
     playouts = {"patterns": ".playout:pattern_rollout"}
     rollout_policy = ".rollout_policy:POLICY"
+    search_defaults = {"mcts": {"rave": True, "rollout": "patterns"}}  # MoGo's MCTS: RAVE over pattern playouts
     protocols = {"gtp": ".gtp:GtpEngine"}
     small_params = {"board_size": 5}
 

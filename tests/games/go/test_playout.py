@@ -148,5 +148,5 @@ def test_mcts_plays_the_pattern_playouts_by_name():
     assert agent.search(state).action in state.legal_actions()
     with pytest.raises(ValueError, match="accepted in go: random, policy, patterns"):
         load_agent("mcts(rollout=heavy)", game)
-    with pytest.raises(ValueError, match="without eval= or model="):
+    with pytest.raises(ValueError, match="give one of eval= or rollout=, not both"):
         load_agent("mcts(rollout=patterns, eval=heuristic)", game)
