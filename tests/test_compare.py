@@ -281,6 +281,8 @@ def test_mcts_compares_priors_and_values_against_rollouts_at_equal_simulations()
     learned, hand_crafted = config.specs("simulations=400")
     assert learned == "mcts(simulations=400, uct_c=1.5, model=c4.pt)"
     assert hand_crafted == "mcts(simulations=400, uct_c=1.5)"
+    own = CompareConfig("go", "go9.pt", algorithm="mcts", learned_search=("rollout=p.npz",))
+    assert own.specs("time=0.1") == ("mcts(time=0.1, model=go9.pt, rollout=p.npz)", "mcts(time=0.1)")
     assert reference_spec("alphabeta", config.reference_budget("simulations=400")) == "alphabeta"  # no simulations
     assert reference_spec("uci:sf", config.reference_budget("simulations=400")) == "uci:sf uci-go:nodes=400"
     for wrong, message in (
@@ -314,8 +316,13 @@ def test_a_go_comparison_plays_the_checkpoints_board_unless_told(tmp_path, capsy
     checkpoint = tmp_path / "go5.pt"
     save_checkpoint(checkpoint, network=build_network(go5, blocks=1, channels=8, seed=0), game=go5)
     argv = ["compare", "go", "--learned", str(checkpoint), "--search", "mcts", "--simulations", "4", "--no-time"]
-    assert main([*argv, "--games", "2", "--out", str(tmp_path / "r"), "--no-progress"]) == 0
-    assert json.loads((tmp_path / "r" / "compare.json").read_text())["config"]["game_params"] == [["board_size", 5]]
+    assert main([*argv, "--learned-search", "rollout=light", "--games", "2", "--out", str(tmp_path / "r")]) == 0
+    record = json.loads((tmp_path / "r" / "compare.json").read_text())
+    assert record["config"]["game_params"] == [["board_size", 5]]
+    assert record["rows"][0]["specs"] == [
+        f"mcts(simulations=4, model={checkpoint}, rollout=light)",
+        "mcts(simulations=4)",
+    ]
     capsys.readouterr()
     assert main([*argv, "-p", "board_size=7", "--games", "2", "--out", str(tmp_path / "s")]) == 2
     assert "trained for go with params {'board_size': 5" in capsys.readouterr().err

@@ -74,22 +74,25 @@ def test_the_mixed_value_weighs_the_evaluator_and_the_playout_by_mix(mix, expect
         PlayoutMixEvaluator(TTT, _Constant(), make_buffered_playout(TTT.kernels), mix=1.5)
 
 
-def test_go_searches_with_rave_over_patterns_unless_told_and_mixes_a_network_with_them(tmp_path):
+def test_go_searches_with_rave_unless_told_and_mixes_a_network_with_the_playouts_it_names(tmp_path):
     torch = pytest.importorskip("torch")
     from rlgames.models import build_network, save_checkpoint
+    from rlgames.models.evaluator import NetworkEvaluator
 
     torch.set_num_threads(1)
     go = rlgames.load_game("go", board_size=5)
     usual = rlgames.load_agent("mcts(simulations=50)", go)
-    assert usual.config.rave and usual._rollout is not None
+    assert usual.config.rave and usual.evaluator is None
     assert not rlgames.load_agent("mcts(simulations=50, rave=false)", go).config.rave
     assert rlgames.load_agent("mcts(simulations=50, eval=heuristic)", go).evaluator is not None
     path = save_checkpoint(tmp_path / "go5.pt", network=build_network(go, blocks=1, channels=8, seed=0), game=go)
-    agent = rlgames.load_agent(f"mcts(simulations=32, model={path}, seed=1)", go)
-    assert isinstance(agent.evaluator, PlayoutMixEvaluator) and not agent.config.rave
-    state = go.new_initial_state()
-    result = agent.search(state)
-    assert result.action in state.legal_actions() and -1.0 <= result.value <= 1.0
-    assert not isinstance(rlgames.load_agent(f"mcts(model={path}, rollout=random)", go).evaluator, PlayoutMixEvaluator)
+    alone = rlgames.load_agent(f"mcts(simulations=32, model={path})", go)
+    assert type(alone.evaluator) is NetworkEvaluator and not alone.config.rave  # RAVE dropped with a network
+    for rollout in ("light", "patterns"):
+        agent = rlgames.load_agent(f"mcts(simulations=32, model={path}, rollout={rollout}, seed=1)", go)
+        assert isinstance(agent.evaluator, PlayoutMixEvaluator) and agent.evaluator.mix == 0.5
+        state = go.new_initial_state()
+        result = agent.search(state)
+        assert result.action in state.legal_actions() and -1.0 <= result.value <= 1.0
     with pytest.raises(AgentSpecError, match="give one of rave= or model=, not both"):
         rlgames.load_agent(f"mcts(model={path}, rave=true)", go)

@@ -80,7 +80,9 @@ class CompareConfig:
     every budget, each taking the budget unless its spec sets its own (`reference_spec`); ``backend`` runs
     the ``workers`` as local processes or Ray actors (`rlgames.parallel.Backend`); ``algorithm`` is both
     sides' search, ``"alphabeta"`` or ``"mcts"``, and ``simulations`` MCTS's equal numbers of simulations
-    (None: 100 and 400), in place of ``depths``."""
+    (None: 100 and 400), in place of ``depths``; ``learned_search`` extra parameters of the learned side's
+    spec alone (go: ``rollout=checkpoints/go9_rollout.npz``, AlphaGo's rollouts mixed with the network's
+    values)."""
 
     game: str
     learned: str
@@ -97,6 +99,7 @@ class CompareConfig:
     backend: Backend = LOCAL
     algorithm: str = "alphabeta"
     simulations: tuple[int, ...] | None = None
+    learned_search: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.algorithm not in ALGORITHMS:
@@ -153,8 +156,9 @@ class CompareConfig:
     def specs(self, budget: str) -> tuple[str, str]:
         """The learned and the hand-crafted player's agent specs under ``budget``."""
         extra = "".join(f", {item}" for item in self.search)
+        own = "".join(f", {item}" for item in self.learned_search)
         if self.mcts:
-            return (f"mcts({budget}{extra}, model={self.learned})", f"mcts({budget}{extra})")
+            return (f"mcts({budget}{extra}, model={self.learned}{own})", f"mcts({budget}{extra})")
         if self.chance:
             search = "expectiminimax"
             budget = budget.replace("depth=", "plies=")
@@ -162,7 +166,10 @@ class CompareConfig:
                 budget = f"plies={max(self.equal_depths, default=1) + 1}, {budget}"
         else:
             search = "alphabeta"
-        return (f"{search}({budget}{extra}, model={self.learned})", f"{search}({budget}{extra}, eval=heuristic)")
+        return (
+            f"{search}({budget}{extra}, model={self.learned}{own})",
+            f"{search}({budget}{extra}, eval=heuristic)",
+        )
 
     def reference_budget(self, budget: str) -> dict[str, float]:
         """What a reference without a budget of its own plays under ``budget``: ``{"depth": 4}`` (``plies``

@@ -39,11 +39,19 @@ def search_param(text: str) -> str:
 
     if text.strip() in ALGORITHMS:
         return text.strip()
-    key, equals, value = text.partition("=")
-    if not equals or not key.strip().isidentifier() or not value.strip():
+    try:
+        return setting_param(text)
+    except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(
             f"expected KEY=VALUE such as quiescence=8, or a search ({', '.join(ALGORITHMS)}); got {text!r}"
-        )
+        ) from None
+
+
+def setting_param(text: str) -> str:
+    """``KEY=VALUE``, added to the learned side's spec (checked with it)."""
+    key, equals, value = text.partition("=")
+    if not equals or not key.strip().isidentifier() or not value.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE such as rollout=FILE.npz; got {text!r}")
     return f"{key.strip()}={value.strip()}"
 
 
@@ -76,6 +84,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         opening_plies=args.opening_plies,
         game_params=tuple(args.param),
         search=settings,
+        learned_search=tuple(args.learned_search),
         sprt=sprt_from_args(args),
         references=tuple(args.reference),
         backend=backend_from_args(args),
@@ -149,6 +158,15 @@ def add_compare_verb(verbs: argparse._SubParsersAction) -> None:
         help="a parameter of both sides' searches, e.g. filter=8 (backgammon), over the "
         "game's usual settings (chess: quiescence=8), or the search itself: mcts (default alpha-beta); "
         "repeatable",
+    )
+    compare.add_argument(
+        "--learned-search",
+        action="append",
+        default=[],
+        type=setting_param,
+        metavar="KEY=VALUE",
+        help="a parameter of the learned side's search alone, e.g. rollout=checkpoints/go9_rollout.npz "
+        "(go: AlphaGo's rollouts mixed with the network's values); repeatable",
     )
     compare.add_argument(
         "--time", type=positive_float, default=0.1, metavar="SECONDS", help="the equal time per move (default 0.1)"

@@ -18,8 +18,9 @@ from typing import Any, Union
 
 SCHEMA = 2
 """The manifest's format version."""
-QUESTIONS = ("equal time", "equal depth", "other")
-"""What a match measures: the learned side at the hand-crafted side's time or depth, or anything else."""
+QUESTIONS = ("equal time", "equal depth", "equal simulations", "other")
+"""What a match measures: the learned side at the hand-crafted side's time, depth or MCTS simulations, or
+anything else."""
 
 
 class ManifestError(ValueError):

@@ -155,8 +155,8 @@ def link(document: str, checkpoint: Checkpoint, measurement: Measurement, text: 
 
 def depth_cell(document: str, checkpoint: Checkpoint) -> str:
     """The equal-depth matches: ``"67% / 70% / 70% at depths 2 / 4 / 6"``, each score a link; one match
-    alone is shown with its interval."""
-    matches = checkpoint.matches("equal depth")
+    alone is shown with its interval, as is a network that MCTS plays at equal simulations instead."""
+    matches = checkpoint.matches("equal depth") or checkpoint.matches("equal simulations")
     if len(matches) == 1:
         return f"{link(document, checkpoint, matches[0], score_text(matches[0]))} at {matches[0].budget}"
     scores = " / ".join(link(document, checkpoint, m, percent(match_figures(m).score)) for m in matches)
@@ -179,7 +179,7 @@ def answer_table(manifest: Manifest, document: str) -> str:
     """The README's table: for each game, the learned side's score at equal time and at equal depth head to
     head, and its Elo over the hand-crafted side through third-party references."""
     rows = [
-        "| game | learned evaluator | at equal time | at equal depth | through references |",
+        "| game | learned evaluator | at equal time | at equal depth (MCTS: simulations) | through references |",
         "|---|---|---|---|---|",
     ]
     for checkpoint in manifest.checkpoints:
@@ -236,7 +236,9 @@ def short_label(measurement: Measurement) -> str:
 def compare_table(checkpoint: Checkpoint, document: str) -> str:
     """One network's matches against the hand-crafted evaluator, as `rlgames compare` reports them."""
     rows = ["| budget | games | W-D-L | score (95%) | Elo vs hand-crafted (95%) |", "|---|---|---|---|---|"]
-    for m in checkpoint.matches("equal depth") + checkpoint.matches("equal time"):
+    for m in (
+        checkpoint.matches("equal depth") + checkpoint.matches("equal simulations") + checkpoint.matches("equal time")
+    ):
         rows.append(
             f"| {link(document, checkpoint, m, m.budget)} | {m.games:,} | {m.wins}-{m.draws}-{m.losses} "
             f"| {score_text(m)} | {elo_text(m)} |"

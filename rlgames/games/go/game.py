@@ -144,9 +144,10 @@ class Go(Game):
     heuristic = ".evaluator:AreaEvaluator"
     kernels = KERNELS._replace(playout=light_rollout)
     record_format = "sgf"
-    playouts = {"patterns": ".playout:pattern_rollout"}
+    playouts = {"light": ".playout:light_rollout", "patterns": ".playout:pattern_rollout"}
     rollout_policy = ".rollout_policy:POLICY"
-    search_defaults = {"mcts": {"rave": True, "rollout": "patterns"}}  # MoGo's MCTS: RAVE over pattern playouts
+    search_defaults = {"mcts": {"rave": True}}  # RAVE over light playouts: the strongest at equal time
+    default_agent = "mcts(time=1)"  # as the GTP engine's: go is MCTS's game
     protocols = {"gtp": ".gtp:GtpEngine"}
     small_params = {"board_size": 5}
 

@@ -146,7 +146,7 @@ def test_mcts_plays_the_pattern_playouts_by_name():
     agent = load_agent("mcts(simulations=200, rollout=patterns, seed=1)", game)
     state = game.new_initial_state()
     assert agent.search(state).action in state.legal_actions()
-    with pytest.raises(ValueError, match="accepted in go: random, policy, patterns"):
+    with pytest.raises(ValueError, match="accepted in go: random, policy, light, patterns"):
         load_agent("mcts(rollout=heavy)", game)
     with pytest.raises(ValueError, match="give one of eval= or rollout=, not both"):
         load_agent("mcts(rollout=patterns, eval=heuristic)", game)
