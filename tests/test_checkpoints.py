@@ -116,6 +116,20 @@ def test_the_tic_tac_toe_model_takes_wins_and_blocks():
         assert agent.act(state) in solve(state).value_preserving_actions, moves
 
 
+def test_the_go_network_captures_a_chain_in_atari_and_values_it_from_both_seats():
+    from rlgames.games.go.game import GoState
+
+    game = rlgames.load_game("go", board_size=9)
+    point = game.new_initial_state().string_to_action
+    black = [point(p) for p in ("C5", "D4", "E4", "F4", "D6", "E6", "F6")]
+    white = [point(p) for p in ("D5", "E5", "F5", "B2", "H8", "B8", "H2")]  # D5-F5: one liberty, G5
+    evaluator = NetworkEvaluator(load_network(FOLDER / "go9.pt", game)[0], game)
+    black_to_move, white_to_move = (GoState(game, game.compact_from_stones(black, white, player=p)) for p in (0, 1))
+    values, priors = evaluator.evaluate_batch([black_to_move, white_to_move])
+    assert int(np.argmax(priors[0])) == point("G5")  # black takes the three stones
+    assert values[0] > 0.5 and values[1] < 0.0  # black is ahead, whoever is to move
+
+
 def test_the_raw_policy_plays_from_the_checkpoint():
     game = rlgames.load_game("tic_tac_toe")
     path = FOLDER / "tic_tac_toe.pt"

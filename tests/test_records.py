@@ -73,9 +73,10 @@ def test_every_link_of_a_table_reaches_a_record():
             assert f'<a id="{anchor(checkpoint, measurement)}"></a>' in page
     readme = (ROOT / "README.md").read_text()
     answer = [c for c in MANIFEST.checkpoints if c.answers]
-    assert {c.game for c in answer} == {"connect_four", "othello", "chess", "backgammon", "checkers"}
+    assert {c.game for c in answer} == {"connect_four", "othello", "chess", "backgammon", "checkers", "go"}
     for checkpoint in answer:
-        for match in checkpoint.matches("equal depth") + checkpoint.matches("equal time"):
+        questions = ("equal depth", "equal simulations", "equal time")
+        for match in [m for question in questions for m in checkpoint.matches(question)]:
             assert f"docs/records.md#{anchor(checkpoint, match)})" in readme
 
 

@@ -167,8 +167,8 @@ def test_bad_overrides_are_named(overrides: dict, message: str) -> None:
 
 
 def test_bad_preset_and_file(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="unknown preset 'go'"):
-        load_config("go")
+    with pytest.raises(ConfigError, match="unknown preset 'shogi'"):
+        load_config("shogi")
     (tmp_path / "bad.toml").write_text("iterations = \n")
     with pytest.raises(ConfigError, match="not valid TOML"):
         read_override_file(tmp_path / "bad.toml")
