@@ -240,8 +240,8 @@ def check_spec(spec: str) -> AgentSpec:
             f"{where}: {parsed.name} has no parameter {', '.join(map(repr, unknown))}; "
             f"its parameters: {', '.join(map(str, accepted.values()))}"
         )
-    for group in _AGENTS[parsed.name].exclusive:
-        given = [key for key in group if parsed.params.get(key) not in (None, False)]  # rave=false: not given
+    for group in _AGENTS[parsed.name].exclusive:  # a flag set false (rave=false) counts as not given
+        given = [key for key in group if parsed.params.get(key) is not None and parsed.params[key] is not False]
         if len(given) > 1:
             why = _WHY_EXCLUSIVE.get(group, f"{parsed.name} uses one evaluator")
             raise AgentSpecError(f"{where}: give one of {' or '.join(f'{k}=' for k in group)}, not both ({why})")

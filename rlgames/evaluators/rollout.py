@@ -123,7 +123,7 @@ class PlayoutMixEvaluator(Evaluator):
             raise ValueError(f"mix must be in [0, 1], got {mix}")
         self.game, self.evaluator, self.mix = game, evaluator, mix
         kernels = game.kernels
-        size = len(game.new_initial_state().compact)
+        size = len(game.initial_compact_state())
         self._playout_values = make_playout_values(playout, size, kernels.max_actions, kernels.max_return)
         self.seed(seed)
 
