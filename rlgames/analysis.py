@@ -8,12 +8,14 @@ and search statistics. `measure_accuracy` scores two things against the truth:
 * value-sign accuracy: the sign of the agent's value (0 within ``draw_margin`` of 0) equals the value's
   (win, draw or loss: a game-theoretic value is a return, which may be worth 2 points).
 
-The truth comes from one of two sources. ``"solver"``: the exact solver (`rlgames.solvers.solve`)
-solves the position, and the move is optimal when it is among ``value_preserving_actions`` (the
-connect-four solver runs one search per legal move for them). ``"labels"``: the file's scores (Pons'
-format) give the value, and only the child after the agent's move is solved: the move is optimal when
-the sign of the child's value, seen from the mover, equals the label's. ``"auto"`` uses the labels when
-every position has one.
+Both are reported over all positions, over the decisive ones, and by stage of the game
+(`Accuracy.by_stage`). The truth comes from one of two sources. ``"solver"``: the exact solver
+(`rlgames.solvers.solve`) solves the position, and the move is optimal when it is among
+``value_preserving_actions`` (the connect-four solver runs one search per legal move for them).
+``"labels"``: a labelled file (`rlgames.arena.positions`) gives the value and the moves that keep it,
+and nothing is solved; or the file's scores (Pons' format) give the value, and only the child after
+the agent's move is solved: the move is optimal when the sign of the child's value, seen from the
+mover, equals the label's. ``"auto"`` uses the labels when every position has one.
 """
 
 from __future__ import annotations
@@ -81,21 +83,63 @@ def analyse(
 
 
 @dataclass(frozen=True)
+class Judged:
+    """One position's verdict: its plies from the start, its game-theoretic result for the side to move
+    (-1, 0 or 1), whether the agent's move kept it, and whether its value had its sign."""
+
+    plies: int
+    value: int
+    optimal: bool
+    sign_right: bool
+
+
+STAGES = (8, 16, 24)
+"""Where the stages of `Accuracy.by_stage` begin (after the first, which begins at ply 0): connect four's
+opening, early and late middle game, and ending (plies 0-7, 8-15, 16-23, 24+)."""
+
+
+@dataclass(frozen=True)
 class Accuracy:
-    """How often the agent's move kept the value, and its value had the right sign, over ``positions``."""
+    """How often the agent's move kept the value, and its value had the right sign, over the judged positions."""
 
     truth: str
-    positions: int
-    optimal_moves: int
-    value_signs: int
+    judged: tuple[Judged, ...]
+
+    @property
+    def positions(self) -> int:
+        return len(self.judged)
+
+    @property
+    def optimal_moves(self) -> int:
+        return sum(j.optimal for j in self.judged)
+
+    @property
+    def value_signs(self) -> int:
+        return sum(j.sign_right for j in self.judged)
 
     @property
     def optimal_move_rate(self) -> float:
-        return self.optimal_moves / self.positions
+        return self.optimal_moves / self.positions if self.judged else float("nan")
 
     @property
     def value_sign_rate(self) -> float:
-        return self.value_signs / self.positions
+        return self.value_signs / self.positions if self.judged else float("nan")
+
+    def decisive(self) -> Accuracy:
+        """The positions won or lost for the side to move (draws left out)."""
+        return Accuracy(self.truth, tuple(j for j in self.judged if j.value != 0))
+
+    def by_stage(self, starts: Sequence[int] = STAGES) -> list[tuple[str, Accuracy]]:
+        """``(label, accuracy)`` per stage of the game, by plies from the start: ``starts`` are where the
+        stages after the first begin; stages without a position are left out."""
+        bounds = [0, *starts]
+        stages = []
+        for lo, hi in zip(bounds, [*bounds[1:], None]):
+            label = f"plies {lo}-{hi - 1}" if hi is not None else f"plies {lo}+"
+            judged = tuple(j for j in self.judged if j.plies >= lo and (hi is None or j.plies < hi))
+            if judged:
+                stages.append((label, Accuracy(self.truth, judged)))
+        return stages
 
 
 def value_sign(value: float, draw_margin: float = 0.0) -> int:
@@ -115,14 +159,14 @@ def measure_accuracy(
     """Optimal-move and value-sign accuracy of ``agent`` on ``positions`` (see the module's docstring);
     ``progress`` draws a bar on stderr."""
     truth = _resolve_truth(truth, positions)
-    optimal = signs = 0
+    judge = _labelled_truth if truth == "labels" else _solver_truth
+    judged = []
     for position in tqdm(positions, unit="position", disable=not progress):
         state = position_state(game, position)
         result = agent.search(state)
-        value, keeps = (_labelled_truth if truth == "labels" else _solver_truth)(state, position, result.action)
-        optimal += keeps
-        signs += value_sign(result.value, draw_margin) == value
-    return Accuracy(truth, len(positions), optimal, signs)
+        value, keeps = judge(state, position, result.action)
+        judged.append(Judged(len(position.actions), value, keeps, value_sign(result.value, draw_margin) == value))
+    return Accuracy(truth, tuple(judged))
 
 
 def _resolve_truth(truth: str, positions: Sequence[PositionLine]) -> str:
@@ -130,9 +174,9 @@ def _resolve_truth(truth: str, positions: Sequence[PositionLine]) -> str:
         raise ValueError(f"unknown truth {truth!r}; expected one of {', '.join(TRUTHS)}")
     if not positions:
         raise ValueError("accuracy needs at least one position")
-    labelled = all(position.score is not None for position in positions)
+    labelled = all(position.score is not None or position.value is not None for position in positions)
     if truth == "labels" and not labelled:
-        raise ValueError("truth 'labels' needs a score on every position (Pons' format)")
+        raise ValueError("truth 'labels' needs a score (Pons' format) or a value (a labelled file) on every position")
     return truth if truth != "auto" else ("labels" if labelled else "solver")
 
 
@@ -142,6 +186,8 @@ def _solver_truth(state: State, position: PositionLine, action: int) -> tuple[in
 
 
 def _labelled_truth(state: State, position: PositionLine, action: int) -> tuple[int, bool]:
+    if position.value is not None and position.keeps is not None:
+        return position.value, action in position.keeps
     assert position.score is not None
     value = (position.score > 0) - (position.score < 0)
     mover = state.current_player()

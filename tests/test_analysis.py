@@ -10,13 +10,14 @@ import pytest
 from tug import CASH, LEFT, RIGHT, Tug
 
 import rlgames
-from rlgames.analysis import analyse, measure_accuracy, value_sign
+from rlgames.analysis import Accuracy, Judged, analyse, measure_accuracy, value_sign
 from rlgames.arena.positions import (
     PositionLine,
     moves_to_text,
     parse_position_line,
     read_position_file,
 )
+from rlgames.arena.whole_games import play_whole_games
 from rlgames.cli import main
 from rlgames.games.connect_four.data import load_pons_set
 from rlgames.search.result import SearchResult, SearchStats
@@ -124,7 +125,7 @@ def test_cli_analyse_and_accuracy(pons_file, tmp_path, capsys):
     assert [r["line"] for r in records] == [1, 2, 3, 4, 5] and all("move" in r for r in records)
     assert main(["accuracy", "connect_four", "--agent", "solver", "--positions", str(pons_file)]) == 0
     printed = capsys.readouterr().out
-    assert "truth: labels" in printed and "optimal moves: 40/40 = 100.0%" in printed
+    assert "truth: labels" in printed and "optimal moves 40/40 = 100.0%" in printed
     assert (
         main(
             [
@@ -142,7 +143,7 @@ def test_cli_analyse_and_accuracy(pons_file, tmp_path, capsys):
         )
         == 0
     )
-    assert "optimal moves: 20/20" not in capsys.readouterr().out
+    assert "optimal moves 20/20" not in capsys.readouterr().out
 
 
 def test_progress_bars_count_the_positions(pons_file, capsys):
@@ -192,6 +193,12 @@ class Plays:
     def search(self, state):
         return SearchResult(self.action, self.value, np.zeros(3), (self.action,), SearchStats(nodes=1, depth=1))
 
+    def act(self, state):
+        return self.action
+
+    def seed(self, seed):
+        pass
+
 
 @pytest.mark.parametrize("action", [RIGHT, CASH])
 def test_a_labelled_win_is_kept_by_a_move_that_wins_any_number_of_points(action):
@@ -223,3 +230,112 @@ def test_a_solver_value_worth_two_points_is_a_win(monkeypatch):
     threefold = Tug(rule="threefold")  # stepping back repeats a position once: the game goes on
     stepping_back = measure_accuracy(threefold, Plays(LEFT, 0.9), [labelled], truth="labels")  # player 1 loses 2
     assert (stepping_back.optimal_moves, stepping_back.value_signs) == (1, 1)
+
+
+# --- labelled files, stages and whole games (issue 43) -------------------------------------------------
+
+
+def _labelled(tmp_path, game, count, *extra):
+    path = tmp_path / f"{game}.jsonl"
+    argv = ["positions", game, "--out", str(path), "--count", str(count), *extra]
+    assert main(argv) == 0
+    return path
+
+
+def test_labelled_positions_carry_the_solvers_truth(tmp_path):
+    path = _labelled(tmp_path, "connect_four", 12, "--plies", "24-34", "--seed", "3")
+    positions = read_position_file(path, C4)
+    assert len(positions) == 12 and len({p.text for p in positions}) == 12
+    for position in positions:
+        state = C4.state_from_actions(position.actions)
+        solution = solve(state)
+        assert 24 <= len(position.actions) <= 34
+        assert position.value == int(np.sign(solution.value)) and position.score == solution.score
+        assert position.keeps == solution.value_preserving_actions
+
+
+def test_accuracy_from_labels_equals_accuracy_from_the_solver(tmp_path):
+    positions = read_position_file(_labelled(tmp_path, "tic_tac_toe", 40, "--plies", "0-7"), TTT)
+    labels, solver = (
+        measure_accuracy(TTT, rlgames.load_agent("random(seed=2)", TTT), positions, truth=truth)
+        for truth in ("labels", "solver")
+    )
+    assert labels.truth == "labels" and labels.judged == solver.judged
+    assert 0 < labels.optimal_moves < 40
+
+
+def test_an_interrupted_file_is_continued_as_if_it_had_not_stopped(tmp_path):
+    whole = _labelled(tmp_path, "tic_tac_toe", 30, "--seed", "5").read_text()
+    part = tmp_path / "part.jsonl"
+    assert main(["positions", "tic_tac_toe", "--out", str(part), "--count", "12", "--seed", "5"]) == 0
+    assert main(["positions", "tic_tac_toe", "--out", str(part), "--count", "30", "--seed", "5"]) == 0
+    assert part.read_text() == whole
+
+
+def test_positions_keep_only_the_results_asked_for(tmp_path):
+    positions = read_position_file(_labelled(tmp_path, "tic_tac_toe", 20, "--results", "won,drawn"), TTT)
+    assert {p.value for p in positions} == {0, 1}
+
+
+def test_positions_stop_when_the_stages_hold_no_more(tmp_path, capsys):
+    path = _labelled(tmp_path, "tic_tac_toe", 20, "--plies", "0-1")  # the empty board and 9 first moves
+    assert len(read_position_file(path, TTT)) == 10
+    assert "10 labelled positions (the stages hold no more)" in capsys.readouterr().out
+
+
+def test_accuracy_by_stage_and_decisive():
+    judged = (Judged(2, 1, True, True), Judged(9, 0, False, True), Judged(12, -1, True, False))
+    judged += (Judged(30, 1, False, False),)
+    accuracy = Accuracy("labels", judged)
+    assert (accuracy.optimal_moves, accuracy.value_signs, accuracy.optimal_move_rate) == (2, 2, 0.5)
+    assert [(label, part.positions, part.optimal_moves) for label, part in accuracy.by_stage()] == [
+        ("plies 0-7", 1, 1),
+        ("plies 8-15", 2, 1),
+        ("plies 24+", 1, 0),
+    ]
+    assert accuracy.decisive().judged == (judged[0], judged[2], judged[3])
+
+
+def test_cli_accuracy_prints_stages_and_decisive(tmp_path, capsys):
+    path = _labelled(tmp_path, "tic_tac_toe", 30)
+    capsys.readouterr()
+    assert main(["accuracy", "tic_tac_toe", "--agent", "solver", "--positions", str(path), "--stages", "3,6"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("all:") and "optimal moves 30/30 = 100.0%" in lines[1]
+    assert lines[2].startswith("decisive:") and [line.split(":")[0] for line in lines[3:]] == [
+        "plies 0-2",
+        "plies 3-5",
+        "plies 6+",
+    ]
+
+
+def test_whole_games_against_the_solver(tmp_path):
+    positions = read_position_file(_labelled(tmp_path, "tic_tac_toe", 30, "--plies", "1-5"), TTT)
+    perfect = play_whole_games(TTT, rlgames.load_agent("solver", TTT), positions)
+    assert perfect.kept == len(perfect.games) == 30 - perfect.lost_left_out and perfect.lost_left_out > 0
+    random = play_whole_games(TTT, rlgames.load_agent("random", TTT), positions, seed=1)
+    assert random.kept < len(random.games)
+    kept_positions = [p for p in positions if p.value >= 0]
+    for position, played in zip(kept_positions, random.games, strict=True):  # each game ends as it reports
+        end = TTT.state_from_actions(position.actions + played.actions)
+        mover = TTT.state_from_actions(position.actions).current_player()
+        assert end.is_terminal() and played.result == np.sign(end.returns()[mover])
+        assert (played.plies, played.value) == (len(position.actions), position.value)
+    assert play_whole_games(TTT, rlgames.load_agent("random", TTT), positions, seed=1) == random  # seeded
+
+
+def test_a_won_position_thrown_away_is_not_kept():
+    """x (player 0) to move with two in a row (a1 b1, o on a2 b2): c1 wins, c3 lets o win at c2."""
+    position = PositionLine(1, "a1 a2 b1 b2", (0, 3, 1, 4), value=1, keeps=(2,))
+    assert play_whole_games(TTT, rlgames.load_agent("solver", TTT), [position]).kept == 1
+    thrown = play_whole_games(TTT, Plays(8, 0.0), [position])
+    (game,) = thrown.games
+    assert (game.value, game.result, game.kept, game.actions[:2]) == (1, -1, False, (8, 5))
+
+
+def test_cli_whole_games(tmp_path, capsys):
+    path = _labelled(tmp_path, "tic_tac_toe", 20, "--results", "won,drawn", "--plies", "2-6")
+    capsys.readouterr()
+    assert main(["accuracy", "tic_tac_toe", "--agent", "solver", "--positions", str(path), "--whole-games"]) == 0
+    out = capsys.readouterr().out
+    assert "all:    kept the result in 20/20 = 100.0% of the games" in out and "won:" in out and "drawn:" in out

@@ -60,6 +60,11 @@ CASES = [
         ["accuracy", "connect_four", "--agent", "alphabeta(depth=x)", "--positions", "README.md"],
         ["depth must be an integer"],
     ),
+    (["accuracy", "connect_four", "--agent", "random", "--positions", "README.md", "--stages", "8,8"], ["increasing"]),
+    (["positions", "connect_four", "--out", "x.txt"], ["--out must name a .jsonl file"]),
+    (["positions", "connect_four", "--out", "x.jsonl", "--plies", "9-3"], ["0 <= LO <= HI", "'9-3'"]),
+    (["positions", "connect_four", "--out", "x.jsonl", "--results", "won,tied"], ["won", "'won,tied'"]),
+    (["positions", "pig", "--out", "x.jsonl"], ["pig has chance nodes"]),
 ]
 
 

@@ -6,12 +6,19 @@ game's own format (connect four: Pons' notation, ``4453``, possibly followed by 
 kept as a label).
 
 Blank lines and lines starting with ``#`` are skipped.
+
+A *labelled* file (``.jsonl``, written by `rlgames.arena.sampling`) holds one JSON object per line:
+the position as above, its game-theoretic result for the side to move, and every move that keeps it,
+e.g. ``{"position": "4453", "value": 1, "keeps": ["4"], "score": 16}``. With it, accuracy needs no
+solver at all.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rlgames.game import Game
 
@@ -27,6 +34,10 @@ class PositionLine:
     text: str
     actions: Line
     score: int | None = None
+    value: int | None = None
+    """The game-theoretic result for the side to move (-1, 0 or 1), where a labelled file gives it."""
+    keeps: tuple[int, ...] | None = None
+    """Every action that keeps ``value``, where a labelled file gives them."""
 
 
 def parse_position_line(game: Game, text: str) -> tuple[Line, int | None]:
@@ -36,20 +47,54 @@ def parse_position_line(game: Game, text: str) -> tuple[Line, int | None]:
 
 
 def read_position_file(path: str | Path, game: Game) -> list[PositionLine]:
-    """Every position of a file; raises `ValueError` naming the file and line of the first bad one."""
+    """Every position of a file, a labelled one when its name ends in ``.jsonl``; raises `ValueError`
+    naming the file and line of the first bad one."""
+    read = _labelled_line if str(path).endswith(".jsonl") else _plain_line
     positions = []
     for number, raw in enumerate(Path(path).read_text().splitlines(), start=1):
         text = raw.strip()
         if not text or text.startswith("#"):
             continue
         try:
-            actions, score = parse_position_line(game, text)
+            positions.append(read(game, number, text))
         except ValueError as error:
             raise ValueError(f"{path}, line {number}: {error}") from None
-        positions.append(PositionLine(number, text, actions, score))
     if not positions:
         raise ValueError(f"{path}: no positions in the file")
     return positions
+
+
+def _plain_line(game: Game, number: int, text: str) -> PositionLine:
+    actions, score = parse_position_line(game, text)
+    return PositionLine(number, text, actions, score)
+
+
+def _labelled_line(game: Game, number: int, text: str) -> PositionLine:
+    try:
+        record = json.loads(text)
+        position, value, keeps = record["position"], record["value"], record["keeps"]
+    except (json.JSONDecodeError, TypeError, KeyError) as error:
+        raise ValueError(f"expected a JSON object with position, value and keeps ({error})") from None
+    if value not in (-1, 0, 1) or not isinstance(keeps, list):
+        raise ValueError(f"value must be -1, 0 or 1 and keeps a list of moves, got {value!r} and {keeps!r}")
+    actions, score = parse_position_line(game, position)
+    state = game.state_from_actions(actions)
+    kept = tuple(sorted(state.string_to_action(str(move)) for move in keeps))
+    return PositionLine(number, position, actions, record.get("score", score), value, kept)
+
+
+def labelled_record(game: Game, actions: Line, value: int, keeps: Line, score: int | None) -> dict[str, Any]:
+    """One line of a labelled file (the inverse of reading one): moves in the game's notation."""
+    state = game.state_from_actions(actions)
+    record: dict[str, Any] = {
+        "position": moves_to_text(game, actions),
+        "plies": len(actions),
+        "value": value,
+        "keeps": [state.action_to_string(action) for action in keeps],
+    }
+    if score is not None:
+        record["score"] = score
+    return record
 
 
 def moves_to_text(game: Game, actions: Line) -> str:

@@ -14,7 +14,10 @@
     rlgames analyse connect_four --agent solver --positions FILE
                                            an agent's move, value and search statistics per position
     rlgames accuracy connect_four --agent "alphabeta(depth=4)" --positions FILE
-                                           optimal-move and value-sign accuracy against the exact truth
+                                           optimal-move and value-sign accuracy against the exact truth,
+                                           by stage; --whole-games: keeping the result against the solver
+    rlgames positions connect_four --plies 0-36 --out FILE.jsonl
+                                           positions sampled from varied games, labelled by the solver
     rlgames uci chess --agent "alphabeta(eval=heuristic)"
                                            a UCI engine on stdin/stdout, for chess GUIs and python-chess
     rlgames gtp go -p board_size=9 --agent "mcts(time=2)"

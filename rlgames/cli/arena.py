@@ -1,4 +1,5 @@
-"""The verbs that measure agents: ``arena`` (tournaments), ``analyse`` and ``accuracy`` (positions)."""
+"""The verbs that measure agents: ``arena`` (tournaments), ``analyse`` and ``accuracy`` (positions), and
+``positions`` (labelled position files)."""
 
 from __future__ import annotations
 
@@ -133,16 +134,95 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 
 def cmd_accuracy(args: argparse.Namespace) -> int:
-    from rlgames.analysis import measure_accuracy
-
     game, agent, positions = _agent_and_positions(args)
+    if args.whole_games:
+        return _whole_games(args, game, agent, positions)
+    from rlgames.analysis import Accuracy, measure_accuracy
+
     accuracy = measure_accuracy(
         game, agent, positions, truth=args.truth, draw_margin=args.draw_margin, progress=progress_wanted(args)
     )
     print(f"{args.agent} on {accuracy.positions} positions of {args.positions} (truth: {accuracy.truth})")
-    print(f"optimal moves: {accuracy.optimal_moves}/{accuracy.positions} = {accuracy.optimal_move_rate:.1%}")
-    print(f"value sign:    {accuracy.value_signs}/{accuracy.positions} = {accuracy.value_sign_rate:.1%}")
+    rows: list[tuple[str, Accuracy]] = [("all", accuracy), ("decisive", accuracy.decisive())]
+    stages = accuracy.by_stage(args.stages)
+    if len(stages) > 1:
+        rows += stages
+    for label, part in rows:
+        if part.positions:
+            print(
+                f"{label + ':':<14} optimal moves {_fraction(part.optimal_moves, part.positions):<21} "
+                f"value sign {_fraction(part.value_signs, part.positions)}"
+            )
     return 0
+
+
+def _fraction(part: int, whole: int) -> str:
+    return f"{part}/{whole} = {part / whole:.1%}"
+
+
+def _whole_games(args: argparse.Namespace, game: Game, agent: Any, positions: list[PositionLine]) -> int:
+    from rlgames.arena.whole_games import play_whole_games
+
+    played = play_whole_games(game, agent, positions, seed=args.seed, progress=progress_wanted(args))
+    if not played.games:
+        raise ValueError(f"{args.positions}: every position is lost for the side to move; nothing can be kept")
+    print(f"{args.agent} against the exact solver, from {len(played.games)} positions of {args.positions}")
+    for label, part in (("all", played), ("won", played.starting(1)), ("drawn", played.starting(0))):
+        if part.games:
+            print(f"{label + ':':<7} kept the result in {_fraction(part.kept, len(part.games))} of the games")
+    if played.lost_left_out:
+        print(f"({played.lost_left_out} lost positions left out)")
+    return 0
+
+
+def cmd_positions(args: argparse.Namespace) -> int:
+    from rlgames.arena.sampling import SamplingConfig, write_labelled_positions
+
+    if not args.out.endswith(".jsonl"):
+        raise ValueError(f"--out must name a .jsonl file (a labelled position file), got {args.out!r}")
+    game = game_from_args(args)
+    config = SamplingConfig(
+        plies=args.plies, random_fraction=args.random_fraction, results=args.results, seed=args.seed
+    )
+    agent = seeded_agent(args.agent, game, args.seed)
+    held = write_labelled_positions(args.out, game, agent, config, count=args.count, progress=progress_wanted(args))
+    print(f"{args.out}: {held} labelled positions" + ("" if held >= args.count else " (the stages hold no more)"))
+    return 0
+
+
+def ply_range(text: str) -> tuple[int, int]:
+    """``LO-HI`` (or one ply ``N``) as a pair of non-negative ints, LO <= HI."""
+    lo, _, hi = text.partition("-")
+    try:
+        pair = (int(lo), int(hi or lo))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected plies as LO-HI, e.g. 0-36, got {text!r}") from None
+    if not 0 <= pair[0] <= pair[1]:
+        raise argparse.ArgumentTypeError(f"expected plies as LO-HI with 0 <= LO <= HI, got {text!r}")
+    return pair
+
+
+RESULTS = {"lost": -1, "drawn": 0, "won": 1}
+
+
+def results_list(text: str) -> tuple[int, ...]:
+    """``won,drawn`` (results for the side to move) as values 1, 0."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in RESULTS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"expected some of {', '.join(RESULTS)}, got {text!r}")
+    return tuple(sorted({RESULTS[name] for name in names}))
+
+
+def stage_starts(text: str) -> tuple[int, ...]:
+    """``8,16,24``: where the stages after the first begin, increasing."""
+    try:
+        starts = tuple(int(field) for field in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected plies as N,N,..., e.g. 8,16,24, got {text!r}") from None
+    if any(a >= b for a, b in zip((0, *starts), starts)):
+        raise argparse.ArgumentTypeError(f"expected increasing positive plies, got {text!r}")
+    return starts
 
 
 def add_position_verbs(verbs: argparse._SubParsersAction) -> None:
@@ -184,4 +264,51 @@ def add_position_verbs(verbs: argparse._SubParsersAction) -> None:
     accuracy.add_argument(
         "--draw-margin", type=float, default=0.0, help="agent values within this of 0 count as a draw (default 0)"
     )
+    accuracy.add_argument(
+        "--stages",
+        type=stage_starts,
+        default="8,16,24",  # rlgames.analysis.STAGES, read by the type (no import at startup)
+        metavar="N,N,...",
+        help="report by stage, each beginning at these plies (default 8,16,24: plies 0-7, 8-15, 16-23, 24+)",
+    )
+    accuracy.add_argument(
+        "--whole-games",
+        action="store_true",
+        help="play each won or drawn position to the end against the exact solver (it picks among its optimal "
+        "replies at random, seeded) and count the games whose result the agent keeps",
+    )
     accuracy.set_defaults(run=cmd_accuracy)
+    add_positions_verb(verbs)
+
+
+def add_positions_verb(verbs: argparse._SubParsersAction) -> None:
+    positions = verb_with_agents(
+        verbs,
+        "positions",
+        "a labelled position file sampled from varied games",
+        "Samples distinct positions from games played by --agent, a uniformly random move replacing each of\n"
+        "its moves with probability --random-fraction, each game stopping at a ply drawn from --plies; labels\n"
+        "each with the exact solver (its result and every move that keeps it), and writes one JSON line per\n"
+        "position to --out, for `rlgames accuracy`. A run that stops is continued by the same command.",
+    )
+    positions.add_argument("--out", required=True, metavar="FILE.jsonl", help="the labelled file to write or continue")
+    positions.add_argument("--count", type=int, default=1000, help="positions the file should hold (default 1000)")
+    positions.add_argument(
+        "--plies", type=ply_range, default=(0, 36), metavar="LO-HI", help="the stages sampled (default 0-36)"
+    )
+    positions.add_argument(
+        "--agent", default="alphabeta(depth=4)", metavar="SPEC", help="who plays the games (default alphabeta(depth=4))"
+    )
+    positions.add_argument(
+        "--random-fraction", type=float, default=0.25, help="the chance of a random move instead (default 0.25)"
+    )
+    positions.add_argument(
+        "--results",
+        type=results_list,
+        default=(-1, 0, 1),
+        metavar="won,drawn,lost",
+        help="keep positions with these results for the side to move (default all; whole games: won,drawn)",
+    )
+    positions.add_argument("--seed", type=int, default=0, help="seed of the games and the agent (default 0)")
+    add_progress_flag(positions)
+    positions.set_defaults(run=cmd_positions)
