@@ -14,9 +14,11 @@ import torch
 from numba import njit
 
 from rlgames.models.checkpoint import load_network
+from rlgames.models.folded import FoldedResNet, fold
 from rlgames.models.networks import (
     NNUE,
     PolicyValueNet,
+    ResNet,
     feature_inputs,
     input_shape,
 )
@@ -37,10 +39,11 @@ class NetworkEvaluator(Evaluator):
 
     ``evaluate_batch`` encodes the positions not in the cache into a preallocated float32 batch (the
     game's compiled observation kernel, from the side to move) and runs one ``torch.inference_mode``
-    forward per ``batch_size`` positions, the network in eval mode (its mode is restored afterwards).
-    Values are float64 from the side to move, priors the softmax over the legal actions (exactly zero
+    forward per ``batch_size`` positions, the network in eval mode (its mode is restored afterwards); a
+    ResNet runs with its batch norms folded into its convolutions (`rlgames.models.folded`): the same
+    values, in much less time at a search's small batches. Values are float64 from the side to move, priors the softmax over the legal actions (exactly zero
     elsewhere). The cache is keyed by the compact state (exact; states of another game are refused), so
-    call `clear_cache` after changing the weights. Statistics: ``evaluations`` (positions sent to the
+    call `clear_cache` after changing the weights (it folds them again). Statistics: ``evaluations`` (positions sent to the
     network), ``cache_hits`` (positions answered without it) and ``batches`` (forward calls).
     The network is moved to ``device``. Its values are multiplied by ``value_scale``: a network trained
     under another scoring of the game (`rlgames.game.Game.value_scale`, `from_checkpoint`'s ``rescore``).
@@ -82,6 +85,7 @@ class NetworkEvaluator(Evaluator):
         )
         self._legal = compiled_entry(game.kernels.legal_actions, start, self._actions)
         self._observer = compiled_entry(game.kernels.observer, start)
+        self._folded: FoldedResNet | None = None
         self.evaluations = 0
         self.cache_hits = 0
         self.batches = 0
@@ -104,7 +108,10 @@ class NetworkEvaluator(Evaluator):
         return self.evaluate_batch([state])[1][0]
 
     def clear_cache(self) -> None:
+        """Forgets every position evaluated, and the folded copy of a ResNet's weights: call it after
+        changing the weights."""
         self._cache.clear()
+        self._folded = None
 
     def evaluate_batch(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
         """``(values float64[B], priors float64[B, A])`` of non-terminal, non-chance ``states``."""
@@ -153,7 +160,8 @@ class NetworkEvaluator(Evaluator):
             network.eval()
         try:
             with torch.inference_mode():
-                logits, value = network(torch.from_numpy(obs).to(self.device), torch.from_numpy(mask).to(self.device))
+                forward = self._folded_forward() or network
+                logits, value = forward(torch.from_numpy(obs).to(self.device), torch.from_numpy(mask).to(self.device))
                 priors = torch.softmax(logits.to(torch.float64), dim=1)  # [n, A], exactly 0 where masked
         finally:
             if was_training:
@@ -161,6 +169,12 @@ class NetworkEvaluator(Evaluator):
         self.evaluations += n
         self.batches += 1
         return self.value_scale * value.to(torch.float64).cpu().numpy(), priors.cpu().numpy()
+
+    def _folded_forward(self) -> FoldedResNet | None:
+        """A ResNet's forward with its batch norms folded (`rlgames.models.folded`), made on first use."""
+        if type(self.network) is ResNet and self._folded is None:
+            self._folded = fold(self.network)
+        return self._folded
 
     def _inputs(self, compacts: Sequence[CompactState]) -> tuple[np.ndarray, np.ndarray]:
         """The observations [n, *obs_shape] (from the side to move; at a chance node from the game's

@@ -264,12 +264,32 @@ def test_accuracy_from_labels_equals_accuracy_from_the_solver(tmp_path):
     assert 0 < labels.optimal_moves < 40
 
 
-def test_an_interrupted_file_is_continued_as_if_it_had_not_stopped(tmp_path):
-    whole = _labelled(tmp_path, "tic_tac_toe", 30, "--seed", "5").read_text()
-    part = tmp_path / "part.jsonl"
-    assert main(["positions", "tic_tac_toe", "--out", str(part), "--count", "12", "--seed", "5"]) == 0
-    assert main(["positions", "tic_tac_toe", "--out", str(part), "--count", "30", "--seed", "5"]) == 0
-    assert part.read_text() == whole
+@pytest.mark.parametrize("results", ["won,drawn,lost", "won,drawn"])
+def test_an_interrupted_file_is_continued_as_if_it_had_not_stopped(tmp_path, monkeypatch, results):
+    argv = ["positions", "tic_tac_toe", "--count", "30", "--seed", "5", "--results", results, "--out"]
+    assert main([*argv, str(tmp_path / "whole.jsonl")]) == 0
+    import rlgames.arena.sampling as sampling
+
+    label, calls = sampling.label, []
+
+    def stops_at_the_tenth(game, actions):
+        calls.append(actions)
+        if len(calls) == 10:
+            raise KeyboardInterrupt
+        return label(game, actions)
+
+    monkeypatch.setattr(sampling, "label", stops_at_the_tenth)
+    with pytest.raises(KeyboardInterrupt):
+        main([*argv, str(tmp_path / "part.jsonl")])
+    assert len((tmp_path / "part.jsonl").read_text().splitlines()) < 10
+    monkeypatch.setattr(sampling, "label", label)
+    assert main([*argv, str(tmp_path / "part.jsonl")]) == 0
+    assert (tmp_path / "part.jsonl").read_text() == (tmp_path / "whole.jsonl").read_text()
+
+
+def test_positions_come_latest_first_within_a_batch(tmp_path):
+    plies = [p["plies"] for p in map(json.loads, _labelled(tmp_path, "tic_tac_toe", 25).read_text().splitlines())]
+    assert plies == sorted(plies, reverse=True) and plies[0] > plies[-1]
 
 
 def test_positions_keep_only_the_results_asked_for(tmp_path):

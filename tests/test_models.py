@@ -27,6 +27,7 @@ from rlgames.models.checkpoint import (
     upgrade_checkpoint,
 )
 from rlgames.models.evaluator import NetworkEvaluator
+from rlgames.models.folded import fold
 from rlgames.models.networks import (
     MASKED_LOGIT,
     MLP,
@@ -432,6 +433,41 @@ def test_evaluator_values_priors_batch_and_cache(tmp_path: Path) -> None:
     np.testing.assert_array_equal(
         restored.evaluate_batch(states)[0], NetworkEvaluator(net, C4).evaluate_batch(states)[0]
     )
+
+
+@pytest.mark.parametrize("name, params", [("go", {"board_size": 9}), ("othello", {}), ("connect_four", {})])
+def test_folded_resnet_equals_the_module_in_eval_mode(name: str, params: dict) -> None:
+    """Batch norms with trained statistics (not the identity) fold into the convolutions: the same logits
+    and values to float rounding, masked logits included."""
+    game = rlgames.load_game(name, **params)
+    net = build_network(game, "resnet", seed=1, blocks=2, channels=16)
+    with torch.no_grad():  # statistics as training leaves them
+        for norm in (m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)):
+            norm.running_mean.uniform_(-0.5, 0.5), norm.running_var.uniform_(0.5, 2.0)
+            norm.weight.uniform_(0.5, 1.5), norm.bias.uniform_(-0.2, 0.2)
+    obs, mask = encode(random_states(game, np.random.default_rng(0), 12, 30))
+    net.eval()
+    with torch.inference_mode():
+        expected, got = net(obs, mask), fold(net)(obs, mask)
+    for a, b in zip(expected, got):
+        torch.testing.assert_close(b, a, rtol=1e-5, atol=1e-5)
+    assert torch.equal(got[0] == MASKED_LOGIT, ~mask)
+
+
+def test_the_evaluator_folds_again_when_the_cache_is_cleared() -> None:
+    net = build_network(C4, "resnet", seed=0, **TINY)
+    states = random_states(C4, np.random.default_rng(1), 6, 20)
+    evaluator = NetworkEvaluator(net, C4, cache_size=0)
+    before = evaluator.evaluate_batch(states)[0]
+    with torch.no_grad():
+        net.value_fc[2].bias.add_(0.5)  # the weights change, as a learner's step changes them
+    np.testing.assert_array_equal(evaluator.evaluate_batch(states)[0], before)  # still the snapshot
+    evaluator.clear_cache()
+    after = evaluator.evaluate_batch(states)[0]
+    net.eval()
+    with torch.inference_mode():
+        np.testing.assert_allclose(after, net(*encode(states))[1].numpy(), atol=1e-5)
+    assert not np.allclose(after, before)
 
 
 def test_evaluator_refuses_bad_states_and_networks() -> None:

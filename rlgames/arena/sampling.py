@@ -8,12 +8,16 @@ by `rlgames.solvers.solve` with its result for the side to move and every move t
 (`rlgames.arena.positions.labelled_record`), so that measuring an agent on the file solves nothing.
 
 Labelling is the slow part (an early connect-four position takes the solver minutes), so a file is
-written a position at a time and an interrupted run continues where it stopped: the same seed replays
-the same games, and the positions already in the file are skipped.
+written a position at a time, the games' positions taken in batches of as many as the file still needs,
+each batch from its latest ply to its earliest (a run that stops early holds the cheap positions), and
+every batch labelled whole (the kept positions stay spread over the stages). An interrupted run is
+continued by the same settings: the same seed replays the same games and batches, and the positions
+already in the file are skipped.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,19 +98,21 @@ def write_labelled_positions(
         raise ValueError(f"{game.name} has chance nodes: the exact solver, so the labels, need a deterministic game")
     path = Path(path)
     done = {position.text for position in read_position_file(path, game)} if _has_positions(path) else set()
+    lines, held = sample_lines(game, agent, config), 0
     with path.open("a") as out, tqdm(total=count, initial=len(done), unit="position", disable=not progress) as bar:
-        for actions in sample_lines(game, agent, config):
-            if len(done) >= count:
-                break
-            text = moves_to_text(game, actions)
-            if text in done:
-                continue
-            record = label(game, actions)
-            if record["value"] in config.results:
-                out.write(json.dumps(record) + "\n")
-                out.flush()
-                done.add(text)
-                bar.update()
+        while held < count and (batch := list(itertools.islice(lines, count - held))):
+            for actions in sorted(batch, key=len, reverse=True):  # the cheap late positions first
+                text = moves_to_text(game, actions)
+                if text in done:
+                    held += 1
+                    continue
+                record = label(game, actions)
+                if record["value"] in config.results:
+                    out.write(json.dumps(record) + "\n")
+                    out.flush()
+                    done.add(text)
+                    held += 1
+                    bar.update()
     return len(done)
 
 
