@@ -65,6 +65,7 @@ CASES = [
     (["positions", "connect_four", "--out", "x.jsonl", "--plies", "9-3"], ["0 <= LO <= HI", "'9-3'"]),
     (["positions", "connect_four", "--out", "x.jsonl", "--results", "won,tied"], ["won", "'won,tied'"]),
     (["positions", "pig", "--out", "x.jsonl"], ["pig has chance nodes"]),
+    (["play", "go", "--agent", "mcts(expansion_threshold=4)"], ["expansion_threshold", "it needs model=FILE"]),
 ]
 
 

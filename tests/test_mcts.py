@@ -338,6 +338,57 @@ def test_virtual_loss_batches_find_the_only_good_move(actions):
     check_policy(result, state)
 
 
+class CountingOpenLines(PythonOpenLines):
+    """`PythonOpenLines` counting the positions sent to it."""
+
+    def __init__(self) -> None:
+        self.positions = 0
+
+    def evaluate_batch(self, states):
+        self.positions += len(states)
+        return super().evaluate_batch(states)
+
+
+@pytest.mark.parametrize("threshold", [1, 3, 6])
+def test_expansion_threshold_sends_a_leaf_to_the_evaluator_on_its_nth_visit(threshold):
+    """AlphaGo's n_thr: a non-root leaf is evaluated, and expanded, on its n-th visit, the visits before
+    valued by playouts; every evaluation is one expansion, so the evaluator sees fewer positions."""
+    evaluator = CountingOpenLines()
+    config = MCTSConfig(simulations=500, selection="puct", batch_size=4, solver=False, expansion_threshold=threshold)
+    mcts = MCTS(config, evaluator, seed=0)
+    result = mcts.search(ttt([4]))
+    tree = mcts._trees._tree
+    visited = [n for n in range(1, int(tree.meta[0, SIZE])) if tree.nodes[0, n, VISITS] and tree.states[0, n, 0] >= 0]
+    expanded = [n for n in visited if tree.nodes[0, n, FIRST] >= 0]  # non-terminal nodes, visited
+    waiting = [n for n in visited if tree.nodes[0, n, FIRST] < 0]
+    assert result.stats.nodes == 500 and expanded and (threshold > 1 or not waiting)
+    assert all(tree.nodes[0, n, VISITS] >= threshold for n in expanded)
+    assert all(tree.nodes[0, n, VISITS] < threshold for n in waiting)
+    assert evaluator.positions == len(expanded) + 1  # and the root's
+    if threshold > 1:
+        assert waiting and evaluator.positions < 500 / threshold
+
+
+@pytest.mark.parametrize("actions", UNIQUE_MOVE)
+def test_an_expansion_threshold_still_finds_the_only_good_move(actions):
+    state = ttt(actions)
+    (best,) = solve(state).value_preserving_actions
+    config = MCTSConfig(simulations=1000, selection="puct", batch_size=8, solver=False, expansion_threshold=4)
+    assert MCTS(config, PythonOpenLines(), seed=0).search(state).action == best
+
+
+def test_an_expansion_threshold_needs_a_batched_evaluator():
+    with pytest.raises(ValueError, match="at least 1"):
+        MCTSConfig(expansion_threshold=0)
+    config = MCTSConfig(selection="puct", expansion_threshold=2)
+    for evaluator in (None, OPEN_LINES):  # rollouts alone, or an evaluator valued in compiled code
+        with pytest.raises(ValueError, match="expansion_threshold needs an evaluator without a compiled kernel"):
+            MCTS(config, evaluator, seed=0)
+    with pytest.raises(ValueError, match="rollout replaces the evaluator"):
+        MCTS(MCTSConfig(selection="puct"), PythonOpenLines(), seed=0, rollout=no_rollout)
+    assert MCTS(config, PythonOpenLines(), seed=0, rollout=no_rollout).search(ttt([4])).stats.nodes == 800
+
+
 def test_search_many_equals_one_search_per_state():
     states = [ttt(actions) for actions in UNIQUE_MOVE]
     config = MCTSConfig(simulations=400, selection="puct", solver=False)

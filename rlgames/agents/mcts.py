@@ -10,7 +10,10 @@ and ``mcts(rollout=FILE.npz)`` a learned rollout policy's (`rlgames.Game.rollout
 ``model=`` their results are mixed with the value head's (``mix=0.5``), AlphaGo's three learned pieces in one
 spec: ``mcts(model=checkpoints/go9.pt, rollout=checkpoints/go9_rollout.npz)``.
 ``mcts(rave=true)`` adds MoGo's rapid action value estimation (`MCTSConfig.rave`, ``rave_equivalence=1000``)
-to searches whose leaves are valued in compiled code.
+to searches whose leaves are valued in compiled code. ``expansion_threshold=N`` sends a leaf to the network
+on its N-th visit only, the visits before valued by one playout each (AlphaGo's ``n_thr``,
+`MCTSConfig.expansion_threshold`): ``mcts(model=checkpoints/go9.pt, rollout=checkpoints/go9_rollout.npz,
+expansion_threshold=4)``.
 
 The tree is kept between moves: when the next position follows from the last one by the agent's move
 and the opponent's reply, the search continues in that subtree (``reuse=false`` turns this off).
@@ -59,6 +62,7 @@ class MCTSAgent:
         reuse: bool = True,
         rave: bool = False,
         rave_equivalence: float = 1000.0,
+        expansion_threshold: int = 1,
         seed: int = 0,
     ) -> None:
         if simulations is None:  # a time budget alone runs as many simulations as fit in it
@@ -70,11 +74,17 @@ class MCTSAgent:
             raise ValueError("give eval= or model=, not both")
         if (rollout == "policy" or rollout_model is not None) and model is None:
             raise ValueError("policy rollouts (rollout=policy, rollout_model=FILE) need the main network: model=FILE")
+        if expansion_threshold > 1 and (model is None or rollout == "policy" or rollout_model is not None):
+            raise ValueError(
+                "expansion_threshold values the leaves below it by compiled playouts before the network: "
+                "it needs model=FILE, and rollout= random or one of the game's playout policies"
+            )
         self.game = game
         self.evaluator = _evaluator(game, eval, model, rollout, rollout_model, mix, seed)
         if playout is not None and self.evaluator is not None:  # AlphaGo's leaves: the network mixed with p_pi
             self.evaluator = PlayoutMixEvaluator(game, self.evaluator, playout, mix=mix, seed=seed)
-            playout = None
+            if expansion_threshold == 1:  # else the playout also values the leaves below the threshold
+                playout = None
         selection: Literal["uct", "puct"] = "puct" if model else "uct"
         knobs: dict[str, Any] = {} if c is None else {"c_puct" if model else "uct_c": c}
         self.config = MCTSConfig(
@@ -86,6 +96,7 @@ class MCTSAgent:
             solver=solver,
             rave=rave,
             rave_equivalence=rave_equivalence,
+            expansion_threshold=expansion_threshold,
             **knobs,
         )
         self.reuse = reuse

@@ -11,8 +11,8 @@ from typing import Literal
 import numpy as np
 
 # Slots of MCTS's search parameters (float64), set by `MCTSConfig.params`.
-P_C, P_C_BASE, P_PUCT, P_SOLVER, P_UNVISITED, P_ROLLOUTS, P_RAVE = range(7)
-NUM_PARAMS = 7
+P_C, P_C_BASE, P_PUCT, P_SOLVER, P_UNVISITED, P_ROLLOUTS, P_RAVE, P_EXPANSION = range(8)
+NUM_PARAMS = 8
 
 # Slots of the Gumbel parameters (float64).
 G_C_VISIT, G_C_SCALE, G_RESCALE, G_GUMBEL_SCALE = range(4)
@@ -49,7 +49,12 @@ class MCTSConfig:
       ``beta = sqrt(rave_equivalence / (3 N(child) + rave_equivalence))``: all AMAF at first, half at
       ``rave_equivalence / 3`` visits. The exploration term counts an unvisited child with AMAF results
       as visited once. Leaves must be valued in compiled code (rollouts or an evaluator's kernel);
-    * ``rave_equivalence`` -- ``k`` of that schedule (MoGo's 1000, Gelly & Silver 2007).
+    * ``rave_equivalence`` -- ``k`` of that schedule (MoGo's 1000, Gelly & Silver 2007);
+    * ``expansion_threshold`` -- for an evaluator without a compiled kernel (a network) given a playout
+      too: a leaf is sent to the evaluator, and expanded, on its ``expansion_threshold``-th visit, and
+      the visits before are valued by one compiled playout each, inside the compiled descent (AlphaGo's
+      ``n_thr``, 40 on its 48 CPUs and 8 GPUs, Silver et al. 2016): the network's time goes to the nodes
+      that the search comes back to. The root is sent at once; 1 sends every leaf at once.
     """
 
     simulations: int = 800
@@ -68,11 +73,12 @@ class MCTSConfig:
     temperature: float = 0.0
     rave: bool = False
     rave_equivalence: float = 1000.0
+    expansion_threshold: int = 1
 
     def __post_init__(self) -> None:
         if self.selection not in ("uct", "puct"):
             raise ValueError(f"selection must be 'uct' or 'puct', got {self.selection!r}")
-        for name in ("simulations", "rollouts", "batch_size"):
+        for name in ("simulations", "rollouts", "batch_size", "expansion_threshold"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
         for name in ("uct_c", "c_puct", "temperature"):
@@ -100,6 +106,7 @@ class MCTSConfig:
         params[P_UNVISITED] = self.unvisited_value
         params[P_ROLLOUTS] = self.rollouts
         params[P_RAVE] = self.rave_equivalence if self.rave else 0.0
+        params[P_EXPANSION] = self.expansion_threshold
         return params
 
 

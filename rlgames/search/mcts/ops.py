@@ -50,7 +50,7 @@ from rlgames.jit.cache import cache_closure
 from rlgames.jit.nrt import with_nrt
 from rlgames.jit.rng import uniform
 from rlgames.jit.unsafe import to_fixed_tuple
-from rlgames.search.mcts.config import P_SOLVER
+from rlgames.search.mcts.config import P_EXPANSION, P_SOLVER
 from rlgames.search.mcts.selection import uct_or_puct_child
 from rlgames.search.mcts.tree import (
     ACTION,
@@ -75,6 +75,12 @@ from rlgames.search.mcts.tree import (
 )
 
 
+@njit
+def no_playout(s, rng, actions, probs, rollouts, moves):
+    """The leaf value of a `select_batch` compiled without playouts (never called)."""
+    return 0.0, 0
+
+
 class TreeOps(NamedTuple):
     """The compiled operations of `make_tree_ops` (see the module docstring)."""
 
@@ -94,6 +100,7 @@ def make_tree_ops(
     state_size: int,
     root_select: Callable = uct_or_puct_child,
     interior_select: Callable = uct_or_puct_child,
+    playout_value: Callable | None = None,
 ) -> TreeOps:
     """The compiled tree operations for one game whose compact states have ``state_size`` slots and one
     pair of selection functions ``(tree, t, node, ctx) -> child``, compiled on first call, kept for
@@ -107,7 +114,11 @@ def make_tree_ops(
     are not inlined, `expand_and_backup_batch`, and `rlgames.search.mcts.run`'s simulation loop, into
     which `select`, `expand`, `backup` and the selection functions are inlined (``inline="always"``).
     The kernels, which may allocate, are called through `with_nrt`. `select_batch` keeps the runtime,
-    as a selection function may allocate (Gumbel's root selection does)."""
+    as a selection function may allocate (Gumbel's root selection does).
+
+    With ``playout_value`` (`rlgames.search.mcts.run.make_rollout_value`'s), `select_batch` values a
+    non-root leaf visited fewer than ``params[P_EXPANSION] - 1`` times by one playout, at once, rather
+    than sending it to the evaluator (`MCTSConfig.expansion_threshold`)."""
     legal_actions, apply = with_nrt(kernels.legal_actions), with_nrt(kernels.apply)
     chance_outcomes = with_nrt(kernels.chance_outcomes)
     hash_key, repetition = with_nrt(kernels.hash_key), with_nrt(kernels.repetition)
@@ -116,6 +127,8 @@ def make_tree_ops(
     separate_root = root_select is not interior_select
     max_return = float(kernels.max_return)
     S = state_size
+    has_playouts = playout_value is not None
+    leaf_playout = with_nrt(playout_value if playout_value is not None else no_playout)
 
     @njit(inline="always")
     def state_of(tree, t, node):
@@ -392,22 +405,30 @@ def make_tree_ops(
 
     @njit
     def select_batch(tree, params, rng, budget, done, leaves, owners, rows, leaf_states):
-        """Selects up to ``budget[t]`` leaves (at most ``len(leaves) // T``) in every tree ``t``, with
-        virtual losses. Leaf ``j`` is node ``leaves[j]`` of tree ``owners[j]``; ``rows[j]`` is its row in
-        ``leaf_states`` (the states to evaluate) or -1 for a terminal or solved leaf. A tree's batch ends
-        early when a descent reaches a leaf already awaiting evaluation (its virtual losses are removed)
-        and at once when its root is solved. Returns ``(leaves, rows)`` filled."""
+        """Runs up to ``budget[t]`` simulations in every tree ``t``, selecting up to ``len(leaves) // T``
+        leaves with virtual losses. Leaf ``j`` is node ``leaves[j]`` of tree ``owners[j]``; ``rows[j]`` is
+        its row in ``leaf_states`` (the states to evaluate) or -1 for a terminal or solved leaf. A tree's
+        batch ends early when a descent reaches a leaf already awaiting evaluation (its virtual losses are
+        removed) and at once when its root is solved. Leaves below the expansion threshold (with
+        ``playout_value``) are valued and backed up here, their simulations counted in ``done``.
+        Returns ``(leaves, rows)`` filled."""
         num_trees = tree.nodes.shape[0]
         per_tree = leaves.shape[0] // num_trees
         solver = params[P_SOLVER] != 0.0
+        threshold = params[P_EXPANSION]
         count = evaluations = 0
         for t in range(num_trees):
             if solver and tree.nodes[t, 0, SOLVED] != 0:
                 budget[t] = 0
-            selected = 0
-            while selected < min(per_tree, budget[t]):
+            selected = simulations = 0
+            while selected < per_tree and simulations < budget[t]:
                 leaf = select(tree, t, params, rng)
                 known = tree.states[t, leaf, 0] == TERMINAL or tree.nodes[t, leaf, SOLVED] != 0
+                if has_playouts and not known and leaf != 0 and tree.nodes[t, leaf, VISITS] + 1 < threshold:
+                    result, _ = leaf_playout(state_of(tree, t, leaf), rng, tree.actions, tree.probs, 1, tree.moves)
+                    backup(tree, t, leaf, result, solver)
+                    simulations += 1
+                    continue
                 if not known and tree.nodes[t, leaf, VIRTUAL] > 1:
                     remove_virtual(tree, t, leaf)
                     break
@@ -418,8 +439,9 @@ def make_tree_ops(
                     evaluations += 1
                 count += 1
                 selected += 1
-            budget[t] -= selected
-            done[t] += selected
+                simulations += 1
+            budget[t] -= simulations
+            done[t] += simulations
         return count, evaluations
 
     @njit(_nrt=False)  # type: ignore[call-overload]  # _nrt: a numba option missing from its stubs

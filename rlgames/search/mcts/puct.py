@@ -44,7 +44,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from rlgames.evaluators.base import Evaluator
-from rlgames.game import Game, State
+from rlgames.game import Game, GameKernels, State
 from rlgames.jit.entry import precompile
 from rlgames.jit.rng import new_rng_state, next_u64
 from rlgames.playout import make_buffered_playout, make_history_playout
@@ -103,8 +103,10 @@ class MultiTreeMCTS(TreeDriver):
         seed: int,
         rollout: Callable | None = None,
     ) -> None:
-        if rollout is not None and evaluator is not None:
-            raise ValueError("rollout replaces the evaluator: give one or the other")
+        if rollout is not None and evaluator is not None and config.expansion_threshold == 1:
+            raise ValueError("rollout replaces the evaluator: give one or the other (or an expansion_threshold)")
+        if config.expansion_threshold > 1 and (evaluator is None or evaluator.kernel is not None):
+            raise ValueError("expansion_threshold needs an evaluator without a compiled kernel (a network)")
         if config.rave and evaluator is not None and evaluator.kernel is None:
             raise ValueError("rave needs leaves valued in compiled code: rollouts or an evaluator with a kernel")
         self.config = config
@@ -199,20 +201,27 @@ class MultiTreeMCTS(TreeDriver):
         self._game = game
         rave = {"num_actions": game.num_actions, "playout_room": game.max_game_length} if self.config.rave else {}
         self._tree = new_tree(num_trees, INITIAL_CAPACITY, state_size, kernels.max_actions, **rave)
-        self._ops = make_tree_ops(kernels, state_size)
+        thresholded = self._batched and self.config.expansion_threshold > 1
+        playouts = self._playout_value(kernels) if thresholded else None
+        self._ops = make_tree_ops(kernels, state_size, playout_value=playouts)
         # compiled now rather than inside the first timed search that follows an `advance`
         precompile(compact_subtree, self._tree, 0, 0, np.zeros(1, dtype=np.int64))
         self._room = TreeRoom(reserve_per_simulation(kernels))
         if not self._batched:
             if self.evaluator is not None:
                 leaf_value = make_kernel_value(self.evaluator.kernel)
-            elif self._rollout is not None:
-                leaf_value = make_rollout_value(self._rollout, kernels.max_return)
-            elif kernels.provides("repetition"):
-                leaf_value = make_rollout_value(make_history_playout(kernels), kernels.max_return, True)
             else:
-                leaf_value = make_rollout_value(make_buffered_playout(kernels), kernels.max_return)
+                leaf_value = self._playout_value(kernels)
             self._run = make_run(kernels, state_size, leaf_value)
+
+    def _playout_value(self, kernels: GameKernels) -> Callable[..., tuple]:
+        """The compiled leaf value of one playout: ``rollout``'s, else random rollouts (from the leaf's
+        history in a game with a ``repetition`` kernel)."""
+        if self._rollout is not None:
+            return make_rollout_value(self._rollout, kernels.max_return)
+        if kernels.provides("repetition") and not self._batched:
+            return make_rollout_value(make_history_playout(kernels), kernels.max_return, True)
+        return make_rollout_value(make_buffered_playout(kernels), kernels.max_return)
 
     def _ensure_room(self, simulations_per_tree: int, deadline: float) -> bool:
         """Whether the trees have room for that many more simulations each, grown if need be (`TreeRoom`);
