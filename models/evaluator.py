@@ -41,10 +41,11 @@ class NetworkEvaluator(Evaluator):
     game's compiled observation kernel, from the side to move) and runs one ``torch.inference_mode``
     forward per ``batch_size`` positions, the network in eval mode (its mode is restored afterwards); a
     ResNet runs with its batch norms folded into its convolutions (`rlgames.models.folded`): the same
-    values, in much less time at a search's small batches. Values are float64 from the side to move, priors the softmax over the legal actions (exactly zero
-    elsewhere). The cache is keyed by the compact state (exact; states of another game are refused), so
-    call `clear_cache` after changing the weights (it folds them again). Statistics: ``evaluations`` (positions sent to the
-    network), ``cache_hits`` (positions answered without it) and ``batches`` (forward calls).
+    values, in much less time at a search's small batches. Values are float64 from the side to move,
+    priors the softmax over the legal actions (exactly zero elsewhere). The cache is keyed by the compact
+    state (exact; states of another game are refused), so call `clear_cache` after changing the weights
+    (it folds them again). Statistics: ``evaluations`` (positions sent to the network), ``cache_hits``
+    (positions answered without it) and ``batches`` (forward calls).
     The network is moved to ``device``. Its values are multiplied by ``value_scale``: a network trained
     under another scoring of the game (`rlgames.game.Game.value_scale`, `from_checkpoint`'s ``rescore``).
     """

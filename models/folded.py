@@ -3,7 +3,7 @@
 In evaluation mode a batch norm is an affine map per channel, so it folds into the convolution before it:
 ``w' = w * g`` and ``b' = beta - mean * g`` with ``g = gamma / sqrt(var + eps)``. What remains is a chain
 of `torch.nn.functional` calls without `torch.nn.Module` dispatch, which at a search's small batches (8
-positions) is a large part of a forward's time (docs/research/go.md#a-folded-network). The outputs equal
+positions) is a large part of a forward's time (`benchmarks/bench_folded.py`). The outputs equal
 the network's in evaluation mode up to float rounding. The activations are kept channels-last (NHWC),
 which oneDNN's convolutions run faster on a CPU. The weights are a snapshot, so a change to the
 network's needs a new fold (`NetworkEvaluator.clear_cache` makes one).

@@ -461,9 +461,9 @@ PRESETS: dict[str, dict[str, Any]] = {
             "opponents": ["expectiminimax(plies=1, eval=pubeval)", "random"],
         },
     },
-    "go": {  # 9x9, sized for 100 minutes of one CPU core; the inputs are OpenSpiel's 4 planes (stones, empty,
+    "go": {  # 9x9, sized for about 2.5 hours of one CPU core; the inputs are OpenSpiel's 4 planes (stones, empty,
         # colour to move), as AlphaGo Zero's were stones and colour alone (Silver et al. 2017)
-        "iterations": 150,
+        "iterations": 300,
         "game": {"board_size": 9},
         "network": {"arch": "resnet", "args": {"blocks": 4, "channels": 32}},
         "selfplay": {
