@@ -4,6 +4,7 @@ chance nodes, batched and multi-tree evaluation, tree reuse and reproducibility.
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from rlgames.playout import make_buffered_playout
 from rlgames.search.mcts.config import MCTSConfig
 from rlgames.search.mcts.ops import make_tree_ops
 from rlgames.search.mcts.puct import MCTS, MultiTreeMCTS, visit_policy
+from rlgames.search.mcts.room import TreeRoom, grown_bytes
 from rlgames.search.mcts.run import make_rollout_value, make_run
 from rlgames.search.mcts.selection import ucb1
 from rlgames.search.mcts.tree import (
@@ -430,6 +432,20 @@ def test_root_noise_is_reproducible_and_restores_the_priors():
     mcts.search(state)
     priors = mcts._trees._tree.stats[0, 1:9, PRIOR]
     assert priors == pytest.approx(np.full(8, 1 / 8))
+
+
+def test_a_growth_is_planned_by_the_bytes_of_the_new_arrays():
+    """Growing to many times the capacity (go's wide expansions) takes as long as the new arrays' bytes: a
+    plan by the old arrays' had a 0.1 s search spend 0.5 s growing its tree."""
+    tree = new_tree(1, 1024, 15, 82)
+    old = tree.nodes.nbytes + tree.stats.nbytes + tree.states.nbytes
+    assert grown_bytes(tree, 8192) == 8 * old
+    room = TreeRoom(reserve=100)
+    room._seconds_per_byte = 1e-6  # slow memory, so that the plan decides, not the clock
+    deadline = time.perf_counter() + 3 * old * 1e-6  # time for three times the old bytes
+    assert room.for_simulations(tree, 80, deadline) is None  # 8,000 nodes: nearly eight times as many bytes
+    grown = room.for_simulations(tree, 15, deadline)  # 1,500 nodes: a doubling
+    assert grown is not None and grown.nodes.shape[1] == 2048
 
 
 def test_time_limit_stops_the_search():

@@ -62,10 +62,19 @@ class TreeRoom:
     def _grown(self, tree: Tree, needed: int, deadline: float) -> Tree | None:
         """The trees grown to at least ``needed`` nodes each (doubling at least), or None where, at the
         pace planned, that would end after ``deadline``."""
-        size = tree.nodes.nbytes + tree.stats.nbytes + tree.states.nbytes
+        capacity = max(2 * tree.nodes.shape[1], needed)
+        size = grown_bytes(tree, capacity)
         if time.perf_counter() + self._seconds_per_byte * size > deadline:
             return None
         started = time.perf_counter()
-        grown = grow(tree, max(2 * tree.nodes.shape[1], needed))
+        grown = grow(tree, capacity)
         self._seconds_per_byte = max(FRESH_MEMORY_SECONDS_PER_BYTE, (time.perf_counter() - started) / size)
         return grown
+
+
+def grown_bytes(tree: Tree, capacity: int) -> int:
+    """The bytes of the arrays that `grow` allocates (and first touches) for ``capacity`` nodes a tree:
+    the pace of a growth is per byte of the new arrays, which may be many times the old ones where a
+    search's expansion is fast (go's 80-odd children a node)."""
+    per_node = tree.nodes.nbytes + tree.stats.nbytes + tree.states.nbytes
+    return per_node * capacity // tree.nodes.shape[1]
