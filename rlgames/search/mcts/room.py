@@ -7,7 +7,8 @@ memory touched before), so the last growth's pace did not predict the next: a tr
 nodes (120 MB) took 0.17 s to double where the doubling before had taken 0.01 s. So `TreeRoom` plans
 a growth at the slower of the last one's pace and `FRESH_MEMORY_SECONDS_PER_BYTE`, grows the trees at
 the start of a timed search to what the last one's expansion adds by the deadline (paid out of that
-move's time, once a doubling), and otherwise lets a search without time to grow go on without
+move's time, once a doubling, where the plan takes at most half of it; the new arrays' bytes priced,
+`grown_bytes`), and otherwise lets a search without time to grow go on without
 expanding its leaves (`rlgames.search.mcts.run.make_run`). It also keeps the scratch of moving a root
 (`compact_subtree`), so that moving one touches no fresh memory either.
 """
@@ -37,10 +38,11 @@ class TreeRoom:
     def for_search(self, tree: Tree, deadline: float) -> Tree:
         """The trees, grown to hold what the last timed search's pace of expansion adds by ``deadline``
         where that fits before it."""
-        expected = int(tree.meta[:, SIZE].max() + self._nodes_per_second * (deadline - time.perf_counter()))
+        now = time.perf_counter()
+        expected = int(tree.meta[:, SIZE].max() + self._nodes_per_second * (deadline - now))
         if expected <= tree.nodes.shape[1]:
             return tree
-        grown = self._grown(tree, expected, deadline)
+        grown = self._grown(tree, expected, now + (deadline - now) / 2)  # half the move's time at most
         return tree if grown is None else grown
 
     def searched(self, tree: Tree, sizes: np.ndarray, seconds: float) -> None:
