@@ -18,7 +18,9 @@ Python drivers. How a leaf is evaluated decides the loop:
   ``expand_and_backup_batch`` finishes. Each tree contributes up to ``config.batch_size`` leaves a
   batch; `MultiTreeMCTS.search_many` steps many trees (one per self-play game) together, so that a batch
   holds ``len(states) * batch_size`` leaves. With ``batch_size = 1`` a single search does exactly what
-  the compiled loop does with an equal kernel.
+  the compiled loop does with an equal kernel. With ``config.expansion_threshold = N > 1`` (AlphaGo's
+  ``n_thr``) and a playout (``rollout``, else random rollouts), ``select_batch`` values a leaf's first
+  ``N - 1`` visits by one compiled playout each, and sends it to the evaluator on its N-th.
 
 A search from a root of the tree it already holds continues that tree: `MCTS.advance` (or
 `MultiTreeMCTS.advance`) moves the root to the child reached by an action -- a move or a chance
