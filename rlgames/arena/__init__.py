@@ -5,8 +5,9 @@
 >>> write_results(result, "arena-out")  # results.json, games.csv, report.md, elo.png, scores.png
 
 Modules: `tournament` (scheduling and running), `match` (one game), `openings`, `positions` (lines of
-moves in files), `scores` (pair results), `elo` (maximum-likelihood ratings), `sprt`, `report`,
-`plots`, `tblog` (TensorBoard); the progress bar is tqdm's.
+moves in files, labelled or not), `sampling` (labelled files from varied games), `whole_games` (keeping a
+result against the exact solver), `scores` (pair results), `elo` (maximum-likelihood ratings), `sprt`,
+`report`, `plots`, `tblog` (TensorBoard); the progress bar is tqdm's.
 """
 
 from rlgames.arena.elo import EloFit, fit_elo
