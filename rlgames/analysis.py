@@ -174,7 +174,7 @@ def _resolve_truth(truth: str, positions: Sequence[PositionLine]) -> str:
         raise ValueError(f"unknown truth {truth!r}; expected one of {', '.join(TRUTHS)}")
     if not positions:
         raise ValueError("accuracy needs at least one position")
-    labelled = all(position.score is not None or position.value is not None for position in positions)
+    labelled = all(position.result is not None for position in positions)
     if truth == "labels" and not labelled:
         raise ValueError("truth 'labels' needs a score (Pons' format) or a value (a labelled file) on every position")
     return truth if truth != "auto" else ("labels" if labelled else "solver")
@@ -186,10 +186,10 @@ def _solver_truth(state: State, position: PositionLine, action: int) -> tuple[in
 
 
 def _labelled_truth(state: State, position: PositionLine, action: int) -> tuple[int, bool]:
-    if position.value is not None and position.keeps is not None:
-        return position.value, action in position.keeps
-    assert position.score is not None
-    value = (position.score > 0) - (position.score < 0)
+    value = position.result
+    assert value is not None  # `_resolve_truth` saw a label on every position
+    if position.keeps is not None:
+        return value, action in position.keeps
     mover = state.current_player()
     child = state.apply(action)
     if child.is_terminal():  # the result's sign from the mover (a return may be worth 2 points)

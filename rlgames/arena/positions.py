@@ -39,6 +39,14 @@ class PositionLine:
     keeps: tuple[int, ...] | None = None
     """Every action that keeps ``value``, where a labelled file gives them."""
 
+    @property
+    def result(self) -> int | None:
+        """The game-theoretic result for the side to move where the file gives it: a labelled file's
+        value, or the sign of Pons' score; None otherwise."""
+        if self.value is not None:
+            return self.value
+        return None if self.score is None else (self.score > 0) - (self.score < 0)
+
 
 def parse_position_line(game: Game, text: str) -> tuple[Line, int | None]:
     """The actions of one line and its score (None when there is none), as the game reads them;

@@ -26,6 +26,7 @@ from typing import Any, Iterator
 import numpy as np
 from tqdm import tqdm
 
+from rlgames.analysis import value_sign
 from rlgames.arena.positions import Line, labelled_record, moves_to_text, read_position_file
 from rlgames.game import Game
 from rlgames.solvers import solve
@@ -85,7 +86,7 @@ def sample_lines(game: Game, agent: Any, config: SamplingConfig) -> Iterator[Lin
 def label(game: Game, actions: Line) -> dict[str, Any]:
     """The labelled record of the position after ``actions``: its result and the moves that keep it."""
     solution = solve(game.state_from_actions(actions))
-    value = int(np.sign(solution.value))  # a return, which may be worth 2 points: its sign is the result
+    value = value_sign(solution.value)  # a return, which may be worth 2 points: its sign is the result
     return labelled_record(game, actions, value, solution.value_preserving_actions, solution.score)
 
 

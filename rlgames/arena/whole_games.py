@@ -13,11 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-import numpy as np
 from tqdm import tqdm
 
 from rlgames.agents.solver import SolverAgent
-from rlgames.analysis import position_state
+from rlgames.analysis import position_state, value_sign
 from rlgames.arena.match import ScheduledGame, play_game
 from rlgames.arena.positions import PositionLine
 from rlgames.game import Game
@@ -69,22 +68,15 @@ def play_whole_games(
     games, lost = [], 0
     for index, position in enumerate(tqdm(positions, unit="game", disable=not progress)):
         state = position_state(game, position)
-        value = _known_value(position)
+        value = position.result
         if value is None:
-            value = int(np.sign(solve(state).value))
+            value = value_sign(solve(state).value)
         if value < 0:
             lost += 1
             continue
         mover = state.current_player()
         first, second = (0, 1) if mover == 0 else (1, 0)
         record = play_game(game, seats, ScheduledGame(index, first, second, index, position.actions, seed))
-        result = int(np.sign(record.outcome.returns[mover]))
+        result = value_sign(record.outcome.returns[mover])
         games.append(WholeGame(len(position.actions), value, result, record.actions[len(position.actions) :]))
     return WholeGames(tuple(games), lost)
-
-
-def _known_value(position: PositionLine) -> int | None:
-    """The position's result from its file: a labelled file's value, or the sign of Pons' score."""
-    if position.value is not None:
-        return position.value
-    return None if position.score is None else int(np.sign(position.score))
