@@ -37,12 +37,14 @@ MASKED_LOGIT = -1e9
 @dataclass(frozen=True)
 class ResNetArgs:
     """``blocks`` residual blocks of ``channels`` 3x3 convolutions; ``value_hidden`` units in the value
-    head's hidden layer; ``policy_channels`` 1x1 filters in the policy head."""
+    head's hidden layer; ``policy_channels`` 1x1 filters in the policy head; with ``final_head`` 1, an
+    auxiliary head predicts the planes of the game's final position (`ResNet.final_logits`)."""
 
     blocks: int = 4
     channels: int = 64
     value_hidden: int = 64
     policy_channels: int = 2
+    final_head: int = 0
 
 
 @dataclass(frozen=True)
@@ -140,7 +142,8 @@ def describe_args(arch: str, args: ResNetArgs | MLPArgs | NNUEArgs) -> str:
     def shown(value: Any) -> str:
         return "+".join(value) or "observation" if isinstance(value, tuple) else str(value)
 
-    items = [f"{k}={shown(v)}" for k, v in asdict(args).items() if not (k == "outcomes" and v == 0)]
+    unsaid = {("outcomes", 0), ("final_head", 0)}
+    items = [f"{k}={shown(v)}" for k, v in asdict(args).items() if (k, v) not in unsaid]
     return f"{arch}({', '.join(items)})"
 
 
@@ -279,7 +282,11 @@ def conv_bn_relu(in_channels: int, out_channels: int, kernel: int) -> nn.Sequent
 
 class ResNet(PolicyValueNet):
     """Stem 3x3 conv, residual blocks, a policy head (1x1 conv, linear to A logits) and a value head
-    (1x1 conv, linear, ReLU, linear, tanh), all convolutions batch-normalised."""
+    (1x1 conv, linear, ReLU, linear, tanh), all convolutions batch-normalised. With ``final_head``, a 1x1
+    convolution from the trunk gives a logit per plane and cell of the observation: the probability that
+    the cell is set in the game's final position, seen by the side to move (KataGo's ownership target, Wu
+    2019, made generic: in go the final stones, in connect four the discs that end the game). It is
+    trained beside policy and value (`final_logits`) and never read in play."""
 
     def __init__(self, config: NetworkConfig) -> None:
         super().__init__(config)
@@ -292,9 +299,25 @@ class ResNet(PolicyValueNet):
         self.policy_fc = nn.Linear(args.policy_channels * cells, config.num_actions)
         self.value_conv = conv_bn_relu(args.channels, 1, 1)
         self.value_fc = nn.Sequential(nn.Linear(cells, args.value_hidden), nn.ReLU(), nn.Linear(args.value_hidden, 1))
+        self.final_conv = nn.Conv2d(args.channels, planes, 1) if args.final_head else None
 
     def heads(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self._heads(self.blocks(self.stem(obs)))
+
+    def final_logits(
+        self, obs: torch.Tensor, legal_mask: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """obs[B, C, H, W] -> (logits[B, A], value[B], final[B, C, H, W]): `forward`'s outputs from one pass
+        through the trunk, and the final-position head's logits."""
+        if self.final_conv is None:
+            raise ValueError("this network has no final-position head (ResNet argument final_head=1)")
         x = self.blocks(self.stem(obs))  # [B, channels, H, W]
+        logits, value = self._heads(x)
+        if legal_mask is not None:
+            logits = logits.masked_fill(legal_mask == 0, MASKED_LOGIT)
+        return logits, value, self.final_conv(x)
+
+    def _heads(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         logits = self.policy_fc(self.policy_conv(x).flatten(1))  # [B, A]
         value = torch.tanh(self.value_fc(self.value_conv(x).flatten(1))).squeeze(1)  # [B]
         return logits, value

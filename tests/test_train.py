@@ -44,6 +44,7 @@ from rlgames.train.alphazero.selfplay import (
     share_seed,
     search_config,
 )
+from rlgames.train.alphazero import selfplay as selfplay_module
 from rlgames.train.alphazero.trainer import CHECKPOINT, Trainer, TrainError
 from rlgames.train.linear import generate, sign_accuracy
 from rlgames.train.matches import _Player, match, opponent_tag
@@ -59,6 +60,7 @@ from rlgames.evaluators.base import LinearEvaluator
 from rlgames.game import Outcome
 from rlgames.search.mcts.gumbel import MultiTreeGumbel
 from rlgames.search.mcts.puct import MultiTreeMCTS
+from rlgames.search.result import SearchResult
 from rlgames.solvers import solve
 
 torch.set_num_threads(1)
@@ -100,6 +102,8 @@ def solver_batch(states: list[rlgames.State]) -> Positions:
         np.stack(policies),
         np.array([solve(s).value for s in states], dtype=np.float32),
         np.ones(len(states), dtype=np.float32),
+        np.ones(len(states), dtype=np.float32),
+        np.stack([s.observation() > 0.5 for s in states]),  # a stand-in for the final positions
         np.ones(len(states), dtype=np.float32),
     )
 
@@ -157,6 +161,8 @@ def test_overrides_from_json_and_toml(tmp_path: Path) -> None:
         ({"selfplay": {"random_move_plies": 0}}, "selfplay.random_move_plies must be positive"),
         ({"selfplay": {"search_value_weight": -0.1}}, "selfplay.search_value_weight must be in [0, 1], got -0.1"),
         ({"selfplay": {"sibling_fraction": 2.0}}, "selfplay.sibling_fraction must be in [0, 1], got 2.0"),
+        ({"selfplay": {"full_search_fraction": 0.0}}, "selfplay.full_search_fraction must be in (0, 1], got 0.0"),
+        ({"selfplay": {"fast_simulations": 0}}, "selfplay.fast_simulations must be positive"),
         ({"selfplay": {"sibling_proof_depth": 0}}, "selfplay.sibling_proof_depth must be positive"),
         ({"selfplay": {"siblings_per_position": 0}}, "selfplay.siblings_per_position must be positive"),
     ],
@@ -296,6 +302,39 @@ def test_a_random_move_branches_the_game_and_leaves_the_earlier_positions_out_of
     assert len(second_positions[0]) == 1 and len(second_positions[1]) >= 5  # 7 columns, 24 draws
 
 
+def test_the_playout_cap_records_only_the_full_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """KataGo's playout cap randomisation: about ``full_search_fraction`` of the moves are searched with
+    ``simulations`` and recorded, the others with ``fast_simulations`` and not; the value weights still
+    follow the game's decisions (a random first move: only positions after it are value targets)."""
+    evaluator = NetworkEvaluator(build_network(C4, "mlp", hidden=16, layers=1, seed=0), C4)
+    config = SelfPlayConfig(
+        games_per_iteration=16,
+        parallel_games=16,
+        search="gumbel",
+        simulations=8,
+        full_search_fraction=0.3,
+        fast_simulations=2,
+        random_move_fraction=1.0,
+        random_move_plies=1,
+    )
+    recorded: list[int] = []
+    record = selfplay_module._record
+
+    def spy(played: _Game, result: SearchResult) -> None:
+        recorded.append(result.stats.nodes)
+        record(played, result)
+
+    monkeypatch.setattr(selfplay_module, "_record", spy)
+    positions, stats = play_games(C4, evaluator, config, seed=0)
+    moves = round(stats.mean_length * stats.games)
+    assert stats.games == 16 and len(positions) == stats.positions == len(recorded)
+    assert set(recorded) == {8} and 0.15 * moves < len(recorded) < 0.5 * moves
+    stones = positions.observations.reshape(len(positions), -1).sum(axis=1)
+    assert np.array_equal(positions.value_weights, (stones > 0).astype(np.float32))
+    _, uncapped = play_games(C4, evaluator, dataclasses.replace(config, full_search_fraction=1.0), seed=0)
+    assert uncapped.positions == round(uncapped.mean_length * uncapped.games)  # every move recorded
+
+
 def test_the_value_target_mixes_the_outcome_with_the_search_value() -> None:
     """Player 0 wins; the targets are ``(1 - w) z + w q`` for each position's side to move, and the
     positions up to the random move (the second) leave the value loss."""
@@ -308,10 +347,11 @@ def test_the_value_target_mixes_the_outcome_with_the_search_value() -> None:
         policies=[np.full(9, 1 / 9, np.float32)] * n,
         players=[0, 1, 0, 1, 0],
         search_values=[0.2, -0.5, 0.9, -1.0, 1.0],
+        recorded_at=list(range(n)),
     )
     z, q = np.array([1, -1, 1, -1, 1]), np.array(played.search_values)
     for w in (0.0, 0.25, 1.0):
-        positions = _collect([played], w)
+        positions = _collect(TTT, [played], w)
         assert np.allclose(positions.values, (1 - w) * z + w * q)
         assert positions.value_weights.tolist() == [0, 0, 1, 1, 1]
 
@@ -349,9 +389,10 @@ def test_the_value_target_of_a_two_point_game_is_scaled_into_minus_one_one(actio
         policies=[np.full(3, 1 / 3, np.float32)] * n,
         players=[0, 1][:n],
         search_values=[0.2, -0.4][:n],
+        recorded_at=list(range(n)),
     )
-    assert _collect([played], 0.0).values.tolist() == [z0, -z0][:n]
-    assert _collect([played], 0.5).values.tolist() == pytest.approx([(z0 + 0.2) / 2, (-z0 - 0.4) / 2][:n])
+    assert _collect(TUG, [played], 0.0).values.tolist() == [z0, -z0][:n]
+    assert _collect(TUG, [played], 0.5).values.tolist() == pytest.approx([(z0 + 0.2) / 2, (-z0 - 0.4) / 2][:n])
 
 
 def _sibling_children(state: rlgames.State) -> dict[bytes, rlgames.State]:
@@ -427,6 +468,8 @@ def test_replay_ring_buffer_keeps_the_newest_and_round_trips(tmp_path: Path) -> 
             values,
             values % 2,
             1 - values % 2,
+            np.repeat(values % 3 == 0, 2).reshape(n, 1, 2),
+            values % 3,
         )
 
     buffer.add(positions(0, 3))
@@ -442,6 +485,8 @@ def test_replay_ring_buffer_keeps_the_newest_and_round_trips(tmp_path: Path) -> 
     assert np.all(sample.observations[:, 0, 0] == sample.values)  # rows stay together
     assert np.array_equal(sample.value_weights, sample.values % 2)
     assert np.array_equal(sample.policy_weights, 1 - sample.values % 2)
+    assert np.array_equal(sample.finals[:, 0, 0], sample.values % 3 == 0)
+    assert np.array_equal(sample.final_weights, sample.values % 3)
     with pytest.raises(ValueError, match="do not fit"):
         ReplayBuffer.load(tmp_path / "r.npz", (2, 2), 3)
     loaded.add(positions(10, 12))  # more than the capacity at once: the last 5 stay
@@ -468,11 +513,14 @@ def test_augmentation_maps_positions_to_their_symmetric_positions(game: rlgames.
             np.zeros(1, np.float32),
             np.ones(1, np.float32),
             np.ones(1, np.float32),
+            state.observation()[None] > 0.5,
+            np.ones(1, np.float32),
         )
         for symmetry in game.symmetries():
             image = game.state_from_actions([int(symmetry.action_map[a]) for a in line])
             out = augment(batch, [symmetry], rng)
             assert np.array_equal(out.observations[0], image.observation())
+            assert np.array_equal(out.finals[0], image.observation() > 0.5)
             assert np.array_equal(out.masks[0], image.legal_action_mask().astype(bool))
             assert np.argmax(out.policies[0]) == symmetry.action_map[np.argmax(policy)]
             assert np.array_equal(out.policies[0], symmetry.policy(policy))
@@ -490,6 +538,8 @@ def test_sampling_uses_every_symmetry() -> None:
             np.zeros(1, np.float32),
             np.ones(1, np.float32),
             np.ones(1, np.float32),
+            np.zeros((1, *TTT.observation_shape), bool),
+            np.zeros(1, np.float32),
         )
     )
     sample = buffer.sample(200, np.random.default_rng(0), TTT.symmetries())
@@ -564,6 +614,49 @@ def test_replay_files_without_loss_weights_load_with_weight_one(tmp_path: Path) 
     assert len(loaded) == n and np.array_equal(loaded.value_weights[:n], np.ones(n, np.float32))
     assert np.array_equal(loaded.policy_weights[:n], np.ones(n, np.float32))
     assert np.array_equal(loaded.values[:n], [1, 0, -1])
+    assert not loaded.finals.any() and np.array_equal(loaded.final_weights[:n], np.zeros(n, np.float32))
+
+
+def test_the_final_position_head_learns_and_leaves_out_positions_of_weight_zero() -> None:
+    """The final-position loss (binary cross-entropy per cell) falls on a fixed batch, counts only the
+    positions of weight 1, and needs a network with the head."""
+    batch = solver_batch(states_after_random_play(TTT, np.random.default_rng(3), 32))
+    config = dataclasses.replace(load_config("tic_tac_toe").optim, final_weight=1.5)
+    network = build_network(TTT, "resnet", seed=0, blocks=1, channels=8, final_head=1)
+    learner = Learner(network, make_optimizer(network, config), config, torch.device("cpu"))
+    keep = np.arange(32) % 2 == 0
+    wrong = dataclasses.replace(batch, finals=~batch.finals, final_weights=keep.astype(np.float32))
+    wrong = dataclasses.replace(wrong, finals=np.where(keep[:, None, None, None], batch.finals, wrong.finals))
+    network.eval()  # batch norm by its running statistics: the kept positions alone give the same outputs
+    assert learner.losses(wrong)[1].final == pytest.approx(
+        learner.losses(Positions(*(getattr(batch, f)[keep] for f in FIELDS)))[1].final, rel=1e-6
+    )
+    first = learner.step(batch)
+    for _ in range(60):
+        last = learner.step(batch)
+    assert last.final < 0.5 * first.final and first.total == pytest.approx(
+        first.policy + config.value_weight * first.value + 1.5 * first.final, rel=1e-5
+    )
+    plain = build_network(TTT, "resnet", seed=0, blocks=1, channels=8)
+    with pytest.raises(ValueError, match="final-position head"):
+        Learner(plain, make_optimizer(plain, config), config, torch.device("cpu"))
+    with pytest.raises(ConfigError, match="final_head = 1"):
+        load_config("connect_four_small", {"optim": {"final_weight": 1.0}})
+
+
+def test_self_play_records_the_final_position_seen_by_each_side() -> None:
+    """Discs never leave a connect four board: every recorded position's discs are among its final
+    position's, seen from the same side; the siblings carry no final position."""
+    evaluator = NetworkEvaluator(build_network(C4, "mlp", hidden=16, layers=1, seed=0), C4)
+    config = SelfPlayConfig(
+        games_per_iteration=6, parallel_games=6, search="gumbel", simulations=4, sibling_fraction=0.5
+    )
+    positions, stats = play_games(C4, evaluator, config, seed=0)
+    sibling = positions.final_weights == 0
+    assert sibling.sum() == stats.siblings > 0 and not positions.finals[sibling].any()
+    own = positions.observations[~sibling] > 0.5
+    finals = positions.finals[~sibling]
+    assert np.all(finals[own]) and np.all(finals.sum(axis=(1, 2, 3)) > own.sum(axis=(1, 2, 3)))
 
 
 # --- evaluation helpers --------------------------------------------------------------------------------

@@ -50,6 +50,13 @@ class SelfPlayConfig:
     simulations are dear, PUCT on CUDA (`settle_for_device`)."""
     simulations: int = 64
     """Simulations per move, on top of the visits kept from the previous move's tree."""
+    full_search_fraction: float = 1.0
+    """Playout cap randomisation (KataGo, Wu 2019, used 0.25): that fraction of the moves is searched with
+    ``simulations`` and recorded, the others with ``fast_simulations`` and not recorded, so that the same
+    search budget plays more games (more value targets). Drawn per step: the games stepped together share
+    the draw, so that their network batches stay full."""
+    fast_simulations: int = 8
+    """Simulations of the moves that are not recorded (KataGo: 100, against 600 for a recorded move)."""
     leaves_per_game: int = 4
     """Leaves each tree contributes to a network batch (virtual losses)."""
     c_puct: float = 1.25
@@ -113,6 +120,9 @@ class OptimConfig:
     """Gradient steps per iteration."""
     value_weight: float = 1.0
     """Weight of the value loss beside the policy loss."""
+    final_weight: float = 0.0
+    """Weight of the final-position loss (an auxiliary target, as KataGo's ownership, Wu 2019, weighted 1.5
+    per cell): needs the network argument ``final_head = 1``; 0: no such target."""
     min_replay: int = 256
     """Positions the buffer must hold before the first step."""
 
@@ -184,6 +194,7 @@ def validate(config: TrainConfig) -> None:
         "selfplay.games_per_iteration": config.selfplay.games_per_iteration,
         "selfplay.parallel_games": config.selfplay.parallel_games,
         "selfplay.simulations": config.selfplay.simulations,
+        "selfplay.fast_simulations": config.selfplay.fast_simulations,
         "selfplay.leaves_per_game": config.selfplay.leaves_per_game,
         "replay.capacity": config.replay.capacity,
         "optim.lr": config.optim.lr,
@@ -203,6 +214,7 @@ def validate(config: TrainConfig) -> None:
         "optim.steps_per_iteration": config.optim.steps_per_iteration,
         "optim.min_replay": config.optim.min_replay,
         "optim.value_weight": config.optim.value_weight,
+        "optim.final_weight": config.optim.final_weight,
         "selfplay.temperature_moves": config.selfplay.temperature_moves,
         "eval.interval": config.eval.interval,
         "eval.games": config.eval.games,
@@ -217,10 +229,16 @@ def validate(config: TrainConfig) -> None:
         raise ConfigError(
             f"selfplay.random_move_fraction must be in [0, 1], got {config.selfplay.random_move_fraction}"
         )
+    if not 0.0 < config.selfplay.full_search_fraction <= 1.0:
+        raise ConfigError(
+            f"selfplay.full_search_fraction must be in (0, 1], got {config.selfplay.full_search_fraction}"
+        )
     if not 0.0 <= config.selfplay.search_value_weight <= 1.0:
         raise ConfigError(f"selfplay.search_value_weight must be in [0, 1], got {config.selfplay.search_value_weight}")
     if not 0.0 <= config.selfplay.sibling_fraction <= 1.0:
         raise ConfigError(f"selfplay.sibling_fraction must be in [0, 1], got {config.selfplay.sibling_fraction}")
+    if config.optim.final_weight and not config.network.args.get("final_head"):
+        raise ConfigError("optim.final_weight needs the network's final-position head: network.args.final_head = 1")
     if config.selfplay.search not in ("auto", "puct", "gumbel"):
         raise ConfigError(f"selfplay.search must be 'auto', 'puct' or 'gumbel', got {config.selfplay.search!r}")
     if config.optim.optimizer not in ("adam", "sgd"):

@@ -3,7 +3,10 @@
 ``loss = cross_entropy(search policy, network policy) + value_weight * (z - v)^2``, each part averaged
 over the positions that carry its target: policy weight 1 (all but proven-lost siblings) and value
 weight 1 (not those before a self-play game's random move), where ``z`` is the value target from the
-side to move (the outcome, possibly mixed with the search's value); weight decay comes from the optimizer
+side to move (the outcome, possibly mixed with the search's value); with ``final_weight`` > 0, plus
+``final_weight`` times the binary cross-entropy of the network's final-position head against the cells set
+in the game's final position (`rlgames.models.networks.ResNet.final_logits`), averaged over cells and over
+the positions that carry it; weight decay comes from the optimizer
 (AdamW's decoupled decay, or L2 through SGD's ``weight_decay``). The entropy of the network's policy is
 reported alongside (it falls as the policy sharpens).
 """
@@ -20,12 +23,14 @@ from rlgames.train.alphazero.selfplay import Positions
 
 @dataclass(frozen=True)
 class Losses:
-    """Batch means: policy cross-entropy, value MSE, the network policy's entropy, and the total."""
+    """Batch means: policy cross-entropy, value MSE, the network policy's entropy, the total, and the
+    final-position cross-entropy (0 without that target)."""
 
     policy: float
     value: float
     entropy: float
     total: float
+    final: float = 0.0
 
 
 def make_optimizer(network: PolicyValueNet, config: OptimConfig) -> torch.optim.Optimizer:
@@ -45,6 +50,9 @@ class Learner:
         self.network = network
         self.optimizer = optimizer
         self.value_weight = config.value_weight
+        self.final_weight = config.final_weight
+        if self.final_weight and getattr(network, "final_conv", None) is None:
+            raise ValueError("optim.final_weight needs a network with a final-position head (final_head = 1)")
         self.device = device
 
     def set_lr(self, lr: float) -> None:
@@ -59,14 +67,29 @@ class Learner:
         target_value = torch.from_numpy(batch.values).to(self.device)  # [B]
         value_weight = torch.from_numpy(batch.value_weights).to(self.device)  # [B], 0 or 1
         policy_weight = torch.from_numpy(batch.policy_weights).to(self.device)  # [B], 0 or 1
-        logits, value = self.network(obs, mask)  # [B, A] (illegal: MASKED_LOGIT), [B]
+        if self.final_weight:
+            logits, value, final_logits = self.network.final_logits(obs, mask)  # type: ignore[operator]
+        else:
+            logits, value = self.network(obs, mask)  # [B, A] (illegal: MASKED_LOGIT), [B]
         log_policy = torch.log_softmax(logits, dim=1)  # [B, A]
         cross_entropy = -(target_policy * log_policy).sum(dim=1)  # [B]
         policy_loss = (policy_weight * cross_entropy).sum() / policy_weight.sum().clamp(min=1.0)
         value_loss = (value_weight * (value - target_value) ** 2).sum() / value_weight.sum().clamp(min=1.0)
         entropy = -(log_policy.exp() * log_policy).sum(dim=1).mean()
         total = policy_loss + self.value_weight * value_loss
-        return total, Losses(policy_loss.item(), value_loss.item(), entropy.item(), total.item())
+        final_loss = torch.zeros(())
+        if self.final_weight:
+            final_loss = self._final_loss(final_logits, batch)
+            total = total + self.final_weight * final_loss
+        return total, Losses(policy_loss.item(), value_loss.item(), entropy.item(), total.item(), final_loss.item())
+
+    def _final_loss(self, final_logits: torch.Tensor, batch: Positions) -> torch.Tensor:
+        """The final-position head's binary cross-entropy per cell, averaged over the cells and the positions
+        that carry the target."""
+        target = torch.from_numpy(batch.finals).to(self.device, torch.float32)  # [B, *obs_shape]
+        weight = torch.from_numpy(batch.final_weights).to(self.device)  # [B], 0 or 1
+        per_cell = torch.nn.functional.binary_cross_entropy_with_logits(final_logits, target, reduction="none")
+        return (weight * per_cell.flatten(1).mean(dim=1)).sum() / weight.sum().clamp(min=1.0)
 
     def step(self, batch: Positions) -> Losses:
         """One optimisation step on ``batch``; returns its losses before the step."""
@@ -81,5 +104,5 @@ class Learner:
 def mean_losses(history: list[Losses]) -> Losses:
     """The mean of each part over ``history`` (not empty)."""
     n = len(history)
-    parts = ("policy", "value", "entropy", "total")
+    parts = ("policy", "value", "entropy", "total", "final")
     return Losses(*(sum(getattr(losses, name) for losses in history) / n for name in parts))

@@ -49,9 +49,12 @@ class IterationLogger(RunLogger):
                 "loss/entropy": losses.entropy,
                 "loss/total": losses.total,
             }
+            if losses.final:
+                values["loss/final"] = losses.final
         self.scalars(values, step)
         loss_text = (
             f"loss p {losses.policy:.3f} v {losses.value:.3f} ent {losses.entropy:.2f}"
+            + (f" final {losses.final:.3f}" if losses.final else "")
             if losses is not None
             else "loss - (filling replay)"
         )

@@ -2,12 +2,14 @@
 
 `ReplayBuffer.sample` draws positions uniformly with the run's numpy Generator and, with symmetries
 given, maps each one through a board symmetry drawn uniformly (`rlgames.Symmetry`): the observation
-by the symmetry's transform, the legal mask and the policy by its action map. `save` / `load` move the
+(and the final position's cells) by the symmetry's transform, the legal mask and the policy by its action
+map. `save` / `load` move the
 buffer to and from an ``.npz`` file written atomically.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Sequence
 
@@ -29,6 +31,8 @@ class ReplayBuffer:
         self.values = np.zeros(capacity, dtype=np.float32)  # [C]
         self.value_weights = np.zeros(capacity, dtype=np.float32)  # [C]
         self.policy_weights = np.zeros(capacity, dtype=np.float32)  # [C]
+        self.finals = np.zeros((capacity, *observation_shape), dtype=bool)  # [C, *obs_shape]
+        self.final_weights = np.zeros(capacity, dtype=np.float32)  # [C]
         self.size = 0
         self.cursor = 0  # the next slot written
         self.added = 0  # positions added since the start
@@ -67,13 +71,16 @@ class ReplayBuffer:
                 values=self.values[: self.size],
                 value_weights=self.value_weights[: self.size],
                 policy_weights=self.policy_weights[: self.size],
+                finals=self.finals[: self.size],
+                final_weights=self.final_weights[: self.size],
                 counters=np.array([self.cursor, self.added, self.capacity]),
             )
 
     @classmethod
     def load(cls, path: str | Path, observation_shape: tuple[int, ...], num_actions: int) -> ReplayBuffer:
         """The buffer saved at ``path``; raises `ValueError` when it does not fit the shapes. A file
-        written before value or policy weights existed loads with every such weight 1."""
+        written before value or policy weights existed loads with every such weight 1; one written before
+        final positions were kept, with no final-position target (weight 0)."""
         with np.load(path) as data:
             cursor, added, capacity = (int(c) for c in data["counters"])
             buffer = cls(capacity, observation_shape, num_actions)
@@ -84,7 +91,7 @@ class ReplayBuffer:
                     f"{data['masks'].shape[1]} actions do not fit {observation_shape} and {num_actions}"
                 )
             for target, name in zip(_fields(buffer), FIELDS):
-                target[:size] = data[name] if name in data else 1.0
+                target[:size] = data[name] if name in data else ABSENT.get(name, 1.0)
         buffer.size, buffer.cursor, buffer.added = size, cursor, added
         return buffer
 
@@ -93,17 +100,22 @@ def augment(batch: Positions, symmetries: Sequence[Symmetry], rng: np.random.Gen
     """``batch`` with each position mapped through a symmetry drawn uniformly from ``symmetries``."""
     choice = rng.integers(len(symmetries), size=len(batch))
     observations, masks, policies = batch.observations.copy(), batch.masks.copy(), batch.policies.copy()
+    finals = batch.finals.copy()
     for k, symmetry in enumerate(symmetries):
         rows = np.flatnonzero(choice == k)
         if len(rows):
             observations[rows] = symmetry.observation(batch.observations[rows])  # transforms act on the last axes
+            finals[rows] = symmetry.observation(batch.finals[rows])
             masks[rows] = symmetry.policy(batch.masks[rows])
             policies[rows] = symmetry.policy(batch.policies[rows])
-    return Positions(observations, masks, policies, batch.values, batch.value_weights, batch.policy_weights)
+    return dataclasses.replace(batch, observations=observations, masks=masks, policies=policies, finals=finals)
 
 
-FIELDS = ("observations", "masks", "policies", "values", "value_weights", "policy_weights")
+FIELDS = tuple(field.name for field in dataclasses.fields(Positions))
 """The arrays of a batch of positions, in `Positions` order."""
+
+ABSENT = {"finals": False, "final_weights": 0.0}
+"""What a field missing from an older saved buffer loads as (the others: 1)."""
 
 
 def _fields(positions: Positions | ReplayBuffer) -> tuple[np.ndarray, ...]:

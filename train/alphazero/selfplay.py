@@ -13,7 +13,10 @@ chance outcomes are drawn by their probabilities. With ``random_move_fraction`` 
 games plays one uniformly random move at a ply drawn uniformly below ``random_move_plies`` (AlphaGo's
 value-network data, Silver et al. 2016: the positions after a random move, often a blunder, labelled by
 the play that follows). With ``sibling_fraction`` > 0, that fraction of the recorded positions also
-records a *sibling* (see `Siblings`). The tree below the move played is kept
+records a *sibling* (see `Siblings`). With ``full_search_fraction`` < 1 (KataGo's playout cap
+randomisation, Wu 2019), each step is a full search (``simulations``, recorded) with that probability and
+otherwise a fast one (``fast_simulations``, without root noise, not recorded): the games stepped together
+share the draw, so that their network batches stay full. The tree below the move played is kept
 (`MultiTreeMCTS.advance`). A finished game's slot starts the next game until ``games_per_iteration``
 have been started; once slots empty, the remaining games go on in fresh trees.
 
@@ -23,7 +26,9 @@ final outcome from that side's point of view as a value in [-1, 1] (`rlgames.tra
 a 2-point win of a game whose utility is (-2, 2) is 1, a 1-point win 0.5), mixed with the search's
 root value by ``search_value_weight``, and its weight in the value loss: 0 for the positions up
 to and including a random move (their outcome no longer follows from the players' own moves), else 1,
-and its weight in the policy loss (1, except for a sibling whose side to move is proven lost).
+and its weight in the policy loss (1, except for a sibling whose side to move is proven lost); and the
+cells set in the game's final position observed by that side (``finals``, the target of a network's
+final-position head), weighted as the value (a sibling has none).
 """
 
 from __future__ import annotations
@@ -71,6 +76,8 @@ class Positions:
     values: np.ndarray  # float32[N], value target for the side to move: the outcome, mixed with the search's
     value_weights: np.ndarray  # float32[N], 1 where ``values`` is a value target, 0 before a random move
     policy_weights: np.ndarray  # float32[N], 1 where ``policies`` is a policy target, 0 for a proven-lost sibling
+    finals: np.ndarray  # bool[N, *observation_shape], the set cells of the game's final position, by the side to move
+    final_weights: np.ndarray  # float32[N], 1 where ``finals`` is a target (as ``value_weights``), 0 for a sibling
 
     def __len__(self) -> int:
         return len(self.values)
@@ -95,6 +102,8 @@ class _Game:
 
     state: State
     random_ply: int = -1  # the decision at which the game plays a uniformly random move (-1: none)
+    decisions: int = 0  # moves played so far by a player (recorded or not)
+    recorded_at: list[int] = field(default_factory=list)  # the decision of each recorded position
     observations: list[np.ndarray] = field(default_factory=list)
     masks: list[np.ndarray] = field(default_factory=list)
     policies: list[np.ndarray] = field(default_factory=list)
@@ -163,32 +172,40 @@ class Siblings:
                 values=np.array([result.value], dtype=np.float32),
                 value_weights=np.ones(1, dtype=np.float32),
                 policy_weights=np.array([float(won)], dtype=np.float32),
+                finals=np.zeros((1, *sibling.game.observation_shape), dtype=bool),
+                final_weights=np.zeros(1, dtype=np.float32),
             )
         )
 
 
-def make_search(config: SelfPlayConfig, evaluator: NetworkEvaluator, seed: int) -> MultiTreeSearch:
+def make_search(
+    config: SelfPlayConfig, evaluator: NetworkEvaluator, seed: int, *, fast: bool = False
+) -> MultiTreeSearch:
     """The search that makes the training targets: Gumbel AlphaZero (its improved policy is the target
-    and Sequential Halving picks the move) or PUCT with Dirichlet noise (visit counts are the target).
-    ``config.search`` must be settled (`rlgames.train.alphazero.config.settle_for_device`), not "auto"."""
+    and Sequential Halving picks the move) or PUCT with Dirichlet noise (visit counts are the target);
+    ``fast``: the playout cap's fast search (``config.fast_simulations``, no root noise), whose moves are
+    played and not recorded. ``config.search`` must be settled
+    (`rlgames.train.alphazero.config.settle_for_device`), not "auto"."""
     if config.search not in ("puct", "gumbel"):
         raise ValueError(
             f"self-play needs search 'puct' or 'gumbel', got {config.search!r}: settle 'auto' "
             f"for the device first (train.config.settle_for_device)"
         )
+    simulations = config.fast_simulations if fast else config.simulations
     if config.search == "gumbel":
-        return MultiTreeGumbel(GumbelConfig(simulations=config.simulations), evaluator, seed=seed)
-    return MultiTreeMCTS(search_config(config), evaluator, seed=seed)
+        return MultiTreeGumbel(GumbelConfig(simulations=simulations), evaluator, seed=seed)
+    return MultiTreeMCTS(search_config(config, fast=fast), evaluator, seed=seed)
 
 
-def search_config(config: SelfPlayConfig) -> MCTSConfig:
-    """The MCTS settings of PUCT self-play."""
+def search_config(config: SelfPlayConfig, *, fast: bool = False) -> MCTSConfig:
+    """The MCTS settings of PUCT self-play (``fast``: of the playout cap's fast search, which KataGo runs
+    without root noise)."""
     return MCTSConfig(
-        simulations=config.simulations,
+        simulations=config.fast_simulations if fast else config.simulations,
         selection="puct",
         c_puct=config.c_puct,
         batch_size=config.leaves_per_game,
-        root_noise=True,
+        root_noise=not fast,
         dirichlet_alpha=config.dirichlet_alpha,
         dirichlet_epsilon=config.dirichlet_epsilon,
         temperature=0.0,
@@ -333,17 +350,24 @@ def play_games(
     """Plays ``config.games_per_iteration`` games; positions come out game by game, in the order the
     games end. Everything random derives from ``seed``."""
     start, evaluations = time.perf_counter(), evaluator.evaluations
-    search_seed, move_seed = np.random.SeedSequence(seed).generate_state(2, dtype=np.uint32)
-    search = make_search(config, evaluator, int(search_seed))
+    search_seed, move_seed, fast_seed = np.random.SeedSequence(seed).generate_state(3, dtype=np.uint32)
+    full_search = make_search(config, evaluator, int(search_seed))
+    capped = config.full_search_fraction < 1.0
+    fast_search = make_search(config, evaluator, int(fast_seed), fast=True) if capped else full_search
     rng = np.random.default_rng(int(move_seed))
     siblings = Siblings(game, config.sibling_fraction, config.sibling_proof_depth, config.siblings_per_position)
     in_flight = [_new_game(game, config, rng) for _ in range(min(config.parallel_games, config.games_per_iteration))]
     started, finished = len(in_flight), []
     while in_flight:
+        # no random number is drawn without the playout cap, so such runs keep their streams
+        full = not capped or rng.random() < config.full_search_fraction
+        search = full_search if full else fast_search
         results = search.search_many([g.state for g in in_flight])
         still_playing = []
         for index, (played, result) in enumerate(zip(in_flight, results)):
-            siblings.record(played, rng)
+            if full:
+                _record(played, result)
+                siblings.record(played, rng)
             if _play_move(search, index, played, result, config.temperature_moves, rng):
                 still_playing.append(played)
                 continue
@@ -352,15 +376,15 @@ def play_games(
                 still_playing.append(_new_game(game, config, rng))
                 started += 1
         in_flight = still_playing  # with fewer games than trees, MultiTreeMCTS rebuilds its trees
-    positions = _collect(finished, config.search_value_weight)
-    moves = sum(len(g.players) for g in finished)
+    positions = _collect(game, finished, config.search_value_weight)
+    recorded = sum(len(g.players) for g in finished)
     stats = SelfPlayStats(
         games=len(finished),
-        positions=moves,
-        siblings=len(positions) - moves,
+        positions=recorded,
+        siblings=len(positions) - recorded,
         evaluations=evaluator.evaluations - evaluations,
         seconds=time.perf_counter() - start,
-        mean_length=moves / len(finished),
+        mean_length=sum(g.decisions for g in finished) / len(finished),
         first_player_score=float(np.mean([outcome_values(g.state)[0] for g in finished])),
     )
     return positions, stats
@@ -386,14 +410,14 @@ def _play_move(
     temperature_moves: int,
     rng: np.random.Generator,
 ) -> bool:
-    """Records the position of game ``played`` (tree ``index``), plays its move and the chance outcomes
+    """Plays the move of game ``played`` (tree ``index``) searched by ``result`` and the chance outcomes
     after it, and moves the tree along; returns whether the game goes on."""
-    _record(played, result)
-    if len(played.players) - 1 == played.random_ply:
+    if played.decisions == played.random_ply:
         actions = played.state.legal_actions()
         moves = [actions[int(rng.integers(len(actions)))]]
     else:
-        moves = [search.play_action(index, result, len(played.players) <= temperature_moves, rng)]
+        moves = [search.play_action(index, result, played.decisions < temperature_moves, rng)]
+    played.decisions += 1
     played.state = played.state.apply(moves[0])
     while played.state.is_chance_node():
         moves.append(played.state.sample_chance_outcome(rng))
@@ -417,18 +441,24 @@ def _record(played: _Game, result: SearchResult) -> None:
     played.policies.append(policy.astype(np.float32))
     played.players.append(state.current_player())
     played.search_values.append(result.value)
+    played.recorded_at.append(played.decisions)
 
 
-def _collect(games: list[_Game], search_value_weight: float) -> Positions:
-    """The positions of finished games, each game's followed by its siblings. A game position is
-    labelled with ``(1 - w) z + w q`` for ``w = search_value_weight``, the outcome ``z`` as a value
-    (`outcome_values`) and the search's root value ``q`` for its side to move, and weighted 0 in the
-    value loss up to and including the game's random move."""
-    parts = []
+def _collect(game: Game, games: list[_Game], search_value_weight: float) -> Positions:
+    """The positions of finished games, each game's followed by its siblings (none at all when the
+    playout cap recorded nothing). A game position is labelled with ``(1 - w) z + w q`` for
+    ``w = search_value_weight``, the outcome ``z`` as a value (`outcome_values`) and the search's root value
+    ``q`` for its side to move, and weighted 0 in the value loss up to and including the game's random
+    move."""
+    parts = [_no_positions(game)]
     w = search_value_weight
     for played in games:
+        if not played.players:  # every move of the game was a fast search
+            continue
         z = outcome_values(played.state)  # player 0's and player 1's, in [-1, 1]
         n = len(played.players)
+        finals = [played.state.observation(player) > 0.5 for player in range(2)]  # the final position, by each side
+        value_weights = (np.array(played.recorded_at) > played.random_ply).astype(np.float32)
         parts.append(
             Positions(
                 observations=np.stack(played.observations),
@@ -437,12 +467,28 @@ def _collect(games: list[_Game], search_value_weight: float) -> Positions:
                 values=np.array(
                     [(1.0 - w) * z[p] + w * q for p, q in zip(played.players, played.search_values)], dtype=np.float32
                 ),
-                value_weights=(np.arange(n) > played.random_ply).astype(np.float32),
+                value_weights=value_weights,
                 policy_weights=np.ones(n, dtype=np.float32),
+                finals=np.stack([finals[p] for p in played.players]),
+                final_weights=value_weights,
             )
         )
         parts += played.siblings
     return concatenate(parts)
+
+
+def _no_positions(game: Game) -> Positions:
+    """Zero positions of ``game``'s shapes."""
+    return Positions(
+        observations=np.zeros((0, *game.observation_shape), dtype=np.float32),
+        masks=np.zeros((0, game.num_actions), dtype=bool),
+        policies=np.zeros((0, game.num_actions), dtype=np.float32),
+        values=np.zeros(0, dtype=np.float32),
+        value_weights=np.zeros(0, dtype=np.float32),
+        policy_weights=np.zeros(0, dtype=np.float32),
+        finals=np.zeros((0, *game.observation_shape), dtype=bool),
+        final_weights=np.zeros(0, dtype=np.float32),
+    )
 
 
 def concatenate(parts: list[Positions]) -> Positions:
