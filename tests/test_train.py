@@ -48,7 +48,7 @@ from rlgames.train.alphazero import selfplay as selfplay_module
 from rlgames.train.alphazero.trainer import CHECKPOINT, Trainer, TrainError
 from rlgames.train.linear import generate, sign_accuracy
 from rlgames.train.matches import _Player, match, opponent_tag
-from rlgames.train.settings import ConfigError, read_override_file
+from rlgames.train.settings import ConfigError, nested_settings, parse_settings, read_override_file
 from rlgames.train.targets import outcome_values
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 from tug import CASH, LEFT, RIGHT, Tug
@@ -144,8 +144,14 @@ def test_overrides_from_json_and_toml(tmp_path: Path) -> None:
     toml_file = tmp_path / "o.toml"
     toml_file.write_text('[network]\narch = "mlp"\nargs = {hidden = 8}\n[eval]\nopponents = ["random"]\n')
     config = load_config("tic_tac_toe", read_override_file(toml_file))
-    assert config.network.args == {"hidden": 8} and config.eval.opponents == ("random",)
+    assert config.network.args == {"hidden": 8, "layers": 2} and config.eval.opponents == ("random",)
     assert config.selfplay == load_config("tic_tac_toe").selfplay  # the rest of the preset stays
+    one_argument = nested_settings(parse_settings(["network.args.final_head=1"]))
+    assert load_config("connect_four_small", one_argument).network.args == {
+        "blocks": 3,
+        "channels": 32,
+        "final_head": 1,
+    }
 
 
 @pytest.mark.parametrize(

@@ -171,7 +171,9 @@ def parse_settings(items: Sequence[str]) -> dict[str, Any]:
 
 def apply_overrides(config: Any, overrides: Mapping[str, Any], where: str = "", prefix: str = "") -> Any:
     """A copy of the dataclass ``config`` with ``overrides`` applied (nested mappings for nested
-    dataclasses); raises `ConfigError` on an unknown key or a value of the wrong type."""
+    dataclasses; a mapping given for a mapping setting, such as a network's ``args``, is merged into it:
+    ``--set network.args.final_head=1`` keeps the preset's other arguments); raises `ConfigError` on an
+    unknown key or a value of the wrong type."""
     known = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
     changes = {}
     for key, value in overrides.items():
@@ -186,6 +188,8 @@ def apply_overrides(config: Any, overrides: Mapping[str, Any], where: str = "", 
             if not isinstance(value, Mapping):
                 raise ConfigError(f"setting {name!r} is a table of settings, got {value!r}")
             changes[key] = apply_overrides(current, value, where, f"{name}.")
+        elif isinstance(current, Mapping) and isinstance(value, Mapping):
+            changes[key] = {**current, **value}
         else:
             changes[key] = _coerce(name, value, current)
     try:
