@@ -129,6 +129,11 @@ class Accuracy:
         """The positions won or lost for the side to move (draws left out)."""
         return Accuracy(self.truth, tuple(j for j in self.judged if j.value != 0))
 
+    def drawn(self) -> Accuracy:
+        """The positions drawn with best play, where most moves lose and the agent must find one that
+        does not."""
+        return Accuracy(self.truth, tuple(j for j in self.judged if j.value == 0))
+
     def by_stage(self, starts: Sequence[int] = STAGES) -> list[tuple[str, Accuracy]]:
         """``(label, accuracy)`` per stage of the game, by plies from the start: ``starts`` are where the
         stages after the first begin; stages without a position are left out."""

@@ -314,6 +314,7 @@ def test_accuracy_by_stage_and_decisive():
         ("plies 24+", 1, 0),
     ]
     assert accuracy.decisive().judged == (judged[0], judged[2], judged[3])
+    assert accuracy.drawn().judged == (judged[1],)
 
 
 def test_cli_accuracy_prints_stages_and_decisive(tmp_path, capsys):
@@ -322,7 +323,8 @@ def test_cli_accuracy_prints_stages_and_decisive(tmp_path, capsys):
     assert main(["accuracy", "tic_tac_toe", "--agent", "solver", "--positions", str(path), "--stages", "3,6"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].startswith("all:") and "optimal moves 30/30 = 100.0%" in lines[1]
-    assert lines[2].startswith("decisive:") and [line.split(":")[0] for line in lines[3:]] == [
+    assert lines[2].startswith("decisive:") and lines[3].startswith("drawn:")
+    assert [line.split(":")[0] for line in lines[4:]] == [
         "plies 0-2",
         "plies 3-5",
         "plies 6+",

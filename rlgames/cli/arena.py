@@ -143,7 +143,11 @@ def cmd_accuracy(args: argparse.Namespace) -> int:
         game, agent, positions, truth=args.truth, draw_margin=args.draw_margin, progress=progress_wanted(args)
     )
     print(f"{args.agent} on {accuracy.positions} positions of {args.positions} (truth: {accuracy.truth})")
-    rows: list[tuple[str, Accuracy]] = [("all", accuracy), ("decisive", accuracy.decisive())]
+    rows: list[tuple[str, Accuracy]] = [
+        ("all", accuracy),
+        ("decisive", accuracy.decisive()),
+        ("drawn", accuracy.drawn()),
+    ]
     stages = accuracy.by_stage(args.stages)
     if len(stages) > 1:
         rows += stages
