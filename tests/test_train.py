@@ -339,6 +339,13 @@ def test_the_playout_cap_records_only_the_full_searches(monkeypatch: pytest.Monk
     assert np.array_equal(positions.value_weights, (stones > 0).astype(np.float32))
     _, uncapped = play_games(C4, evaluator, dataclasses.replace(config, full_search_fraction=1.0), seed=0)
     assert uncapped.positions == round(uncapped.mean_length * uncapped.games)  # every move recorded
+    # PUCT keeps trees between moves: each search's trees follow only its own moves, and a tree whose root is
+    # another position than its game's is rebuilt
+    puct = dataclasses.replace(config, search="puct", simulations=16, fast_simulations=4, random_move_fraction=0.0)
+    recorded.clear()
+    positions, stats = play_games(C4, evaluator, puct, seed=1)
+    assert stats.games == 16 and 0 < len(recorded) == len(positions) < round(stats.mean_length * 16)
+    assert np.all(positions.policies[~positions.masks] == 0) and np.allclose(positions.policies.sum(axis=1), 1)
 
 
 def test_the_value_target_mixes_the_outcome_with_the_search_value() -> None:
