@@ -17,7 +17,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from rlgames.models.networks import MASKED_LOGIT, ResNet
+from rlgames.models.networks import ResNet, masked
 
 Conv = tuple[torch.Tensor, torch.Tensor]
 """A convolution's weight [out, in, k, k] and bias [out], its batch norm folded in."""
@@ -53,9 +53,7 @@ class FoldedResNet:
         hidden_w, hidden_b, out_w, out_b = self.value_fc
         hidden = torch.relu(F.linear(_conv_relu(x, self.value_conv).flatten(1), hidden_w, hidden_b))
         value = torch.tanh(F.linear(hidden, out_w, out_b)).squeeze(1)
-        if legal_mask is not None:
-            logits = logits.masked_fill(legal_mask == 0, MASKED_LOGIT)
-        return logits, value
+        return masked(logits, legal_mask), value
 
 
 def fold(network: ResNet) -> FoldedResNet:

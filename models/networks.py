@@ -251,12 +251,15 @@ class PolicyValueNet(nn.Module):
                 f"{type(self).__name__} expects observations shaped (B, {expected}), got {tuple(obs.shape)}"
             )
         logits, value = self.heads(obs)  # [B, A], [B]
-        if legal_mask is not None:
-            logits = logits.masked_fill(legal_mask == 0, MASKED_LOGIT)
-        return logits, value
+        return masked(logits, legal_mask), value
 
     def heads(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         raise NotImplementedError
+
+
+def masked(logits: torch.Tensor, legal_mask: torch.Tensor | None) -> torch.Tensor:
+    """``logits`` with the illegal actions' set to `MASKED_LOGIT` (none without a mask)."""
+    return logits if legal_mask is None else logits.masked_fill(legal_mask == 0, MASKED_LOGIT)
 
 
 class ResidualBlock(nn.Module):
@@ -313,9 +316,7 @@ class ResNet(PolicyValueNet):
             raise ValueError("this network has no final-position head (ResNet argument final_head=1)")
         x = self.blocks(self.stem(obs))  # [B, channels, H, W]
         logits, value = self._heads(x)
-        if legal_mask is not None:
-            logits = logits.masked_fill(legal_mask == 0, MASKED_LOGIT)
-        return logits, value, self.final_conv(x)
+        return masked(logits, legal_mask), value, self.final_conv(x)
 
     def _heads(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         logits = self.policy_fc(self.policy_conv(x).flatten(1))  # [B, A]
@@ -370,9 +371,7 @@ class NNUE(PolicyValueNet):
         (-1: none), as the compiled evaluator sums them: a row of the first layer per active input
         (an embedding bag), not a product with the mostly-zero vector."""
         logits, value = self._after_accumulator(self._summed(active))
-        if legal_mask is not None:
-            logits = logits.masked_fill(legal_mask == 0, MASKED_LOGIT)
-        return logits, value
+        return masked(logits, legal_mask), value
 
     def value_only(self, inputs: torch.Tensor, *, active: bool) -> torch.Tensor:
         """value[B] of `forward` (with ``active``, of `forward_active`) without the policy head's

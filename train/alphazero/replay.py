@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Sequence
 
 import numpy as np
-from rlgames.train.alphazero.selfplay import Positions
+from rlgames.train.alphazero.selfplay import Positions, zero_positions
 
 from rlgames.files import atomic_write
 from rlgames.game import Symmetry
@@ -25,14 +25,10 @@ class ReplayBuffer:
 
     def __init__(self, capacity: int, observation_shape: tuple[int, ...], num_actions: int) -> None:
         self.capacity = capacity
-        self.observations = np.zeros((capacity, *observation_shape), dtype=np.float32)  # [C, *obs_shape]
-        self.masks = np.zeros((capacity, num_actions), dtype=bool)  # [C, A]
-        self.policies = np.zeros((capacity, num_actions), dtype=np.float32)  # [C, A]
-        self.values = np.zeros(capacity, dtype=np.float32)  # [C]
-        self.value_weights = np.zeros(capacity, dtype=np.float32)  # [C]
-        self.policy_weights = np.zeros(capacity, dtype=np.float32)  # [C]
-        self.finals = np.zeros((capacity, *observation_shape), dtype=bool)  # [C, *obs_shape]
-        self.final_weights = np.zeros(capacity, dtype=np.float32)  # [C]
+        slots = zero_positions(capacity, observation_shape, num_actions)  # C slots of each `Positions` field
+        self.observations, self.masks, self.policies = slots.observations, slots.masks, slots.policies
+        self.values, self.value_weights, self.policy_weights = slots.values, slots.value_weights, slots.policy_weights
+        self.finals, self.final_weights = slots.finals, slots.final_weights
         self.size = 0
         self.cursor = 0  # the next slot written
         self.added = 0  # positions added since the start
@@ -63,18 +59,8 @@ class ReplayBuffer:
     def save(self, path: str | Path) -> None:
         """Writes the buffer to ``path`` (.npz) atomically (`rlgames.files.atomic_write`)."""
         with atomic_write(path) as handle:
-            np.savez(
-                handle,
-                observations=self.observations[: self.size],
-                masks=self.masks[: self.size],
-                policies=self.policies[: self.size],
-                values=self.values[: self.size],
-                value_weights=self.value_weights[: self.size],
-                policy_weights=self.policy_weights[: self.size],
-                finals=self.finals[: self.size],
-                final_weights=self.final_weights[: self.size],
-                counters=np.array([self.cursor, self.added, self.capacity]),
-            )
+            kept = {name: array[: self.size] for name, array in zip(FIELDS, _fields(self))}
+            np.savez(handle, **kept, counters=np.array([self.cursor, self.added, self.capacity]))
 
     @classmethod
     def load(cls, path: str | Path, observation_shape: tuple[int, ...], num_actions: int) -> ReplayBuffer:

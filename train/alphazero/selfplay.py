@@ -450,7 +450,7 @@ def _collect(game: Game, games: list[_Game], search_value_weight: float) -> Posi
     ``w = search_value_weight``, the outcome ``z`` as a value (`outcome_values`) and the search's root value
     ``q`` for its side to move, and weighted 0 in the value loss up to and including the game's random
     move."""
-    parts = [_no_positions(game)]
+    parts = [zero_positions(0, game.observation_shape, game.num_actions)]
     w = search_value_weight
     for played in games:
         if not played.players:  # every move of the game was a fast search
@@ -477,17 +477,17 @@ def _collect(game: Game, games: list[_Game], search_value_weight: float) -> Posi
     return concatenate(parts)
 
 
-def _no_positions(game: Game) -> Positions:
-    """Zero positions of ``game``'s shapes."""
+def zero_positions(count: int, observation_shape: tuple[int, ...], num_actions: int) -> Positions:
+    """``count`` positions of zeros, of the given shapes (`Positions`' dtypes)."""
     return Positions(
-        observations=np.zeros((0, *game.observation_shape), dtype=np.float32),
-        masks=np.zeros((0, game.num_actions), dtype=bool),
-        policies=np.zeros((0, game.num_actions), dtype=np.float32),
-        values=np.zeros(0, dtype=np.float32),
-        value_weights=np.zeros(0, dtype=np.float32),
-        policy_weights=np.zeros(0, dtype=np.float32),
-        finals=np.zeros((0, *game.observation_shape), dtype=bool),
-        final_weights=np.zeros(0, dtype=np.float32),
+        observations=np.zeros((count, *observation_shape), dtype=np.float32),
+        masks=np.zeros((count, num_actions), dtype=bool),
+        policies=np.zeros((count, num_actions), dtype=np.float32),
+        values=np.zeros(count, dtype=np.float32),
+        value_weights=np.zeros(count, dtype=np.float32),
+        policy_weights=np.zeros(count, dtype=np.float32),
+        finals=np.zeros((count, *observation_shape), dtype=bool),
+        final_weights=np.zeros(count, dtype=np.float32),
     )
 
 
