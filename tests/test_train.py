@@ -165,6 +165,10 @@ def test_overrides_from_json_and_toml(tmp_path: Path) -> None:
         ({"eval": {"games": 3}}, "eval.games must be even"),
         ({"selfplay": {"random_move_fraction": 1.5}}, "selfplay.random_move_fraction must be in [0, 1], got 1.5"),
         ({"selfplay": {"random_move_plies": 0}}, "selfplay.random_move_plies must be positive"),
+        (
+            {"selfplay": {"random_move_plies": 3, "random_moves_per_game": 4}},
+            "selfplay.random_moves_per_game (4) must be at most selfplay.random_move_plies (3)",
+        ),
         ({"selfplay": {"search_value_weight": -0.1}}, "selfplay.search_value_weight must be in [0, 1], got -0.1"),
         ({"selfplay": {"sibling_fraction": 2.0}}, "selfplay.sibling_fraction must be in [0, 1], got 2.0"),
         ({"selfplay": {"full_search_fraction": 0.0}}, "selfplay.full_search_fraction must be in (0, 1], got 0.0"),
@@ -308,6 +312,28 @@ def test_a_random_move_branches_the_game_and_leaves_the_earlier_positions_out_of
     assert len(second_positions[0]) == 1 and len(second_positions[1]) >= 5  # 7 columns, 24 draws
 
 
+def test_several_random_moves_open_varied_middle_games_and_leave_the_value_loss_until_the_last() -> None:
+    """``random_moves_per_game=3`` of ``random_move_plies=3``: the first three moves of every game are random,
+    so the positions after them spread over many boards, and only the positions after the third are value
+    targets."""
+    evaluator = NetworkEvaluator(build_network(C4, "mlp", hidden=16, layers=1, seed=0), C4)
+    config = SelfPlayConfig(
+        games_per_iteration=24,
+        parallel_games=24,
+        search="gumbel",
+        simulations=8,
+        temperature_moves=0,
+        random_move_fraction=1.0,
+        random_move_plies=3,
+        random_moves_per_game=3,
+    )
+    positions, stats = play_games(C4, evaluator, config, seed=0)
+    stones = positions.observations.reshape(len(positions), -1).sum(axis=1)
+    assert stats.games == 24 and (stones == 3).sum() == 24
+    assert len({obs.tobytes() for obs in positions.observations[stones == 3]}) >= 15  # 343 openings, 24 draws
+    assert np.array_equal(positions.value_weights, (stones > 2).astype(np.float32))
+
+
 def test_the_playout_cap_records_only_the_full_searches(monkeypatch: pytest.MonkeyPatch) -> None:
     """KataGo's playout cap randomisation: about ``full_search_fraction`` of the moves are searched with
     ``simulations`` and recorded, the others with ``fast_simulations`` and not; the value weights still
@@ -354,7 +380,7 @@ def test_the_value_target_mixes_the_outcome_with_the_search_value() -> None:
     n = 5
     played = _Game(
         TTT.state_from_actions([0, 3, 1, 4, 2]),
-        random_ply=1,
+        random_plies=(1,),
         observations=[np.zeros(TTT.observation_shape, np.float32)] * n,
         masks=[np.ones(9, bool)] * n,
         policies=[np.full(9, 1 / 9, np.float32)] * n,

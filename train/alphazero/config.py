@@ -74,6 +74,10 @@ class SelfPlayConfig:
     tactics at a depth-limited search's leaves; those before it leave the value loss."""
     random_move_plies: int = 30
     """That random move is played at a decision drawn uniformly from ``[0, random_move_plies)``."""
+    random_moves_per_game: int = 1
+    """Random moves such a game plays, at distinct decisions drawn from ``[0, random_move_plies)``: more
+    than one opens middle games that self-play's own moves seldom reach (drawn and lopsided ones, as varied
+    play reaches them); the positions up to the last leave the value loss."""
     search_value_weight: float = 0.0
     """The value target is ``(1 - w) z + w q``: the outcome ``z`` mixed with the root value ``q`` (Lessons
     from AlphaZero, Oracle 2018, found 0.5 best on connect four)."""
@@ -201,6 +205,7 @@ def validate(config: TrainConfig) -> None:
         "optim.batch_size": config.optim.batch_size,
         "eval.simulations": config.eval.simulations,
         "selfplay.random_move_plies": config.selfplay.random_move_plies,
+        "selfplay.random_moves_per_game": config.selfplay.random_moves_per_game,
         "selfplay.sibling_proof_depth": config.selfplay.sibling_proof_depth,
         "selfplay.siblings_per_position": config.selfplay.siblings_per_position,
         "selfplay.workers": config.selfplay.workers,
@@ -228,6 +233,11 @@ def validate(config: TrainConfig) -> None:
     if not 0.0 <= config.selfplay.random_move_fraction <= 1.0:
         raise ConfigError(
             f"selfplay.random_move_fraction must be in [0, 1], got {config.selfplay.random_move_fraction}"
+        )
+    if config.selfplay.random_moves_per_game > config.selfplay.random_move_plies:
+        raise ConfigError(
+            f"selfplay.random_moves_per_game ({config.selfplay.random_moves_per_game}) must be at most "
+            f"selfplay.random_move_plies ({config.selfplay.random_move_plies}): one random move a decision"
         )
     if not 0.0 < config.selfplay.full_search_fraction <= 1.0:
         raise ConfigError(

@@ -10,22 +10,22 @@ best move after that; with the Gumbel search, drawn from the root's visit counts
 ``temperature_moves`` moves and the improved policy's most likely move after that (each search's
 `play_action`);
 chance outcomes are drawn by their probabilities. With ``random_move_fraction`` > 0, that fraction of the
-games plays one uniformly random move at a ply drawn uniformly below ``random_move_plies`` (AlphaGo's
-value-network data, Silver et al. 2016: the positions after a random move, often a blunder, labelled by
-the play that follows). With ``sibling_fraction`` > 0, that fraction of the recorded positions also
-records a *sibling* (see `Siblings`). With ``full_search_fraction`` < 1 (KataGo's playout cap
-randomisation, Wu 2019), each step is a full search (``simulations``, recorded) with that probability and
-otherwise a fast one (``fast_simulations``, without root noise, not recorded): the games stepped together
-share the draw, so that their network batches stay full. The tree below the move played is kept
-(`MultiTreeMCTS.advance`). A finished game's slot starts the next game until ``games_per_iteration``
-have been started; once slots empty, the remaining games go on in fresh trees.
+games plays one uniformly random move (``random_moves_per_game`` of them, at distinct plies) at a ply drawn
+uniformly below ``random_move_plies`` (AlphaGo's value-network data, Silver et al. 2016: the positions after
+a random move, often a blunder, labelled by the play that follows). With ``sibling_fraction`` > 0, that
+fraction of the recorded positions also records a *sibling* (see `Siblings`). With ``full_search_fraction``
+< 1 (KataGo's playout cap randomisation, Wu 2019), each step is a full search (``simulations``, recorded)
+with that probability and otherwise a fast one (``fast_simulations``, without root noise, not recorded): the
+games stepped together share the draw, so that their network batches stay full. The tree below the move
+played is kept (`MultiTreeMCTS.advance`). A finished game's slot starts the next game until
+``games_per_iteration`` have been started; once slots empty, the remaining games go on in fresh trees.
 
 Each recorded position holds the observation and legal mask from the side to move, the policy
 target (the root's visit distribution; one-hot on the winning move when the search proved a win), the
 final outcome from that side's point of view as a value in [-1, 1] (`rlgames.train.targets.outcome_values`:
 a 2-point win of a game whose utility is (-2, 2) is 1, a 1-point win 0.5), mixed with the search's
-root value by ``search_value_weight``, and its weight in the value loss: 0 for the positions up
-to and including a random move (their outcome no longer follows from the players' own moves), else 1,
+root value by ``search_value_weight``, and its weight in the value loss: 0 for the positions up to and
+including the last random move (their outcome no longer follows from the players' own moves), else 1,
 and its weight in the policy loss (1, except for a sibling whose side to move is proven lost); and the
 cells set in the game's final position observed by that side (``finals``, the target of a network's
 final-position head), weighted as the value (a sibling has none).
@@ -101,7 +101,7 @@ class _Game:
     """A game in flight and the positions recorded so far."""
 
     state: State
-    random_ply: int = -1  # the decision at which the game plays a uniformly random move (-1: none)
+    random_plies: tuple[int, ...] = ()  # the decisions at which the game plays a uniformly random move
     decisions: int = 0  # moves played so far by a player (recorded or not)
     recorded_at: list[int] = field(default_factory=list)  # the decision of each recorded position
     observations: list[np.ndarray] = field(default_factory=list)
@@ -392,13 +392,16 @@ def play_games(
 
 def _new_game(game: Game, config: SelfPlayConfig, rng: np.random.Generator) -> _Game:
     """A game from the start (past the chance outcomes a game may open with: backgammon's first roll);
-    it plays a random move with probability ``config.random_move_fraction`` (no random number is drawn
+    it plays random moves with probability ``config.random_move_fraction`` (no random number is drawn
     when that is 0, so such runs keep their streams)."""
     state = game.new_initial_state()
     while state.is_chance_node():
         state = state.apply(state.sample_chance_outcome(rng))
     if config.random_move_fraction and rng.random() < config.random_move_fraction:
-        return _Game(state, random_ply=int(rng.integers(config.random_move_plies)))
+        if config.random_moves_per_game == 1:  # one draw, as before there could be several
+            return _Game(state, random_plies=(int(rng.integers(config.random_move_plies)),))
+        plies = rng.choice(config.random_move_plies, size=config.random_moves_per_game, replace=False)
+        return _Game(state, random_plies=tuple(sorted(int(ply) for ply in plies)))
     return _Game(state)
 
 
@@ -412,7 +415,7 @@ def _play_move(
 ) -> bool:
     """Plays the move of game ``played`` (tree ``index``) searched by ``result`` and the chance outcomes
     after it, and moves the tree along; returns whether the game goes on."""
-    if played.decisions == played.random_ply:
+    if played.decisions in played.random_plies:
         actions = played.state.legal_actions()
         moves = [actions[int(rng.integers(len(actions)))]]
     else:
@@ -448,8 +451,8 @@ def _collect(game: Game, games: list[_Game], search_value_weight: float) -> Posi
     """The positions of finished games, each game's followed by its siblings (none at all when the
     playout cap recorded nothing). A game position is labelled with ``(1 - w) z + w q`` for
     ``w = search_value_weight``, the outcome ``z`` as a value (`outcome_values`) and the search's root value
-    ``q`` for its side to move, and weighted 0 in the value loss up to and including the game's random
-    move."""
+    ``q`` for its side to move, and weighted 0 in the value loss up to and including the game's last
+    random move."""
     parts = [zero_positions(0, game.observation_shape, game.num_actions)]
     w = search_value_weight
     for played in games:
@@ -458,7 +461,8 @@ def _collect(game: Game, games: list[_Game], search_value_weight: float) -> Posi
         z = outcome_values(played.state)  # player 0's and player 1's, in [-1, 1]
         n = len(played.players)
         finals = [played.state.observation(player) > 0.5 for player in range(2)]  # the final position, by each side
-        value_weights = (np.array(played.recorded_at) > played.random_ply).astype(np.float32)
+        last_random = max(played.random_plies, default=-1)
+        value_weights = (np.array(played.recorded_at) > last_random).astype(np.float32)
         parts.append(
             Positions(
                 observations=np.stack(played.observations),
