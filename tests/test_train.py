@@ -293,10 +293,15 @@ def test_self_play_of_a_game_that_opens_with_a_roll() -> None:
     assert set(np.unique(positions.values)) <= {-1.0, 1.0}  # win/loss scoring: every game is decided
 
 
+def _tiny_c4_evaluator() -> NetworkEvaluator:
+    """A small untrained connect four network's evaluator: self-play tests need legal moves, not good ones."""
+    return NetworkEvaluator(build_network(C4, "mlp", hidden=16, layers=1, seed=0), C4)
+
+
 def test_a_random_move_branches_the_game_and_leaves_the_earlier_positions_out_of_the_value_loss() -> None:
     """Without temperature moves Gumbel self-play repeats one game; a random first move (ply 0 of
     ``random_move_plies=1``) spreads the second positions over the board and weights the first 0."""
-    evaluator = NetworkEvaluator(build_network(C4, "mlp", hidden=16, layers=1, seed=0), C4)
+    evaluator = _tiny_c4_evaluator()
     plain = SelfPlayConfig(
         games_per_iteration=24, parallel_games=24, search="gumbel", simulations=8, temperature_moves=0
     )
@@ -316,7 +321,7 @@ def test_several_random_moves_open_varied_middle_games_and_leave_the_value_loss_
     """``random_moves_per_game=3`` of ``random_move_plies=3``: the first three moves of every game are random,
     so the positions after them spread over many boards, and only the positions after the third are value
     targets."""
-    evaluator = NetworkEvaluator(build_network(C4, "mlp", hidden=16, layers=1, seed=0), C4)
+    evaluator = _tiny_c4_evaluator()
     config = SelfPlayConfig(
         games_per_iteration=24,
         parallel_games=24,
@@ -338,7 +343,7 @@ def test_the_playout_cap_records_only_the_full_searches(monkeypatch: pytest.Monk
     """KataGo's playout cap randomisation: about ``full_search_fraction`` of the moves are searched with
     ``simulations`` and recorded, the others with ``fast_simulations`` and not; the value weights still
     follow the game's decisions (a random first move: only positions after it are value targets)."""
-    evaluator = NetworkEvaluator(build_network(C4, "mlp", hidden=16, layers=1, seed=0), C4)
+    evaluator = _tiny_c4_evaluator()
     config = SelfPlayConfig(
         games_per_iteration=16,
         parallel_games=16,
@@ -476,7 +481,7 @@ def test_siblings_draw_nothing_when_off_and_skip_games_with_chance() -> None:
 
 
 def test_self_play_records_siblings_after_each_game() -> None:
-    evaluator = NetworkEvaluator(build_network(C4, "mlp", hidden=16, layers=1, seed=0), C4)
+    evaluator = _tiny_c4_evaluator()
     config = SelfPlayConfig(
         games_per_iteration=8,
         parallel_games=8,
@@ -686,7 +691,7 @@ def test_the_final_position_head_learns_and_leaves_out_positions_of_weight_zero(
 def test_self_play_records_the_final_position_seen_by_each_side() -> None:
     """Discs never leave a connect four board: every recorded position's discs are among its final
     position's, seen from the same side; the siblings carry no final position."""
-    evaluator = NetworkEvaluator(build_network(C4, "mlp", hidden=16, layers=1, seed=0), C4)
+    evaluator = _tiny_c4_evaluator()
     config = SelfPlayConfig(
         games_per_iteration=6, parallel_games=6, search="gumbel", simulations=4, sibling_fraction=0.5
     )

@@ -398,10 +398,10 @@ def _new_game(game: Game, config: SelfPlayConfig, rng: np.random.Generator) -> _
     while state.is_chance_node():
         state = state.apply(state.sample_chance_outcome(rng))
     if config.random_move_fraction and rng.random() < config.random_move_fraction:
-        if config.random_moves_per_game == 1:  # one draw, as before there could be several
-            return _Game(state, random_plies=(int(rng.integers(config.random_move_plies)),))
-        plies = rng.choice(config.random_move_plies, size=config.random_moves_per_game, replace=False)
-        return _Game(state, random_plies=tuple(sorted(int(ply) for ply in plies)))
+        plies: set[int] = set()
+        while len(plies) < config.random_moves_per_game:  # one draw for one move, as before there could be more
+            plies.add(int(rng.integers(config.random_move_plies)))
+        return _Game(state, random_plies=tuple(sorted(plies)))
     return _Game(state)
 
 
