@@ -114,13 +114,13 @@ def test_presets_are_valid_and_distinct() -> None:
     assert set(configs) >= {"tic_tac_toe", "connect_four", "othello", "smoke"}
     assert configs["smoke"].selfplay.games_per_iteration <= 8 and configs["smoke"].iterations <= 2
     assert configs["tic_tac_toe"].network.arch == "mlp"
-    assert configs["connect_four"].lr_at(0) == 2e-3 and configs["connect_four"].lr_at(150) == 5e-4
-    assert configs["connect_four"].lr_at(199) == 1e-4
+    assert configs["connect_four"].lr_at(0) == 2e-3 and configs["connect_four"].lr_at(90) == 5e-4
+    assert configs["connect_four"].lr_at(559) == 1e-4
     searches = {name: c.selfplay.search for name, c in configs.items()}
     assert searches == {
         "tic_tac_toe": "gumbel",
         "smoke": "auto",
-        "connect_four": "puct",
+        "connect_four": "gumbel",
         "connect_four_small": "gumbel",
         "othello": "puct",
         "othello_small": "puct",

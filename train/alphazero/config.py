@@ -1,9 +1,9 @@
 """The AlphaZero trainer's configuration: frozen dataclasses and the presets.
 
 A `TrainConfig` groups the network, self-play, replay, optimisation and evaluation settings. Presets
-(`PRESETS`) are tuned per game (``tic_tac_toe``, ``connect_four``, ``othello``, ``checkers``, ``chess``,
-``backgammon``, and the 2-core sized ``connect_four_small`` and ``othello_small``) plus ``smoke``, a
-tiny run for tests. An override file holds a nested table mirroring the dataclasses, e.g.::
+(`PRESETS`) are tuned per game (``tic_tac_toe``, ``connect_four`` (3 hours of 2 CPU cores), ``othello``,
+``checkers``, ``chess``, ``backgammon``, and the smaller ``connect_four_small`` and ``othello_small``) plus
+``smoke``, a tiny run for tests. An override file holds a nested table mirroring the dataclasses, e.g.::
 
     iterations = 40
     [selfplay]
@@ -272,8 +272,9 @@ def settle_for_device(config: TrainConfig, device_type: str) -> TrainConfig:
     return dataclasses.replace(config, selfplay=dataclasses.replace(config.selfplay, search=search))
 
 
-# Every preset names its search: the one its shipped network was trained with (connect_four_small: the shipped
-# connect four model; othello_small: the othello one), or the one it was measured with.
+# Every preset names its search: the one its shipped network was trained with (connect_four: the shipped
+# connect four model; connect_four_small: the one before it, 27 minutes of one core; othello_small: the othello
+# one), or the one it was measured with.
 PRESETS: dict[str, dict[str, Any]] = {
     "tic_tac_toe": {
         "iterations": 200,
@@ -301,27 +302,40 @@ PRESETS: dict[str, dict[str, Any]] = {
             "opponents": ["alphabeta(depth=2, eval=heuristic)", "mcts(simulations=100)"],
         },
     },
+    # The shipped connect four network's recipe, 3 hours of 2 CPU cores with `--threads 2`
+    # (docs/research/selfplay-efficiency.md): connect_four_small's value targets (random-move games, proven
+    # siblings) on a 4x64 network, with the final-position target and value targets leaning on the search value.
     "connect_four": {
-        "iterations": 200,
-        "network": {"arch": "resnet", "args": {"blocks": 4, "channels": 64}},
+        "iterations": 560,
+        "network": {"arch": "resnet", "args": {"blocks": 4, "channels": 64, "final_head": 1}},
         "selfplay": {
             "games_per_iteration": 128,
-            "parallel_games": 128,
-            "search": "puct",
-            "simulations": 100,
+            "parallel_games": 64,
+            "workers": 2,
+            "search": "gumbel",
+            "simulations": 32,
             "temperature_moves": 8,
             "dirichlet_alpha": 1.0,
+            "random_move_fraction": 0.5,
+            "random_move_plies": 30,
+            "search_value_weight": 0.8,
+            "sibling_fraction": 1.0,
+            "siblings_per_position": 7,
+            "sibling_proof_depth": 6,
         },
         "replay": {"capacity": 200_000},
         "optim": {
             "lr": 2e-3,
             "batch_size": 256,
-            "steps_per_iteration": 100,
+            "steps_per_iteration": 80,
             "min_replay": 2_000,
-            "lr_schedule": [[100, 5e-4], [160, 1e-4]],
+            "lr_schedule": [[90, 5e-4], [150, 1e-4]],
+            "final_weight": 1.5,
         },
+        # no evaluations (the budget goes to training; they draw on streams of their own, so
+        # `--set eval.interval=40` adds them without changing the network): benchmarks/eval_connect_four.py measures
         "eval": {
-            "interval": 10,
+            "interval": 0,
             "games": 10,
             "opening_plies": 2,
             "simulations": 200,
