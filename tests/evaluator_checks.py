@@ -12,7 +12,7 @@ SMALL_TT = 0.25  # MB
 def random_states(game, count: int, seed: int, max_plies: int) -> list[State]:
     """Non-terminal states reached by random play (chance outcomes by their probabilities)."""
     rng = np.random.default_rng(seed)
-    states = []
+    states: list[State] = []
     while len(states) < count:
         state = game.new_initial_state()
         for _ in range(rng.integers(0, max_plies + 1)):

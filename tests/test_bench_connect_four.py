@@ -15,6 +15,8 @@ from rlgames.analysis import position_state
 from rlgames.arena.positions import read_position_file
 from rlgames.models import NetworkEvaluator
 
+from evaluator_checks import random_states
+
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 from eval_connect_four import POSITIONS, main  # noqa: E402
@@ -43,12 +45,5 @@ def test_the_policy_record_counts_the_kept_positions(tmp_path):
 
 def test_a_replay_observation_gives_back_its_position():
     game = rlgames.load_game("connect_four")
-    rng = np.random.default_rng(0)
-    for _ in range(50):
-        state = game.new_initial_state()
-        for _ in range(int(rng.integers(0, 30))):
-            child = state.apply(int(rng.choice(state.legal_actions())))
-            if child.is_terminal():
-                break
-            state = child
+    for state in random_states(game, 50, seed=0, max_plies=29):
         assert state_of(game, state.observation(state.current_player())).compact == state.compact
