@@ -17,7 +17,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from rlgames.models.networks import ResNet, masked
+from rlgames.models.networks import ResNet, masked, value_of
 
 Conv = tuple[torch.Tensor, torch.Tensor]
 """A convolution's weight [out, in, k, k] and bias [out], its batch norm folded in."""
@@ -52,8 +52,7 @@ class FoldedResNet:
         logits = F.linear(_conv_relu(x, self.policy_conv).flatten(1), *self.policy_fc)
         hidden_w, hidden_b, out_w, out_b = self.value_fc
         hidden = torch.relu(F.linear(_conv_relu(x, self.value_conv).flatten(1), hidden_w, hidden_b))
-        value = torch.tanh(F.linear(hidden, out_w, out_b)).squeeze(1)
-        return masked(logits, legal_mask), value
+        return masked(logits, legal_mask), value_of(F.linear(hidden, out_w, out_b))
 
 
 def fold(network: ResNet) -> FoldedResNet:

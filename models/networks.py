@@ -2,8 +2,8 @@
 
 Every network maps ``(obs[B, *observation_shape], legal_mask[B, A] or None)`` to
 ``(logits[B, A], value[B])``: logits of illegal actions are set to `MASKED_LOGIT` (their softmax is
-exactly 0 in float32 and 0 * logit stays finite in a cross-entropy), values are ``tanh`` in [-1, 1]
-from the side to move (observations are from the side to move).
+exactly 0 in float32 and 0 * logit stays finite in a cross-entropy), values are in [-1, 1] from the side
+to move (observations are from the side to move): a ``tanh``, or a ResNet's P(win) - P(loss) (``wdl``).
 
 * `ResNet` -- AlphaZero-style residual conv net for (C, H, W) boards;
 * `MLP` -- for tiny games and non-spatial observations (1-D vectors, 2-D planes), flattened;
@@ -38,13 +38,16 @@ MASKED_LOGIT = -1e9
 class ResNetArgs:
     """``blocks`` residual blocks of ``channels`` 3x3 convolutions; ``value_hidden`` units in the value
     head's hidden layer; ``policy_channels`` 1x1 filters in the policy head; with ``final_head`` 1, an
-    auxiliary head predicts the planes of the game's final position (`ResNet.final_logits`)."""
+    auxiliary head predicts the planes of the game's final position (`ResNet.training_heads`); with ``wdl``
+    1, the value head gives the probabilities of a win, a draw and a loss for the side to move (Leela Chess
+    Zero's value head), and the value is the first less the last."""
 
     blocks: int = 4
     channels: int = 64
     value_hidden: int = 64
     policy_channels: int = 2
     final_head: int = 0
+    wdl: int = 0
 
 
 @dataclass(frozen=True)
@@ -142,7 +145,7 @@ def describe_args(arch: str, args: ResNetArgs | MLPArgs | NNUEArgs) -> str:
     def shown(value: Any) -> str:
         return "+".join(value) or "observation" if isinstance(value, tuple) else str(value)
 
-    unsaid = {("outcomes", 0), ("final_head", 0)}
+    unsaid = {("outcomes", 0), ("final_head", 0), ("wdl", 0)}
     items = [f"{k}={shown(v)}" for k, v in asdict(args).items() if (k, v) not in unsaid]
     return f"{arch}({', '.join(items)})"
 
@@ -256,6 +259,35 @@ class PolicyValueNet(nn.Module):
     def heads(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         raise NotImplementedError
 
+    def training_heads(self, obs: torch.Tensor, legal_mask: torch.Tensor | None = None) -> TrainingHeads:
+        """Every head's output that a loss reads: `forward`'s, and none besides (networks with auxiliary
+        heads override it)."""
+        logits, value = self(obs, legal_mask)
+        return TrainingHeads(logits, value)
+
+
+@dataclass(frozen=True)
+class TrainingHeads:
+    """A network's outputs for its loss, from one pass through it."""
+
+    logits: torch.Tensor
+    """[B, A], illegal actions at `MASKED_LOGIT`."""
+    value: torch.Tensor
+    """[B], in [-1, 1] for the side to move."""
+    wdl: torch.Tensor | None = None
+    """[B, 3]: the logits of a win, a draw and a loss for the side to move (ResNet argument ``wdl``)."""
+    final: torch.Tensor | None = None
+    """[B, *observation_shape]: the logits of the final position's cells (ResNet argument ``final_head``)."""
+
+
+def value_of(value_out: torch.Tensor) -> torch.Tensor:
+    """The value in [-1, 1] of a value head's last layer ``[B, 1]`` (its tanh) or ``[B, 3]`` (the win,
+    draw and loss logits: P(win) - P(loss))."""
+    if value_out.shape[1] == 3:
+        probabilities = torch.softmax(value_out, dim=1)
+        return probabilities[:, 0] - probabilities[:, 2]
+    return torch.tanh(value_out).squeeze(1)
+
 
 def masked(logits: torch.Tensor, legal_mask: torch.Tensor | None) -> torch.Tensor:
     """``logits`` with the illegal actions' set to `MASKED_LOGIT` (none without a mask)."""
@@ -285,11 +317,12 @@ def conv_bn_relu(in_channels: int, out_channels: int, kernel: int) -> nn.Sequent
 
 class ResNet(PolicyValueNet):
     """Stem 3x3 conv, residual blocks, a policy head (1x1 conv, linear to A logits) and a value head
-    (1x1 conv, linear, ReLU, linear, tanh), all convolutions batch-normalised. With ``final_head``, a 1x1
-    convolution from the trunk gives a logit per plane and cell of the observation: the probability that
-    the cell is set in the game's final position, seen by the side to move (KataGo's ownership target, Wu
-    2019, made generic: in go the final stones, in connect four the discs that end the game). It is
-    trained beside policy and value (`final_logits`) and never read in play."""
+    (1x1 conv, linear, ReLU, linear, tanh; with ``wdl``, linear to three logits, `value_of`), all
+    convolutions batch-normalised. With ``final_head``, a 1x1 convolution from the trunk gives a logit per
+    plane and cell of the observation: the probability that the cell is set in the game's final position,
+    seen by the side to move (KataGo's ownership target, Wu 2019, made generic: in go the final stones, in
+    connect four the discs that end the game). It is trained beside policy and value (`training_heads`)
+    and never read in play."""
 
     def __init__(self, config: NetworkConfig) -> None:
         super().__init__(config)
@@ -301,27 +334,29 @@ class ResNet(PolicyValueNet):
         self.policy_conv = conv_bn_relu(args.channels, args.policy_channels, 1)
         self.policy_fc = nn.Linear(args.policy_channels * cells, config.num_actions)
         self.value_conv = conv_bn_relu(args.channels, 1, 1)
-        self.value_fc = nn.Sequential(nn.Linear(cells, args.value_hidden), nn.ReLU(), nn.Linear(args.value_hidden, 1))
+        self.value_fc = nn.Sequential(
+            nn.Linear(cells, args.value_hidden), nn.ReLU(), nn.Linear(args.value_hidden, 3 if args.wdl else 1)
+        )
         self.final_conv = nn.Conv2d(args.channels, planes, 1) if args.final_head else None
 
     def heads(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        return self._heads(self.blocks(self.stem(obs)))
+        logits, value_out = self._heads(self.blocks(self.stem(obs)))
+        return logits, value_of(value_out)
 
-    def final_logits(
-        self, obs: torch.Tensor, legal_mask: torch.Tensor | None = None
-    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """obs[B, C, H, W] -> (logits[B, A], value[B], final[B, C, H, W]): `forward`'s outputs from one pass
-        through the trunk, and the final-position head's logits."""
-        if self.final_conv is None:
-            raise ValueError("this network has no final-position head (ResNet argument final_head=1)")
+    def training_heads(self, obs: torch.Tensor, legal_mask: torch.Tensor | None = None) -> TrainingHeads:
         x = self.blocks(self.stem(obs))  # [B, channels, H, W]
-        logits, value = self._heads(x)
-        return masked(logits, legal_mask), value, self.final_conv(x)
+        logits, value_out = self._heads(x)
+        return TrainingHeads(
+            masked(logits, legal_mask),
+            value_of(value_out),
+            wdl=value_out if value_out.shape[1] == 3 else None,
+            final=None if self.final_conv is None else self.final_conv(x),
+        )
 
     def _heads(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The policy logits [B, A] and the value head's last layer [B, 1] or [B, 3] of the trunk's output."""
         logits = self.policy_fc(self.policy_conv(x).flatten(1))  # [B, A]
-        value = torch.tanh(self.value_fc(self.value_conv(x).flatten(1))).squeeze(1)  # [B]
-        return logits, value
+        return logits, self.value_fc(self.value_conv(x).flatten(1))
 
 
 class MLP(PolicyValueNet):

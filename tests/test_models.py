@@ -435,12 +435,15 @@ def test_evaluator_values_priors_batch_and_cache(tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.parametrize("name, params", [("go", {"board_size": 9}), ("othello", {}), ("connect_four", {})])
-def test_folded_resnet_equals_the_module_in_eval_mode(name: str, params: dict) -> None:
+@pytest.mark.parametrize(
+    "name, params, wdl",
+    [("go", {"board_size": 9}, 0), ("othello", {}, 0), ("connect_four", {}, 0), ("connect_four", {}, 1)],
+)
+def test_folded_resnet_equals_the_module_in_eval_mode(name: str, params: dict, wdl: int) -> None:
     """Batch norms with trained statistics (not the identity) fold into the convolutions: the same logits
-    and values to float rounding, masked logits included."""
+    and values to float rounding, masked logits included, a win/draw/loss value head's too."""
     game = rlgames.load_game(name, **params)
-    net = build_network(game, "resnet", seed=1, blocks=2, channels=16)
+    net = build_network(game, "resnet", seed=1, blocks=2, channels=16, wdl=wdl)
     with torch.no_grad():  # statistics as training leaves them
         for norm in (m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)):
             norm.running_mean.uniform_(-0.5, 0.5), norm.running_var.uniform_(0.5, 2.0)
@@ -452,6 +455,30 @@ def test_folded_resnet_equals_the_module_in_eval_mode(name: str, params: dict) -
     for a, b in zip(expected, got):
         torch.testing.assert_close(b, a, rtol=1e-5, atol=1e-5)
     assert torch.equal(got[0] == MASKED_LOGIT, ~mask)
+
+
+def test_a_win_draw_loss_head_values_a_position_as_p_win_less_p_loss(tmp_path: Path) -> None:
+    """With ``wdl=1`` the value head's three logits are the chances of a win, a draw and a loss for the
+    side to move, the value is the first less the last, and the head survives a checkpoint."""
+    net = build_network(C4, "resnet", seed=2, blocks=1, channels=8, wdl=1).eval()
+    with torch.no_grad():
+        net.value_fc[2].bias.copy_(torch.tensor([0.0, 3.0, -1.0]))  # a head leaning to the draw
+    obs, mask = encode(random_states(C4, np.random.default_rng(3), 8, 20))
+    with torch.inference_mode():
+        heads = net.training_heads(obs, mask)
+        logits, value = net(obs, mask)
+    assert heads.wdl is not None and heads.wdl.shape == (8, 3) and heads.final is None
+    chances = torch.softmax(heads.wdl, dim=1)
+    torch.testing.assert_close(value, chances[:, 0] - chances[:, 2])
+    torch.testing.assert_close(heads.value, value) and torch.testing.assert_close(heads.logits, logits)
+    assert bool((value.abs() < 1).all()) and bool((chances[:, 1] > 0.5).all())
+    path = save_checkpoint(tmp_path / "wdl.pt", network=net, game=C4)
+    restored = NetworkEvaluator.from_checkpoint(path, C4, cache_size=0)
+    assert restored.network.config.args.wdl == 1 and "wdl=1" in restored.network.config.describe()
+    states = random_states(C4, np.random.default_rng(4), 5, 20)
+    np.testing.assert_allclose(
+        restored.evaluate_batch(states)[1], NetworkEvaluator(net, C4).evaluate_batch(states)[1], atol=1e-6
+    )
 
 
 def test_the_evaluator_folds_again_when_the_cache_is_cleared() -> None:

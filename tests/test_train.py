@@ -688,6 +688,30 @@ def test_the_final_position_head_learns_and_leaves_out_positions_of_weight_zero(
         load_config("connect_four_small", {"optim": {"final_weight": 1.0}})
 
 
+def test_a_win_draw_loss_head_learns_the_target_with_the_most_draw() -> None:
+    """A ``wdl`` network's value loss is the cross-entropy of its three chances against ``(max(z, 0),
+    1 - |z|, max(-z, 0))``, by hand on one batch; trained on a fixed batch, its values reach the targets."""
+    batch = solver_batch(states_after_random_play(TTT, np.random.default_rng(4), 32))
+    mixed = np.resize(np.array([1.0, 0.0, -1.0, 0.5, -0.25], np.float32), 32)
+    batch = dataclasses.replace(batch, values=mixed)
+    config = load_config("tic_tac_toe").optim
+    network = build_network(TTT, "resnet", seed=0, blocks=1, channels=8, wdl=1)
+    learner = Learner(network, make_optimizer(network, config), config, torch.device("cpu"))
+    network.eval()
+    with torch.no_grad():
+        heads = network.training_heads(torch.from_numpy(batch.observations), torch.from_numpy(batch.masks))
+        log_chances = torch.log_softmax(heads.wdl, dim=1).numpy()  # type: ignore[arg-type]
+    target = np.stack([np.maximum(mixed, 0), 1 - np.abs(mixed), np.maximum(-mixed, 0)], axis=1)
+    assert np.allclose(target.sum(axis=1), 1) and np.allclose(target[:, 0] - target[:, 2], mixed)
+    assert learner.losses(batch)[1].value == pytest.approx(-(target * log_chances).sum(axis=1).mean(), rel=1e-5)
+    for _ in range(200):
+        learner.step(batch)
+    network.eval()
+    with torch.no_grad():
+        _, value = network(torch.from_numpy(batch.observations), torch.from_numpy(batch.masks))
+    assert np.abs(value.numpy() - mixed).mean() < 0.15
+
+
 def test_self_play_records_the_final_position_seen_by_each_side() -> None:
     """Discs never leave a connect four board: every recorded position's discs are among its final
     position's, seen from the same side; the siblings carry no final position."""

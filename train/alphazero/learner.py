@@ -3,9 +3,13 @@
 ``loss = cross_entropy(search policy, network policy) + value_weight * (z - v)^2``, each part averaged
 over the positions that carry its target: policy weight 1 (all but proven-lost siblings) and value
 weight 1 (not those before a self-play game's random move), where ``z`` is the value target from the
-side to move (the outcome, possibly mixed with the search's value); with ``final_weight`` > 0, plus
+side to move (the outcome, possibly mixed with the search's value). A network with a win/draw/loss value
+head (ResNet argument ``wdl``) has the cross-entropy of its three probabilities against
+``(max(z, 0), 1 - |z|, max(-z, 0))`` in place of the squared error: the distribution of mean ``z`` with
+the most draw, so that an outcome (a win, a draw or a loss) is its own class and a mixed target puts
+the rest of its weight on the draw. With ``final_weight`` > 0, plus
 ``final_weight`` times the binary cross-entropy of the network's final-position head against the cells set
-in the game's final position (`rlgames.models.networks.ResNet.final_logits`), averaged over cells and over
+in the game's final position (`rlgames.models.networks.TrainingHeads.final`), averaged over cells and over
 the positions that carry it; weight decay comes from the optimizer
 (AdamW's decoupled decay, or L2 through SGD's ``weight_decay``). The entropy of the network's policy is
 reported alongside (it falls as the policy sharpens).
@@ -17,14 +21,16 @@ from dataclasses import dataclass
 
 import torch
 from rlgames.models import PolicyValueNet
+from rlgames.models.networks import TrainingHeads
 from rlgames.train.alphazero.config import OptimConfig
 from rlgames.train.alphazero.selfplay import Positions
 
 
 @dataclass(frozen=True)
 class Losses:
-    """Batch means: policy cross-entropy, value MSE, the network policy's entropy, the total, and the
-    final-position cross-entropy (0 without that target)."""
+    """Batch means: policy cross-entropy, the value loss (the squared error, or a win/draw/loss head's
+    cross-entropy), the network policy's entropy, the total, and the final-position cross-entropy (0
+    without that target)."""
 
     policy: float
     value: float
@@ -67,21 +73,28 @@ class Learner:
         target_value = torch.from_numpy(batch.values).to(self.device)  # [B]
         value_weight = torch.from_numpy(batch.value_weights).to(self.device)  # [B], 0 or 1
         policy_weight = torch.from_numpy(batch.policy_weights).to(self.device)  # [B], 0 or 1
-        if self.final_weight:
-            logits, value, final_logits = self.network.final_logits(obs, mask)  # type: ignore[operator]
-        else:
-            logits, value = self.network(obs, mask)  # [B, A] (illegal: MASKED_LOGIT), [B]
-        log_policy = torch.log_softmax(logits, dim=1)  # [B, A]
+        heads = self.network.training_heads(obs, mask)  # logits [B, A] (illegal: MASKED_LOGIT), value [B]
+        log_policy = torch.log_softmax(heads.logits, dim=1)  # [B, A]
         cross_entropy = -(target_policy * log_policy).sum(dim=1)  # [B]
         policy_loss = (policy_weight * cross_entropy).sum() / policy_weight.sum().clamp(min=1.0)
-        value_loss = (value_weight * (value - target_value) ** 2).sum() / value_weight.sum().clamp(min=1.0)
+        value_loss = (value_weight * self._value_errors(heads, target_value)).sum() / value_weight.sum().clamp(min=1.0)
         entropy = -(log_policy.exp() * log_policy).sum(dim=1).mean()
         total = policy_loss + self.value_weight * value_loss
         final_loss = torch.zeros(())
         if self.final_weight:
-            final_loss = self._final_loss(final_logits, batch)
+            assert heads.final is not None  # the constructor checked the head
+            final_loss = self._final_loss(heads.final, batch)
             total = total + self.final_weight * final_loss
         return total, Losses(policy_loss.item(), value_loss.item(), entropy.item(), total.item(), final_loss.item())
+
+    @staticmethod
+    def _value_errors(heads: TrainingHeads, target: torch.Tensor) -> torch.Tensor:
+        """Each position's value loss [B]: the squared error of the value, or the cross-entropy of a
+        win/draw/loss head against the target's distribution with the most draw."""
+        if heads.wdl is None:
+            return (heads.value - target) ** 2
+        distribution = torch.stack([target.clamp(min=0.0), 1.0 - target.abs(), (-target).clamp(min=0.0)], dim=1)
+        return -(distribution * torch.log_softmax(heads.wdl, dim=1)).sum(dim=1)
 
     def _final_loss(self, final_logits: torch.Tensor, batch: Positions) -> torch.Tensor:
         """The final-position head's binary cross-entropy per cell, averaged over the cells and the positions
