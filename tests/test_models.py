@@ -470,7 +470,8 @@ def test_a_win_draw_loss_head_values_a_position_as_p_win_less_p_loss(tmp_path: P
     assert heads.wdl is not None and heads.wdl.shape == (8, 3) and heads.final is None
     chances = torch.softmax(heads.wdl, dim=1)
     torch.testing.assert_close(value, chances[:, 0] - chances[:, 2])
-    torch.testing.assert_close(heads.value, value) and torch.testing.assert_close(heads.logits, logits)
+    torch.testing.assert_close(heads.value, value)
+    torch.testing.assert_close(heads.logits, logits)
     assert bool((value.abs() < 1).all()) and bool((chances[:, 1] > 0.5).all())
     path = save_checkpoint(tmp_path / "wdl.pt", network=net, game=C4)
     restored = NetworkEvaluator.from_checkpoint(path, C4, cache_size=0)
