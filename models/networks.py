@@ -32,6 +32,9 @@ from rlgames.game import Game
 
 MASKED_LOGIT = -1e9
 """The logit of an illegal action (float32; it would overflow float16)."""
+WDL_OUTPUTS = 3
+"""The last layer of a win/draw/loss value head (ResNet argument ``wdl``): the logits of a win, a draw and a
+loss for the side to move, in that order."""
 
 
 @dataclass(frozen=True)
@@ -283,7 +286,7 @@ class TrainingHeads:
 def value_of(value_out: torch.Tensor) -> torch.Tensor:
     """The value in [-1, 1] of a value head's last layer ``[B, 1]`` (its tanh) or ``[B, 3]`` (the win,
     draw and loss logits: P(win) - P(loss))."""
-    if value_out.shape[1] == 3:
+    if value_out.shape[1] == WDL_OUTPUTS:
         probabilities = torch.softmax(value_out, dim=1)
         return probabilities[:, 0] - probabilities[:, 2]
     return torch.tanh(value_out).squeeze(1)
@@ -335,7 +338,7 @@ class ResNet(PolicyValueNet):
         self.policy_fc = nn.Linear(args.policy_channels * cells, config.num_actions)
         self.value_conv = conv_bn_relu(args.channels, 1, 1)
         self.value_fc = nn.Sequential(
-            nn.Linear(cells, args.value_hidden), nn.ReLU(), nn.Linear(args.value_hidden, 3 if args.wdl else 1)
+            nn.Linear(cells, args.value_hidden), nn.ReLU(), nn.Linear(args.value_hidden, WDL_OUTPUTS if args.wdl else 1)
         )
         self.final_conv = nn.Conv2d(args.channels, planes, 1) if args.final_head else None
 
@@ -349,7 +352,7 @@ class ResNet(PolicyValueNet):
         return TrainingHeads(
             masked(logits, legal_mask),
             value_of(value_out),
-            wdl=value_out if value_out.shape[1] == 3 else None,
+            wdl=value_out if value_out.shape[1] == WDL_OUTPUTS else None,
             final=None if self.final_conv is None else self.final_conv(x),
         )
 
