@@ -24,6 +24,7 @@ from rlgames.models.networks import (
 )
 from rlgames.evaluators.base import Evaluator
 from rlgames.evaluators.nnue import (
+    encoding_of,
     feature_set,
     make_dense_features,
     make_nnue_kernel,
@@ -222,7 +223,7 @@ class NNUEvaluator(NetworkEvaluator):
         self._key = (game, _digest(self._weights), inputs, self.value_scale)
         self._kernel = _nnue_kernel(self._key, self._weights)
         if incremental is None:  # where the first set lists a move's changes
-            incremental = bool(inputs) and game.feature_sets[inputs[0]].changes is not None
+            incremental = encoding_of(game, inputs) is None and game.feature_sets[inputs[0]].changes is not None
         self._incremental = incremental and not game.has_chance and self.value_scale == 1.0
 
     @property
@@ -274,15 +275,19 @@ def _nnue_kernel(key: Key, weights: tuple) -> Callable[..., float]:
     if key not in _KERNELS:
         game, _, names, scale = key
         kernels = game.kernels
-        inputs = feature_set(game, names) if names else None
-        kernel = make_nnue_kernel(
-            kernels.observation,
-            tuple(game.observation_shape),
-            weights,
-            kernels.observer,
-            features=inputs and inputs.features,
-            max_active=inputs.most if inputs else 0,
-        )
+        dense = encoding_of(game, names)
+        if dense:
+            kernel = make_nnue_kernel(*dense, weights, kernels.observer)
+        else:
+            inputs = feature_set(game, names)
+            kernel = make_nnue_kernel(
+                kernels.observation,
+                tuple(game.observation_shape),
+                weights,
+                kernels.observer,
+                features=inputs.features,
+                max_active=inputs.most,
+            )
         _KERNELS[key] = kernel if scale == 1.0 else _scaled(kernel, scale)
     return _KERNELS[key]
 
@@ -299,10 +304,12 @@ def _incremental_nnue(key: Key, weights: tuple) -> Incremental:
     if key not in _INCREMENTAL:
         game, _, names, _ = key
         kernels = game.kernels
-        updated, later = updated_and_recomputed(game, names) if names else (None, None)
+        dense = encoding_of(game, names)
+        updated, later = (None, None) if dense else updated_and_recomputed(game, names)
+        encode, shape = dense or (kernels.observation, tuple(game.observation_shape))
         _INCREMENTAL[key] = make_incremental_nnue(
-            kernels.observation,
-            tuple(game.observation_shape),
+            encode,
+            shape,
             weights,
             kernels.observer,
             features=updated and updated.features,
@@ -318,11 +325,12 @@ def _incremental_nnue(key: Key, weights: tuple) -> Incremental:
 def input_kernel(game: Game, arch: str, *, inputs: tuple[str, ...] = ()) -> Callable[..., None]:
     """The njit ``(s, player, out)`` writing what a network of ``arch`` reads (`rlgames.models.networks.input_shape`):
     the feature sets ``inputs`` (`feature_set`) as a vector (each entry how often its input is active),
-    else the observation."""
-    if inputs:
-        sets = feature_set(game, inputs)
-        return _dense_features(sets.features, sets.inputs, sets.most)
-    return game.kernels.observation
+    else the encoding they name or the observation (`encoding_of`)."""
+    dense = encoding_of(game, inputs)
+    if dense:
+        return dense[0]
+    sets = feature_set(game, inputs)
+    return _dense_features(sets.features, sets.inputs, sets.most)
 
 
 @functools.cache

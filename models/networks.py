@@ -26,7 +26,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from rlgames.evaluators.nnue import feature_set
+from rlgames.evaluators.nnue import encoding_of, feature_set
 from rlgames.evaluators.outcomes import outcome_count
 from rlgames.game import Game
 
@@ -69,8 +69,9 @@ class NNUEArgs:
     a linear term, piece-square values in chess, that the layers above need not learn). ``inputs`` names
     the game's feature sets it reads, in order (`rlgames.game.Game.feature_sets`: chess's ``("pieces",
     "threats", "positional")``, the pieces on their squares, then the pieces attacked and hanging and the
-    passed pawns, mobility and king danger, recomputed at each evaluation); `network_config` fills in the
-    game's first set where none is named, and a game without sets is read through its observation.
+    passed pawns, mobility and king danger, recomputed at each evaluation), or one dense encoding
+    (`rlgames.game.Game.encodings`: backgammon's ``("expert",)``); `network_config` fills in the game's
+    first set where none is named, and a game without sets is read through its observation.
     With ``outcomes`` R >= 1, the head is not one tanh value but the probabilities of the outcomes of a game
     scored in whole points up to R (`rlgames.evaluators.outcomes`: backgammon's gammons, R = 3), whose
     expected return divided by R is the value."""
@@ -186,13 +187,15 @@ def feature_inputs(args: ResNetArgs | MLPArgs | NNUEArgs) -> tuple[str, ...]:
 def input_shape(game: Game, arch: str, *, inputs: tuple[str, ...] = ()) -> tuple[int, ...]:
     """What a network of ``arch`` reads of a position: the vector of the feature sets ``inputs`` of the
     game (each entry how often its input is active, the sets one after the other:
-    `rlgames.evaluators.nnue.feature_set`), else the observation."""
+    `rlgames.evaluators.nnue.feature_set`) or of the encoding ``inputs`` names (`rlgames.game.Encoding`),
+    else the observation."""
     if not inputs:
         return tuple(game.observation_shape)
     if arch != "nnue":
         raise ValueError(f"a {arch} network reads the observation, not feature sets ({'+'.join(inputs)})")
     try:
-        return (feature_set(game, inputs).inputs,)
+        dense = encoding_of(game, inputs)
+        return dense[1] if dense else (feature_set(game, inputs).inputs,)
     except ValueError as error:
         raise ValueError(f"a {arch} network of {game.name} cannot read {'+'.join(inputs)}: {error}") from None
 

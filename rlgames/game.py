@@ -276,6 +276,22 @@ class FeatureSet(NamedTuple):
     recomputed: bool = False
 
 
+class Encoding(NamedTuple):
+    """A dense input of a network other than the game's observation, by name in `Game.encodings`:
+    backgammon's ``expert``, the observation followed by the hand-crafted evaluator's features (as
+    TD-Gammon 1.0 gave its network hand-crafted features beside the raw board). A network names it as
+    its one input (`rlgames.models.networks.NNUEArgs.inputs`).
+
+    * ``encode(s, player, out: float32[size])`` writes every entry as ``player`` sees ``s``.
+    * ``extends_observation``: its first entries are the observation's, flattened, so that a network of
+      the observation starts a network of it (`rlgames.train.td`'s ``init``: the rows of the rest at 0).
+    """
+
+    encode: Callable[..., None]
+    size: int
+    extends_observation: bool = False
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended: ``winner`` (0, 1, or None for a draw), ``returns`` (player 0's, player 1's),
@@ -388,6 +404,9 @@ class Game(abc.ABC):
     feature_sets: ClassVar[dict[str, FeatureSet]] = {}
     """The game's NNUE input families by name, from its ``features.py``; the first is what an NNUE reads
     unless told otherwise (`FeatureSet`). Empty: an NNUE reads the observation."""
+    encodings: ClassVar[dict[str, Encoding]] = {}
+    """The game's dense network inputs other than its observation, by name (`Encoding`); a network reads
+    one only when it names it."""
     search_defaults: ClassVar[dict[str, dict[str, Any]]] = {}
     """The settings each agent takes in this game unless its spec gives them, by agent name (chess:
     ``{"alphabeta": {"quiescence": 8}}``, a search that stops at quiet positions): `rlgames.load_agent` adds

@@ -160,3 +160,32 @@ def test_a_gtp_engine_that_cannot_play_is_one_line():
     with pytest.raises(ValueError, match="no program 'no-such-engine-here'") as error:
         load_agent("gtp:no-such-engine-here", rlgames.load_game("go", board_size=5))
     assert "\n" not in str(error.value)
+
+
+WHOLE_SECONDS = """
+import sys
+told = []
+for line in sys.stdin:
+    words = line.split()
+    if words[0] == "list_commands":
+        names = ["boardsize", "clear_board", "komi", "play", "genmove", "time_settings", "time_left", "told"]
+        print("= " + "\\n".join(names), end="\\n\\n", flush=True)
+    elif words[0] in ("time_settings", "time_left") and not words[-2].isdigit():
+        print("? not three integers", end="\\n\\n", flush=True)
+    else:
+        told += [line.strip()] if words[0].startswith("time") else []
+        answer = {"genmove": "pass", "told": " | ".join(told)}.get(words[0], "")
+        print("= " + answer, end="\\n\\n", flush=True)
+"""
+"""A GTP engine that takes whole seconds alone in its time commands (GNU Go's), passes, and says what time
+it was told."""
+
+
+def test_a_gtp_engine_of_whole_seconds_is_told_the_whole_seconds_above_the_budget():
+    go = rlgames.load_game("go", board_size=5)
+    agent = load_agent(f"gtp:{shlex.join([sys.executable, '-c', WHOLE_SECONDS])} gtp-go:movetime=1500", go)
+    try:
+        assert agent.search(go.new_initial_state()).action == go.num_actions - 1  # its pass
+        assert agent._ask("told") == "time_settings 0 2 1 | time_left black 2 1"
+    finally:
+        agent.close()

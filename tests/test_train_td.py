@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import torch
 from numba import njit
-from rlgames.models.checkpoint import load_checkpoint, load_network
+from rlgames.models.checkpoint import load_checkpoint, load_network, save_checkpoint
 from rlgames.models.evaluator import NNUEvaluator
 from rlgames.models.networks import NNUE, NetworkConfig, NNUEArgs, build_network
 from rlgames.train import td
@@ -62,6 +62,19 @@ def torch_value(params: np.ndarray, dims: tuple[int, int, int, int], x: np.ndarr
     """V(x) and dV/dparams of the tanh head (`torch_outputs`)."""
     values, grads = torch_outputs(params, dims, x)
     return float(values[0]), grads[0]
+
+
+def random_decisions(game: rlgames.Game, count: int, seed: int) -> list[rlgames.State]:
+    """``count`` decision states of one random game (fewer if it ends first)."""
+    rng = np.random.default_rng(seed)
+    states, state = [], game.new_initial_state()
+    while len(states) < count and not state.is_terminal():
+        if state.is_chance_node():
+            state = state.apply(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+        else:
+            states.append(state)
+            state = state.apply(int(rng.choice(state.legal_actions())))
+    return states
 
 
 @pytest.mark.parametrize("points", [0, 3])
@@ -367,6 +380,7 @@ def test_a_run_can_start_from_another_runs_weights(tmp_path) -> None:
         (["tic_tac_toe", "--set", 'opponent="pubeval"'], "unknown evaluator 'pubeval'"),
         (["tic_tac_toe", "--resume"], "no such checkpoint"),
         (["tic_tac_toe", "--set", 'init="missing.pt"'], "missing.pt"),
+        (["tic_tac_toe", "--set", 'inputs="expert"'], "tic_tac_toe has no encoding 'expert'"),
         (["tic_tac_toe", "--resume", "CORRUPT"], "SHA-256"),
         (["tic_tac_toe", "EXISTS"], "already holds a run"),
     ],
@@ -396,14 +410,7 @@ def test_an_outcome_network_is_an_nnue_evaluator_with_the_trainers_values() -> N
     params = td.initial_params(dims, config)
     network = td.to_network(params, dims, game, seed=0)
     np.testing.assert_array_equal(td.from_network(network), params)
-    rng = np.random.default_rng(1)
-    states, state = [], game.new_initial_state()
-    while len(states) < 12 and not state.is_terminal():
-        if state.is_chance_node():
-            state = state.apply(int(rng.choice([a for a, _ in state.chance_outcomes()])))
-        else:
-            states.append(state)
-            state = state.apply(int(rng.choice(state.legal_actions())))
+    states = random_decisions(game, 12, seed=1)
     ours = td.compile_ops(game, "pubeval").values(params, dims, np.array([s.compact for s in states]))
     evaluator = NNUEvaluator(network, game)
     compiled = np.array([evaluator.kernel(s.compact) for s in states])
@@ -431,3 +438,42 @@ def test_outcomes_start_from_a_one_value_network_with_its_values() -> None:
     before = ops.values(value_params, value_dims, states)
     np.testing.assert_allclose(ops.values(params, outcome_dims, states), before / 3, atol=1e-5)
     assert np.ptp(before) > 0.01
+
+
+def test_an_expert_network_is_an_nnue_evaluator_with_the_trainers_values(tmp_path) -> None:
+    """A network of backgammon's ``expert`` encoding: the trainer's kernels, the compiled evaluator and torch
+    give the same values, before and after a checkpoint."""
+    game = rlgames.load_game("backgammon", scoring_type="full_scoring")
+    config = dataclasses.replace(
+        td.PRESETS["backgammon_full"], inputs="expert", accumulator=12, hidden=8, init_range=0.5
+    )
+    dims = td.network_dims(game, config)
+    assert dims[0] == game.encodings["expert"].size > int(np.prod(game.observation_shape))
+    params = td.initial_params(dims, config)
+    states = random_decisions(game, 12, seed=2)
+    ours = td.compile_ops(game, "pubeval", "expert").values(params, dims, np.array([s.compact for s in states]))
+    assert np.ptp(ours) > 0.01
+    network = td.to_network(params, dims, game, seed=0, inputs="expert")
+    save_checkpoint(tmp_path / "expert.pt", network=network, game=game)
+    loaded, _ = load_network(tmp_path / "expert.pt", game)
+    for net in (network, loaded):
+        evaluator = NNUEvaluator(net, game)
+        np.testing.assert_allclose([evaluator.kernel(s.compact) for s in states], ours, atol=1e-5)
+        np.testing.assert_allclose(evaluator.evaluate_batch(states)[0], ours, atol=1e-5)
+
+
+def test_an_expert_network_starts_from_an_observation_network_with_its_values(tmp_path) -> None:
+    """``init`` of a network reading the observation into one reading ``expert`` (which extends it): the new
+    inputs' rows start at 0, so the values are the old network's until TD teaches them."""
+    game = rlgames.load_game("backgammon", scoring_type="full_scoring")
+    config = dataclasses.replace(td.PRESETS["backgammon_full"], init="", accumulator=12, hidden=8, init_range=0.5)
+    dims = td.network_dims(game, config)
+    params = td.initial_params(dims, config)
+    save_checkpoint(tmp_path / "raw.pt", network=td.to_network(params, dims, game, seed=0), game=game)
+    expert = dataclasses.replace(config, inputs="expert", init=str(tmp_path / "raw.pt"))
+    run = td.Run(game, expert, tmp_path / "run", resume=False, echo=lambda line: None)
+    states = np.array([s.compact for s in random_decisions(game, 12, seed=3)])
+    before = td.compile_ops(game, "pubeval").values(params, dims, states)
+    np.testing.assert_allclose(run.ops.values(run.params, run.dims, states), before, atol=1e-6)
+    with pytest.raises(ConfigError, match="reading expert or the observation"):
+        td.Run(game, dataclasses.replace(expert, hidden=9), tmp_path / "other", resume=False)

@@ -22,16 +22,17 @@ answer within its budget plus ``ANSWER_GRACE_S``, stops the agent with a one-lin
 ends with the agent (``close``, or when the agent is collected, or when the parent exits: the engine reads
 the end of its input).
 
-Spec: ``gtp:COMMAND``, a GTP engine's command line, with at most one setting among its words:
-``gtp-go:movetime=N``, the milliseconds of every ``genmove`` (without it, ``DEFAULT_GTP_MOVETIME_MS``). GTP counts
-time in seconds: the engine is told ``time_settings 0 S 1`` at each new game and ``time_left COLOUR S 1`` before
-each ``genmove``, where it lists those commands (S in seconds: a fraction such as ``1.5`` where N is not a
-multiple of 1000, which an engine that reads whole seconds only refuses). E.g. ``gtp:gnugo --mode gtp --level 5``,
-``gtp:katago gtp -model m.bin.gz gtp-go:movetime=2000``. The game must speak GTP (go); a new game is told
-``boardsize N``, ``komi K``, ``clear_board`` (and ``set_free_handicap`` with the handicap stones), then every
-move since the start with ``play``, which the agent reads from the position's history; later searches send
-only the moves since the engine's last. An engine that resigns passes (the agent always moves); an answer
-``? ...`` stops the agent with a one-line error naming the command and the engine's reason.
+Spec: ``gtp:COMMAND``, a GTP engine's command line, with at most one setting among its words: ``gtp-go:movetime=N``,
+the milliseconds of every ``genmove`` (without it, ``DEFAULT_GTP_MOVETIME_MS``). GTP counts time in seconds: the
+engine is told ``time_settings 0 S 1`` at each new game and ``time_left COLOUR S 1`` before each ``genmove``, where
+it lists those commands (S in seconds: a fraction such as ``0.1`` where N is not a multiple of 1000; an engine that
+reads whole seconds only, as GTP's specification has them, refuses it and is then told the whole seconds above,
+``1``: GNU Go, which plays by its ``--level`` within them). E.g. ``gtp:gnugo --mode gtp --level 5``, ``gtp:katago
+gtp -model m.bin.gz gtp-go:movetime=2000``. The game must speak GTP (go); a new game is told ``boardsize N``, ``komi
+K``, ``clear_board`` (and ``set_free_handicap`` with the handicap stones), then every move since the start with
+``play``, which the agent reads from the position's history; later searches send only the moves since the engine's
+last. An engine that resigns passes (the agent always moves); an answer ``? ...`` stops the agent with a one-line
+error naming the command and the engine's reason.
 """
 
 from __future__ import annotations
@@ -356,6 +357,7 @@ class GtpAgent:
             raise ExternalEngineError(f"engine {spec}: it does not list the GTP commands {', '.join(missing)}")
         self.seconds = dict(spec.go).get("movetime", DEFAULT_GTP_MOVETIME_MS) / 1000
         self.answer_s = self.seconds + ANSWER_GRACE_S
+        self.told = f"{self.seconds:g}"  # the seconds a move the engine is told (`_tell_time`)
         self._position: State | None = None  # the position the engine has, and the keys of its game's positions
         self._keys: list[int] = []
 
@@ -385,7 +387,7 @@ class GtpAgent:
         self._follow(state)
         colour = _COLOURS[state.current_player()]
         if "time_left" in self.known:
-            self._ask(f"time_left {colour} {self.seconds:g} 1")
+            self._tell_time(f"time_left {colour} {{}} 1")
         started = time.perf_counter()
         answer = self._ask(f"genmove {colour}", self.answer_s)
         elapsed = time.perf_counter() - started
@@ -428,8 +430,21 @@ class GtpAgent:
         if black:
             self._ask(f"set_free_handicap {' '.join(start.action_to_string(p) for p in black)}")
         if "time_settings" in self.known:
-            self._ask(f"time_settings 0 {self.seconds:g} 1")
+            self._tell_time("time_settings 0 {} 1")
         self._position, self._keys = start, [start.hash_key()]
+
+    def _tell_time(self, command: str) -> None:
+        """Sends a time command, ``command`` with the seconds a move in place of ``{}``. GTP's time commands take
+        whole seconds: an engine that refuses a fraction (GNU Go; KataGo takes one) is told the whole seconds
+        above the budget from then on, and the agent still waits only the budget and `ANSWER_GRACE_S`."""
+        try:
+            self._ask(command.format(self.told))
+        except ExternalEngineError:
+            whole = str(math.ceil(self.seconds))
+            if self.told == whole:
+                raise
+            self.told = whole
+            self._ask(command.format(self.told))
 
     def _play(self, action: int) -> None:
         assert self._position is not None

@@ -7,7 +7,8 @@ two clipped-ReLU layers, a tanh -- is compiled here with numba from float32 weig
 and no Python at search time. The inputs are the game's sparse features where it has them
 (the sets it names of `Game.feature_sets`: chess's 768 piece-square inputs and its threat and positional
 inputs, connect four's 69 line patterns: `feature_set`), else its observation from the side to move
-(``GameKernels.observation``); only active or non-zero inputs
+(``GameKernels.observation``) or the dense encoding it names (`Game.encodings`: backgammon's ``expert``,
+`encoding_of`); only active or non-zero inputs
 cost a row of the first layer. `rlgames.evaluators.nnue_incremental` updates the same network move by
 move.
 """
@@ -37,6 +38,20 @@ the cache (docs/research/reproducibility.md)."""
 Weights = tuple
 """(w1[F, A + P] float32, b1[A + P], w2[A, H], b2[H], w3[H], b3: float), P = 1 with a PSQT unit; an outcome head
 (`rlgames.evaluators.outcomes`) has w3[H, K] and b3[K]."""
+
+
+def encoding_of(game: Game, inputs: Sequence[str]) -> tuple[Callable[..., None], tuple[int, ...]] | None:
+    """What a network reading ``inputs`` takes when it reads positions densely: ``(kernel(s, player, out),
+    shape)``, the observation where ``inputs`` is empty, the game's `Encoding` where it names one (alone);
+    None where ``inputs`` names feature sets."""
+    if not inputs:
+        return game.kernels.observation, tuple(game.observation_shape)
+    if inputs[0] not in game.encodings:
+        return None
+    if len(inputs) > 1:
+        raise ValueError(f"{game.name}: a network reads its encoding {inputs[0]!r} alone, not {'+'.join(inputs)}")
+    encoding = game.encodings[inputs[0]]
+    return encoding.encode, (encoding.size,)
 
 
 def feature_set(game: Game, inputs: Sequence[str]) -> FeatureSet:
@@ -73,7 +88,8 @@ def _named(game: Game, name: str) -> FeatureSet:
         return game.feature_sets[name]
     except KeyError:
         known = ", ".join(game.feature_sets) or "none: its NNUE reads the observation"
-        raise ValueError(f"{game.name} has no feature set {name!r}; its sets: {known}") from None
+        encodings = f"; its encodings: {', '.join(game.encodings)}" if game.encodings else ""
+        raise ValueError(f"{game.name} has no feature set {name!r}; its sets: {known}{encodings}") from None
 
 
 @functools.cache

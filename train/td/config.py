@@ -23,6 +23,9 @@ class TDConfig:
     """Units of the network's first layer."""
     hidden: int = 16
     """Units of its hidden layer."""
+    inputs: str = ""
+    """The game's encoding the network reads (`rlgames.game.Game.encodings`: backgammon's ``expert``, the
+    observation and the hand-crafted evaluator's features); empty: its observation."""
     outcomes: bool = False
     """Learn the probabilities of the game's outcomes (win, and win or lose by 2.. points: backgammon's
     gammons and backgammons at full scoring; `rlgames.evaluators.outcomes`), each with a trace of its own,

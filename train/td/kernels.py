@@ -286,19 +286,25 @@ class TDOps(NamedTuple):
 
 @functools.cache
 def make_td_ops(
-    kernels: GameKernels, observation_shape: tuple[int, ...], initial: tuple, heuristic: Callable[..., float]
+    kernels: GameKernels,
+    observation_shape: tuple[int, ...],
+    initial: tuple,
+    heuristic: Callable[..., float],
+    encode: Callable[..., None] | None = None,
 ) -> TDOps:
     """The compiled `TDOps` of the game with these kernels, observation shape and initial compact
     state; ``heuristic`` is the njit ``(s) -> value`` for ``observer(s)`` that ``kind_b = HEURISTIC``
-    plays with. Cached: each game compiles once per process (numba does not cache closures on disk)."""
+    plays with; ``encode``, where given, writes the network's inputs (of ``observation_shape``) in place
+    of the game's observation (an `rlgames.game.Encoding`'s kernel). Cached: each game compiles once per
+    process (numba does not cache closures on disk)."""
     legal_actions, apply, chance_outcomes = kernels.legal_actions, kernels.apply, kernels.chance_outcomes
-    observation, observer, hash_key = kernels.observation, kernels.observer, kernels.hash_key
+    observation, observer, hash_key = encode or kernels.observation, kernels.observer, kernels.hash_key
     max_actions, max_return, size = kernels.max_actions, float(kernels.max_return), len(initial)
     mask = (1 << TABLE_BITS) - 1
 
     @njit
     def observe(s, x) -> None:
-        """x[F] = the observation of ``s`` from ``observer(s)``."""
+        """x[F] = the network's inputs of ``s`` from ``observer(s)``."""
         x[:] = 0.0
         observation(s, observer(s), x.reshape(observation_shape))
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+from collections.abc import Callable
+
 import numpy as np
 import torch
 from rlgames.models.networks import NNUE, build_network
@@ -14,6 +16,7 @@ from rlgames.train.td.kernels import (
     layout,
 )
 
+from rlgames.evaluators.nnue import encoding_of
 from rlgames.evaluators.outcomes import outcome_count
 from rlgames.game import Game
 from rlgames.train.settings import ConfigError
@@ -24,6 +27,17 @@ Dims = tuple[int, int, int, int]
 the outcome head (0: one tanh value; `rlgames.train.td.kernels`)."""
 
 
+def td_inputs(game: Game, inputs: str) -> tuple[Callable[..., None], tuple[int, ...]]:
+    """The kernel writing what a network reading ``inputs`` (`TDConfig.inputs`) takes, and its shape: the
+    observation, or the game's encoding of that name (`rlgames.game.Encoding`)."""
+    if inputs and inputs not in game.encodings:
+        known = ", ".join(game.encodings) or "none"
+        raise ConfigError(f"inputs: {game.name} has no encoding {inputs!r} (its encodings: {known})")
+    dense = encoding_of(game, (inputs,) if inputs else ())
+    assert dense is not None  # the observation, or an encoding
+    return dense
+
+
 def network_dims(game: Game, config: TDConfig) -> Dims:
     """The `Dims` of ``config``'s network for ``game``; with ``outcomes``, R is the game's largest return,
     which must be a whole number of points."""
@@ -32,7 +46,7 @@ def network_dims(game: Game, config: TDConfig) -> Dims:
         points = int(game.kernels.max_return)
         if points != game.kernels.max_return or points < 1:
             raise ConfigError(f"outcomes: {game.name}'s returns are not whole points (up to {game.kernels.max_return})")
-    return math.prod(game.observation_shape), config.accumulator, config.hidden, points
+    return math.prod(td_inputs(game, config.inputs)[1]), config.accumulator, config.hidden, points
 
 
 def initial_params(dims: Dims, config: TDConfig) -> np.ndarray:
@@ -65,19 +79,34 @@ def value_path(params: np.ndarray, dims: Dims) -> dict[str, torch.Tensor]:
     return {name: torch.from_numpy(np.ascontiguousarray(array)) for name, array in arrays.items()}
 
 
-def to_network(params: np.ndarray, dims: Dims, game: Game, seed: int) -> NNUE:
-    """The `NNUE` whose value path holds ``params``; its policy head keeps its initialisation (``seed``)."""
+def to_network(params: np.ndarray, dims: Dims, game: Game, seed: int, inputs: str = "") -> NNUE:
+    """The `NNUE` reading ``inputs`` (`TDConfig.inputs`) whose value path holds ``params``; its policy head
+    keeps its initialisation (``seed``)."""
     network: NNUE = build_network(  # type: ignore[assignment]
-        game, "nnue", seed=seed, accumulator=dims[1], hidden=dims[2], outcomes=dims[3]
+        game,
+        "nnue",
+        seed=seed,
+        accumulator=dims[1],
+        hidden=dims[2],
+        outcomes=dims[3],
+        inputs=(inputs,) if inputs else (),
     )
     network.load_state_dict(value_path(params, dims), strict=False)
     return network
 
 
-def from_network(network: NNUE) -> np.ndarray:
-    """float32[P]: the flat parameters of ``network``'s value path (inverse of `to_network`)."""
+def from_network(network: NNUE, features: int = 0) -> np.ndarray:
+    """float32[P]: the flat parameters of ``network``'s value path (inverse of `to_network`); with
+    ``features`` beyond the network's inputs, their first-layer rows at 0 (a network of the observation
+    starting one of an encoding that extends it: the same values until TD teaches the new rows)."""
     w1, b1, w2, b2, w3, b3 = network.export()
+    w1 = _padded(w1, features)
     return np.concatenate([w1.ravel(), b1, w2.ravel(), b2, w3.ravel(), np.atleast_1d(b3)]).astype(np.float32)
+
+
+def _padded(w1: np.ndarray, features: int) -> np.ndarray:
+    """``w1`` with rows of zeros up to ``features`` rows."""
+    return np.vstack([w1, np.zeros((max(features - len(w1), 0), w1.shape[1]), dtype=w1.dtype)])
 
 
 OUTCOME_START = 0.1
@@ -88,8 +117,10 @@ def outcomes_from_value(network: NNUE, dims: Dims) -> np.ndarray:
     """float32[P]: the parameters of an outcome head of ``dims`` started from a one-value ``network`` of the
     same layers (a win/loss network going on at full scoring): the layers as they are, P(win) from the
     value (``tanh z = 2 sigmoid(2 z) - 1``: the output's weights doubled), the other outcomes at
-    `OUTCOME_START` whatever the position (zero weights), for TD to learn."""
+    `OUTCOME_START` whatever the position (zero weights), for TD to learn; the first layer's rows of
+    inputs beyond the network's at 0 (`from_network`)."""
     w1, b1, w2, b2, w3, b3 = network.export()
+    w1 = _padded(w1, dims[0])
     k_out = outcome_count(dims[3])
     head = np.zeros((len(w3), k_out), dtype=np.float32)
     head[:, 0] = 2.0 * w3

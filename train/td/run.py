@@ -6,6 +6,7 @@ killed run resumes exactly."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -32,6 +33,7 @@ from rlgames.train.td.network import (
     from_network,
     initial_params,
     network_dims,
+    td_inputs,
     to_network,
 )
 
@@ -44,18 +46,20 @@ from rlgames.parallel import LOCAL, Backend, GameRecipe, game_recipe, map_ordere
 CHECKPOINT = "latest.pt"
 
 
-def compile_ops(game: Game | GameRecipe, opponent: str = "heuristic") -> TDOps:
-    """The game's compiled loops (of a game, or of its `rlgames.parallel.game_recipe` in a worker); the kernel
-    of the evaluator named ``opponent`` plays ``HEURISTIC`` (a game without a hand-crafted evaluator has none
-    when that is ``"heuristic"``)."""
+def compile_ops(game: Game | GameRecipe, opponent: str = "heuristic", inputs: str = "") -> TDOps:
+    """The game's compiled loops (of a game, or of its `rlgames.parallel.game_recipe` in a worker) for a
+    network reading ``inputs`` (`TDConfig.inputs`); the kernel of the evaluator named ``opponent`` plays
+    ``HEURISTIC`` (a game without a hand-crafted evaluator has none when that is ``"heuristic"``)."""
     if not isinstance(game, Game):
         game = rebuild_game(game)
+    encode, shape = td_inputs(game, inputs)
     if opponent == "heuristic" and game.heuristic is None:
-        return make_td_ops(game.kernels, tuple(game.observation_shape), game.initial_compact_state(), no_heuristic)
-    kernel = load_evaluator(opponent, game).kernel
-    if kernel is None:
-        raise ConfigError(f"opponent {opponent!r} has no compiled kernel for {game.name}")
-    return make_td_ops(game.kernels, tuple(game.observation_shape), game.initial_compact_state(), kernel)
+        kernel = no_heuristic
+    else:
+        kernel = load_evaluator(opponent, game).kernel
+        if kernel is None:
+            raise ConfigError(f"opponent {opponent!r} has no compiled kernel for {game.name}")
+    return make_td_ops(game.kernels, shape, game.initial_compact_state(), kernel, encode)
 
 
 def match_summary(returns: np.ndarray) -> dict[str, float]:
@@ -115,7 +119,7 @@ def evaluate(
             items,
             workers=min(workers, len(items)),
             setup=compile_ops,
-            setup_args=(game_recipe(game), config.opponent),
+            setup_args=(game_recipe(game), config.opponent, config.inputs),
             local=ops,
             backend=backend,
         )
@@ -162,7 +166,7 @@ class Run:
             self._resume()
         elif (out / CHECKPOINT).exists():
             raise ValueError(f"{out} already holds a run: pass --resume to continue it, or another --out")
-        self.ops = compile_ops(game, config.opponent)
+        self.ops = compile_ops(game, config.opponent, config.inputs)
         self.previous = self.params.copy()
         self.logger = RunLogger(out, echo)
         self.logger.config(dataclasses.asdict(config), self.games)
@@ -225,7 +229,7 @@ class Run:
     def save(self, path: Path) -> None:
         save_checkpoint(
             path,
-            network=to_network(self.params, self.dims, self.game, self.config.seed),
+            network=to_network(self.params, self.dims, self.game, self.config.seed, self.config.inputs),
             game=self.game,
             counters={"games": self.games, "rng": [int(w) for w in self.rng]},
             config=dataclasses.asdict(self.config),
@@ -234,21 +238,28 @@ class Run:
     def _initial_weights(self, path: str) -> np.ndarray:
         """The parameters of the network at ``path``: a TD network of this run's size for this game (under
         any scoring of it), with this run's head, or with one value where this run learns outcomes (its
-        value's layers start them: `outcomes_from_value`)."""
+        value's layers start them: `outcomes_from_value`); reading this run's inputs, or the observation
+        where this run's encoding extends it (`rlgames.game.Encoding.extends_observation`: the other rows
+        start at 0)."""
         network, _ = load_network(Path(path), self.game, rescore=True)
         features, width, hidden, points = self.dims
+        rows = {features}
+        if self.config.inputs and self.game.encodings[self.config.inputs].extends_observation:
+            rows.add(math.prod(self.game.observation_shape))
         if (
             not isinstance(network, NNUE)
-            or [w.shape for w in network.export()[:3:2]] != [(features, width), (width, hidden)]
+            or [w.shape[1] for w in network.export()[:3:2]] != [width, hidden]
+            or network.export()[0].shape[0] not in rows
             or network.points not in (points, 0)
         ):
             raise ConfigError(
                 f"init {path}: not a TD network of {width} + {hidden} units for {self.game.name}"
                 + (f" with the outcomes of up to {points} points or one value" if points else " with one value")
+                + (f", reading {self.config.inputs} or the observation" if len(rows) > 1 else "")
             )
         if network.points != points:
             return outcomes_from_value(network, self.dims)
-        return from_network(network)
+        return from_network(network, features)
 
     def _resume(self) -> None:
         path = self.out / CHECKPOINT

@@ -20,6 +20,7 @@ from rlgames.games.backgammon.doubling import (
     before_roll,
     is_cube_decision,
 )
+from rlgames.games.backgammon.encoding import ENCODINGS
 from rlgames.games.backgammon.moves import NUM_ACTIONS, PASS
 from rlgames.games.backgammon.rules import (
     KERNELS,
@@ -276,6 +277,7 @@ class Backgammon(Game):
     move_separator = "; "
     """Moves hold spaces and chance outcomes commas: a line of moves separates them by semicolons."""
     heuristic = ".evaluator:BackgammonEvaluator"
+    encodings = ENCODINGS
     evaluators: ClassVar[dict[str, str]] = {"pubeval": ".evaluator:PubevalEvaluator"}
     default_agent = "expectiminimax(plies=2)"
 
