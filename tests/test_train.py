@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 import signal
 import subprocess
@@ -914,11 +915,16 @@ def test_sigterm_stops_the_cli_at_a_checkpoint_and_resume_ends_as_an_uninterrupt
     run_dir = tmp_path / "stopped"
     args = ["tic_tac_toe", "--preset", "smoke", "--config", str(tmp_path / "o.json"), "--run-dir", str(run_dir)]
     command = [sys.executable, "-m", "rlgames.train", *args, "--iterations", "1000"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    environment = {**os.environ, "PYTHONFAULTHANDLER": "1"}  # SIGABRT prints every thread's stack
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=environment)
     try:
         wait_for_checkpoint(process, run_dir / CHECKPOINT, iteration=1)
         process.send_signal(signal.SIGTERM)
-        _, err = process.communicate(timeout=120)
+        try:
+            _, err = process.communicate(timeout=120)
+        except subprocess.TimeoutExpired:  # seen once under a loaded CI run: say where it hangs
+            process.send_signal(signal.SIGABRT)
+            pytest.fail(f"the stopped run did not exit; its threads:\n{process.communicate(timeout=30)[1]}")
     finally:
         process.kill()
     assert process.returncode == 130 and err.strip().endswith("interrupted: continue with --resume"), err
