@@ -17,8 +17,6 @@ whichever player's features are asked for first.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
@@ -26,7 +24,6 @@ from rlgames.game import Encoding
 from rlgames.games.backgammon.evaluator_terms import (
     ANCHORS_MOVER,
     BLOTS_MOVER,
-    DEFAULT_WEIGHTS,
     HOME_POINTS_MOVER,
     HOME_VALUE,
     KEITH_LEAD,
@@ -39,9 +36,11 @@ from rlgames.games.backgammon.evaluator_terms import (
     RACE,
     SCALE,
     SHOT_RISK_MOVER,
+    _DEFAULT_WEIGHTS,
     features,
     gammon_chances,
     race_value,
+    value_of_features,
 )
 from rlgames.games.backgammon.rules import OBSERVATION_SHAPE, observation, perspective, view
 from rlgames.jit.stack import stack_float64, stack_int64
@@ -82,7 +81,6 @@ EXPERT_SIZE = OBSERVATION_SIZE + len(EXPERT_NAMES)
 _PAIRS = (BLOTS_MOVER, SHOT_RISK_MOVER, HOME_POINTS_MOVER, OUTER_POINTS_MOVER, ANCHORS_MOVER, PRIME_MOVER)
 """The first index of each per-side pair of `evaluator_terms.FEATURE_NAMES`, in `EXPERT_NAMES`' order."""
 _PAIR_SCALE = np.array([8.0, 50.0, HOME_VALUE.sum(), OUTER_VALUE.sum(), 6.0, 25.0])
-_WEIGHTS = np.array(DEFAULT_WEIGHTS)
 
 
 @njit(cache=True)
@@ -107,12 +105,7 @@ def expert(s, player, out) -> None:
         x[4 + 2 * k] = f[mine] / _PAIR_SCALE[k]
         x[5 + 2 * k] = f[theirs] / _PAIR_SCALE[k]
     race = race_value(roller, f[KEITH_LEAD], f[KEITH_TOTAL])
-    value = race
-    if f[RACE] == 0.0:
-        score = 0.0
-        for i in range(NUM_FEATURES):
-            score += _WEIGHTS[i] * f[i]
-        value = math.tanh(score / SCALE)
+    value = value_of_features(roller, f, _DEFAULT_WEIGHTS, SCALE)
     x[16] = (1.0 + sign * race) / 2.0
     x[17] = (1.0 + sign * value) / 2.0
     race_now = f[RACE] > 0.0

@@ -599,6 +599,12 @@ def evaluate(own, opp, weights, scale: float) -> float:
     in [-1, 1] of the board for the player on roll, ``own``."""
     f = stack_float64(NUM_FEATURES)
     features(own, opp, f)
+    return value_of_features(own, f, weights, scale)
+
+
+@njit(cache=True, inline="always")
+def value_of_features(own, f, weights, scale: float) -> float:
+    """`evaluate` from the board's `features` ``f``, already computed for the player on roll, ``own``."""
     if f[RACE] > 0.0:
         return race_value(own, f[KEITH_LEAD], f[KEITH_TOTAL])
     score = 0.0
