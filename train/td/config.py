@@ -83,9 +83,8 @@ PRESETS = {
         accumulator=80, hidden=16, alpha=0.01, games=400_000, eval_every=10_000, eval_games=1000, opponent="pubeval"
     ),
     # TD-Gammon 2's outcome outputs for -p scoring_type=full_scoring, started from the shipped win/loss
-    # network (its value gives P(win)); from scratch, 300,000 games at alpha 0.04 then 100,000 at 0.01
-    # played as well; the shipped backgammon_full.pt went on 200,000 games at --set alpha=0.003
-    # (docs/research/gammons.md)
+    # network (its value gives P(win)); the shipped backgammon_full.pt is a larger network with the expert
+    # inputs, trained from scratch (its manifest record's command; docs/research/gammons.md)
     "backgammon_full": TDConfig(
         accumulator=80,
         hidden=16,
