@@ -14,7 +14,9 @@ from rlgames.models.networks import build_network
 from rlgames.arena.compare import CompareConfig, CompareResult, ReferenceRow, Row, reference_spec, summary
 from rlgames.arena.stats import ScoreEstimate, trinomial
 from rlgames.arena.openings import plies_for
+from rlgames.arena.journal import JOURNAL
 from rlgames.cli import main
+from journal_checks import count_played, stopped_after
 
 
 @pytest.fixture(scope="module")
@@ -342,3 +344,36 @@ def test_bad_mcts_input_is_one_line(nnue_checkpoint, tmp_path, capsys, argv, mes
     assert exit_status(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_a_stopped_compare_resumes_its_matches(tmp_path, monkeypatch, capsys, nnue_checkpoint):
+    out = tmp_path / "compare"
+    argv = ["compare", "tic_tac_toe", "--learned", str(nnue_checkpoint), "--depths", "1,2", "--no-time"]
+    argv += ["--games", "4", "--reference", "random", "--out", str(out), "--no-progress"]
+    assert main(argv) == 0
+    whole = json.loads((out / "compare.json").read_text())
+    journals = sorted(path.parent.name for path in out.glob(f"*/{JOURNAL}"))
+    assert journals == sorted(
+        f"depth-{depth}{suffix}"
+        for depth in (1, 2)
+        for suffix in ("", "-reference-1-learned", "-reference-1-hand-crafted")
+    )
+    (out / "depth-2" / JOURNAL).unlink()  # stopped in the second budget's head-to-head match
+    stopped_after(out / "depth-2-reference-1-learned" / JOURNAL, 0)
+    (out / "depth-2-reference-1-hand-crafted" / JOURNAL).unlink()
+    assert main(argv) == 2
+    assert "resume it (--resume)" in capsys.readouterr().err
+    played = count_played(monkeypatch)
+    assert main([*argv, "--resume"]) == 0
+    assert len(played) == 3 * 4  # the second budget's three matches, and nothing of the first
+    resumed = json.loads((out / "compare.json").read_text())
+    assert untimed(resumed) == untimed(whole)
+
+
+def untimed(record: dict) -> list:
+    """A compare.json's games and scores, without the measured times per move."""
+    rows = [(row["budget"] if "budget" in row else row["label"], row["wins"], row["draws"], row["losses"], row["score"])
+            for row in record["rows"]]  # fmt: skip
+    references = [(row["budget"], row[side]["wins"], row[side]["losses"], row[side]["score"])
+                  for row in record["references"] for side in ("learned", "hand_crafted")]  # fmt: skip
+    return [rows, references]

@@ -4,10 +4,11 @@
 >>> result = run_arena(ArenaConfig("tic_tac_toe", ("random", "solver"), games=20, seed=1))
 >>> write_results(result, "arena-out")  # results.json, games.csv, report.md, elo.png, scores.png
 
-Modules: `tournament` (scheduling and running), `match` (one game), `openings`, `positions` (lines of
-moves in files, labelled or not), `sampling` (labelled files from varied games), `whole_games` (keeping a
-result against the exact solver), `scores` (pair results), `elo` (maximum-likelihood ratings), `sprt`,
-`report`, `plots`, `tblog` (TensorBoard); the progress bar is tqdm's.
+Modules: `tournament` (scheduling and running), `match` (one game), `journal` (each game written as it
+ends, so that a stopped match resumes), `openings`, `positions` (lines of moves in files, labelled or not),
+`sampling` (labelled files from varied games), `whole_games` (keeping a result against the exact solver),
+`scores` (pair results), `elo` (maximum-likelihood ratings), `sprt`, `report`, `plots`, `tblog`
+(TensorBoard); the progress bar is tqdm's.
 """
 
 from rlgames.arena.elo import EloFit, fit_elo

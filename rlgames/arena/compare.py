@@ -51,6 +51,7 @@ from rlgames.arena.report import (
     score_text,
     write_results,
 )
+from rlgames.arena.journal import JOURNAL, refuse_overwrite
 from rlgames.arena.sprt import SprtConfig, SprtResult
 from rlgames.agents.external import PROTOCOLS
 from rlgames.agents.spec import AgentSpec, check_spec, parameters
@@ -300,14 +301,25 @@ class CompareResult:
 
 
 def run_compare(
-    config: CompareConfig, *, progress: bool = False, echo: Callable[[str], None] = lambda line: None
+    config: CompareConfig,
+    *,
+    progress: bool = False,
+    echo: Callable[[str], None] = lambda line: None,
+    out: str | Path | None = None,
+    resume: bool = False,
 ) -> CompareResult:
-    """Plays every budget's match in turn; ``echo`` gets a line as each starts and ends."""
+    """Plays every budget's match in turn; ``echo`` gets a line as each starts and ends. With ``out`` each
+    match keeps a journal in its folder there (`match_folder`; `rlgames.arena.journal`), and ``resume``
+    takes the games of a stopped compare from them instead of playing them again; without ``resume``,
+    journals already there are refused before any game is played."""
     game = load_game(config.game, **dict(config.game_params))
     plies = config.opening_plies if config.opening_plies is not None else plies_for(game, config.games // 2)
     rows, matches, references, reference_matches = [], [], [], []
+    if out is not None and not resume:
+        for folder in match_folders(config):
+            refuse_overwrite(Path(out) / folder / JOURNAL)
 
-    def play(specs: tuple[str, str], sprt: SprtConfig | None) -> ArenaResult:
+    def play(specs: tuple[str, str], sprt: SprtConfig | None, folder: str) -> ArenaResult:
         arena = ArenaConfig(
             config.game,
             specs,
@@ -320,18 +332,22 @@ def run_compare(
             sprt=sprt,
             backend=config.backend,
         )
-        return run_arena(arena, progress=progress)
+        journal = None if out is None else Path(out) / folder / JOURNAL
+        return run_arena(arena, progress=progress, journal=journal, resume=resume)
 
     for label, budget in config.budgets():
         specs = config.specs(budget)
         echo(f"{label}: {specs[0]} against {specs[1]}, {config.games} games")
-        matches.append(play(specs, config.sprt))
+        matches.append(play(specs, config.sprt, folder_name(label)))
         rows.append(row_of(label, matches[-1]))
         echo(f"{label}: {row_text(rows[-1])}")
-        for reference in config.references:
+        for number, reference in enumerate(config.references, 1):
             played = reference_spec(reference, config.reference_budget(budget))
             echo(f"{label}: both sides against the reference {played}, {config.games} games each")
-            pair = (play((specs[LEARNED], played), None), play((specs[HAND_CRAFTED], played), None))
+            pair = (
+                play((specs[LEARNED], played), None, reference_folder(label, number, "learned")),
+                play((specs[HAND_CRAFTED], played), None, reference_folder(label, number, "hand-crafted")),
+            )
             reference_matches.append(pair)
             references.append(ReferenceRow(label, played, row_of(label, pair[0]), row_of(label, pair[1])))
             echo(f"{label}: {reference_text(references[-1])}")
@@ -656,6 +672,22 @@ def folder_name(label: str) -> str:
     return f"{unit}-{amount}" if unit == "simulations" else label.replace(" ", "-")
 
 
+def reference_folder(label: str, number: int, side: str) -> str:
+    """The folder of a side's match against the ``number``-th reference at budget ``label``:
+    ``depth-4-reference-1-learned``."""
+    return f"{folder_name(label)}-reference-{number}-{side}"
+
+
+def match_folders(config: CompareConfig) -> list[str]:
+    """Every match's folder, in the order the matches are played."""
+    folders = []
+    for label, _ in config.budgets():
+        folders.append(folder_name(label))
+        for number in range(1, len(config.references) + 1):
+            folders += [reference_folder(label, number, side) for side in ("learned", "hand-crafted")]
+    return folders
+
+
 def write_compare(result: CompareResult, out: str | Path) -> Path:
     """Writes report.md, compare.json, compare.png, and each match's files in a subfolder; returns ``out``."""
     folder = Path(out)
@@ -666,7 +698,7 @@ def write_compare(result: CompareResult, out: str | Path) -> Path:
         played = [(row, pair) for row, pair in zip(result.references, result.reference_matches) if row.label == label]
         for number, (_, pair) in enumerate(played, 1):
             for side, match in zip(("learned", "hand-crafted"), pair):
-                write_results(match, folder / f"{folder_name(label)}-reference-{number}-{side}")
+                write_results(match, folder / reference_folder(label, number, side))
     (folder / "compare.json").write_text(json.dumps(as_dict(result), indent=2) + "\n")
     (folder / "report.md").write_text(markdown(result))
     plot_compare(result, folder / "compare.png")

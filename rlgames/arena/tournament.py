@@ -21,6 +21,7 @@ import contextlib
 import dataclasses
 import itertools
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Generator, Sequence
 
 import numpy as np
@@ -28,6 +29,7 @@ from tqdm import tqdm
 
 from rlgames.agents.spec import load_agent, parse_spec
 from rlgames.arena.elo import EloFit, fit_elo
+from rlgames.arena.journal import JournalWriter, identity, read_journal, refuse_overwrite
 from rlgames.arena.match import GameRecord, ScheduledGame, play_game
 from rlgames.arena.openings import file_openings, random_openings
 from rlgames.arena.positions import Line
@@ -145,11 +147,20 @@ def choose_openings(config: ArenaConfig, game: Game) -> list[Line]:
     return random_openings(game, count, config.opening_plies, rng)
 
 
-def run_arena(config: ArenaConfig, *, game: Game | None = None, progress: bool = False) -> ArenaResult:
+def run_arena(
+    config: ArenaConfig,
+    *,
+    game: Game | None = None,
+    progress: bool = False,
+    journal: str | Path | None = None,
+    resume: bool = False,
+) -> ArenaResult:
     """Plays the tournament (stopping early when an SPRT decides) and fits the Elo ratings; ``progress``
     draws a bar on stderr. ``game`` plays a `Game` instance (one the registry need not know) instead of
     loading ``config.game``, which must then be its name, with no ``config.game_params``: the result's
-    config records the instance's parameters."""
+    config records the instance's parameters. ``journal`` is a file that gets every game as it finishes
+    (`rlgames.arena.journal`); with ``resume`` the games it holds are taken from it, not played again (a
+    missing journal starts afresh), and without, an existing one is refused."""
     if game is None:
         game = load_game(config.game, **dict(config.game_params))
     else:
@@ -160,15 +171,24 @@ def run_arena(config: ArenaConfig, *, game: Game | None = None, progress: bool =
             )
         config = dataclasses.replace(config, game_params=tuple(game.params.items()))
     scheduled = schedule(config, game)
+    header = identity(config.game, config.game_params, config.specs, config.seed)
+    kept = _kept_games(journal, resume, header, scheduled)
+    writer = JournalWriter(journal, header, kept.values()) if journal is not None else None
     records: list[GameRecord] = []
     pairs = [0, 0, 0, 0, 0]  # player 0's pentanomial counts against player 1, for the SPRT
     halves: dict[int, float] = {}  # opening -> player 0's score in the pair's first finished game
     status = None
     with (
         tqdm(total=len(scheduled), unit="game", disable=not progress) as bar,
-        contextlib.closing(_played(config, game, scheduled)) as played,
+        contextlib.closing(_played(config, game, [g for g in scheduled if g.index not in kept])) as played,
+        contextlib.closing(writer) if writer is not None else contextlib.nullcontext(),
     ):
-        for record in played:
+        for scheduled_game in scheduled:
+            record = kept.get(scheduled_game.index)
+            if record is None:
+                record = next(played)
+                if writer is not None:
+                    writer.add(record)
             records.append(record)
             bar.update()
             if config.sprt is not None and record.game.opening_index in halves:
@@ -189,6 +209,20 @@ def run_arena(config: ArenaConfig, *, game: Game | None = None, progress: bool =
     )
 
 
+def _kept_games(
+    journal: str | Path | None, resume: bool, header: dict[str, Any], scheduled: list[ScheduledGame]
+) -> dict[int, GameRecord]:
+    """The games of ``journal`` to keep, by index: none without one, or where it is not to be resumed."""
+    if journal is None:
+        return {}
+    if not resume:
+        refuse_overwrite(journal)
+        return {}
+    if not Path(journal).exists():
+        return {}
+    return {record.game.index: record for record in read_journal(journal, header, scheduled)}
+
+
 def _first_player_score(record: GameRecord) -> float:
     """Player 0's score (whatever its colour) in a game of a two-player match."""
     return record.score if record.game.first == 0 else 1.0 - record.score
@@ -197,7 +231,9 @@ def _first_player_score(record: GameRecord) -> float:
 def _played(config: ArenaConfig, game: Game, scheduled: list[ScheduledGame]) -> Generator[GameRecord, None, None]:
     """The games' records in schedule order, played here or by ``config.workers`` processes
     (`rlgames.parallel`), each building its own game from the registry name and parameters, and its
-    agents."""
+    agents (none are built where no game is left to play)."""
+    if not scheduled:
+        return
     agents = _build(game, config.specs)  # a bad spec fails here, not in a worker
     yield from map_ordered(
         _play,

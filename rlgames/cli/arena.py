@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rlgames.cli.common import (
@@ -51,7 +52,12 @@ def cmd_arena(args: argparse.Namespace) -> int:
         sprt=sprt_from_args(args),
         backend=backend_from_args(args),
     )
-    result = run_arena(config, progress=progress_wanted(args))
+    from rlgames.arena.journal import JOURNAL
+
+    if args.resume and args.out is None:
+        raise ValueError("--resume continues the match whose games are in --out DIR: give --out")
+    journal = None if args.out is None else Path(args.out) / JOURNAL
+    result = run_arena(config, progress=progress_wanted(args), journal=journal, resume=args.resume)
     print(console_report(result))
     if args.out is not None:
         folder = write_results(result, args.out)
@@ -82,7 +88,17 @@ def add_arena_verb(verbs: argparse._SubParsersAction) -> None:
     arena.add_argument("specs", nargs="+", metavar="SPEC", help="two or more agent specs")
     arena.add_argument("--games", type=int, default=100, help="games per pair, even (default 100)")
     arena.add_argument("--seed", type=int, default=0, help="seed of the openings, agents and chance (default 0)")
-    arena.add_argument("--out", metavar="DIR", help="folder for results.json, games.csv, report.md and the plots")
+    arena.add_argument(
+        "--out",
+        metavar="DIR",
+        help="folder for results.json, games.csv, report.md and the plots, and games.jsonl, where each game is "
+        "written as it ends",
+    )
+    arena.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the match whose games are in --out DIR's games.jsonl: play only the games it lacks",
+    )
     arena.add_argument("--workers", type=int, default=1, help="processes playing games (default 1)")
     add_backend_arguments(arena)
     arena.add_argument(

@@ -94,8 +94,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
     for reference in config.references:  # a bad spec, a missing engine or option fails now
         agent = load_agent(reference_spec(reference, config.reference_budget(config.budgets()[0][1])), game)
         getattr(agent, "close", lambda: None)()
-    result = run_compare(config, progress=progress_wanted(args), echo=lambda line: print(line, flush=True))
-    out = write_compare(result, args.out or f"compare-{args.game}")
+    out = args.out or f"compare-{args.game}"
+    result = run_compare(
+        config,
+        progress=progress_wanted(args),
+        echo=lambda line: print(line, flush=True),
+        out=out,
+        resume=args.resume,
+    )
+    write_compare(result, out)
     print(summary(result))
     print(f"wrote report.md, compare.json, compare.png and each budget's games to {out}")
     return 0
@@ -194,6 +201,15 @@ def add_compare_verb(verbs: argparse._SubParsersAction) -> None:
         "(depth or time) unless its spec sets one; repeatable",
     )
     add_sprt_arguments(compare, "each budget's match")
-    compare.add_argument("--out", metavar="DIR", help="the report's folder (default compare-GAME)")
+    compare.add_argument(
+        "--out",
+        metavar="DIR",
+        help="the report's folder (default compare-GAME); each match writes its games there as they end",
+    )
+    compare.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue a stopped compare from the games in --out: play only the games it lacks",
+    )
     add_progress_flag(compare)
     compare.set_defaults(run=cmd_compare)
