@@ -100,6 +100,14 @@ def test_another_matchs_journal_and_an_existing_one_are_refused(tmp_path):
         run_arena(config(games=4), journal=other, resume=True)
 
 
+def test_a_match_that_failed_before_its_first_game_blocks_nothing(tmp_path):
+    journal = tmp_path / JOURNAL
+    with pytest.raises(ValueError, match="depth"):
+        run_arena(config(games=4, specs=("alphabeta(depth=two)", "random")), journal=journal)
+    assert len(journal.read_text().splitlines()) == 1  # the match's line, no game
+    assert len(run_arena(config(games=4), journal=journal).records) == 4
+
+
 def test_a_game_scheduled_elsewhere_is_refused(tmp_path):
     journal = tmp_path / JOURNAL
     run_arena(config(games=4), journal=journal)

@@ -309,7 +309,7 @@ def run_compare(
     resume: bool = False,
 ) -> CompareResult:
     """Plays every budget's match in turn; ``echo`` gets a line as each starts and ends. With ``out`` each
-    match keeps a journal in its folder there (`match_folder`; `rlgames.arena.journal`), and ``resume``
+    match keeps a journal in its folder there (`match_folders`; `rlgames.arena.journal`), and ``resume``
     takes the games of a stopped compare from them instead of playing them again; without ``resume``,
     journals already there are refused before any game is played."""
     game = load_game(config.game, **dict(config.game_params))

@@ -115,9 +115,17 @@ class JournalWriter:
 
 
 def refuse_overwrite(path: str | Path) -> None:
-    """Raises `JournalError` where ``path`` holds a journal already: a new match there would lose its games."""
-    if Path(path).exists():
+    """Raises `JournalError` where ``path`` holds the games of a match already: a new match there would lose
+    them. A journal without a game (a match that failed before its first game ended) is nothing to lose."""
+    if _holds_games(Path(path)):
         raise JournalError(f"{path} holds the games of an earlier match: resume it (--resume) or choose another --out")
+
+
+def _holds_games(path: Path) -> bool:
+    if not path.exists():
+        return False
+    with open(path) as handle:
+        return handle.readline() != "" and handle.readline() != ""
 
 
 def _parse(line: str) -> dict[str, Any] | None:
