@@ -440,20 +440,19 @@ def test_outcomes_start_from_a_one_value_network_with_its_values() -> None:
     assert np.ptp(before) > 0.01
 
 
-def test_an_expert_network_is_an_nnue_evaluator_with_the_trainers_values(tmp_path) -> None:
-    """A network of backgammon's ``expert`` encoding: the trainer's kernels, the compiled evaluator and torch
-    give the same values, before and after a checkpoint."""
+@pytest.mark.parametrize("inputs", ["expert", "expert_escapes"])
+def test_an_expert_network_is_an_nnue_evaluator_with_the_trainers_values(tmp_path, inputs) -> None:
+    """A network of backgammon's ``expert`` encoding (or ``expert_escapes``): the trainer's kernels, the
+    compiled evaluator and torch give the same values, before and after a checkpoint."""
     game = rlgames.load_game("backgammon", scoring_type="full_scoring")
-    config = dataclasses.replace(
-        td.PRESETS["backgammon_full"], inputs="expert", accumulator=12, hidden=8, init_range=0.5
-    )
+    config = dataclasses.replace(td.PRESETS["backgammon_full"], inputs=inputs, accumulator=12, hidden=8, init_range=0.5)
     dims = td.network_dims(game, config)
-    assert dims[0] == game.encodings["expert"].size > int(np.prod(game.observation_shape))
+    assert dims[0] == game.encodings[inputs].size > int(np.prod(game.observation_shape))
     params = td.initial_params(dims, config)
     states = random_decisions(game, 12, seed=2)
-    ours = td.compile_ops(game, "pubeval", "expert").values(params, dims, np.array([s.compact for s in states]))
+    ours = td.compile_ops(game, "pubeval", inputs).values(params, dims, np.array([s.compact for s in states]))
     assert np.ptp(ours) > 0.01
-    network = td.to_network(params, dims, game, seed=0, inputs="expert")
+    network = td.to_network(params, dims, game, seed=0, inputs=inputs)
     save_checkpoint(tmp_path / "expert.pt", network=network, game=game)
     loaded, _ = load_network(tmp_path / "expert.pt", game)
     for net in (network, loaded):

@@ -1,4 +1,4 @@
-"""Backgammon's ``expert`` network input: TD-Gammon's board, then the hand-crafted evaluator's view of it.
+"""Backgammon's ``expert`` network inputs: TD-Gammon's board, then the hand-crafted evaluator's view of it.
 
 TD-Gammon 0.0 learnt from the raw board alone; TD-Gammon 1.0 gave the same network hand-crafted
 features beside it (Tesauro 1992, 1995), as GNU Backgammon's networks still do. `expert` writes the
@@ -9,6 +9,10 @@ of ``player``: the features of the hand-crafted heuristic (`evaluator_terms.feat
 of the gammons and backgammons of either side (`evaluator_terms.gammon_chances`). What the board alone
 cannot say without search (the direct shots, the race's normal model, the gammon races) is then one input
 away, and the network learns how much each is worth.
+
+``expert_escapes`` adds four terms after those (`ESCAPE_NAMES`): the escapes of each side's rearmost
+checker and the containment of each side's points (`rlgames.games.backgammon.escapes`), the blockade
+terms GNU Backgammon's networks read beside the board and the heuristic does not compute.
 
 The heuristic's terms are defined for the player on roll (`rules.perspective`); the features are
 computed that way and then read from ``player``'s side, so that the same position gives the same inputs
@@ -42,6 +46,7 @@ from rlgames.games.backgammon.evaluator_terms import (
     race_value,
     value_of_features,
 )
+from rlgames.games.backgammon.escapes import back_escapes, containment
 from rlgames.games.backgammon.rules import OBSERVATION_SHAPE, observation, perspective, view
 from rlgames.jit.stack import stack_float64, stack_int64
 
@@ -114,4 +119,26 @@ def expert(s, player, out) -> None:
     x[20], x[21] = gammon_chances(theirs_row, mine_row, not on_roll, race_now)
 
 
-ENCODINGS = {"expert": Encoding(expert, EXPERT_SIZE, extends_observation=True)}
+ESCAPE_NAMES = ("back_escapes_mine", "back_escapes_theirs", "containment_mine", "containment_theirs")
+"""The inputs after `EXPERT_NAMES` in ``expert_escapes``: per side, the escapes of its rearmost checker
+and how well its points contain the other's checkers (`rlgames.games.backgammon.escapes`), each in [0, 1]."""
+EXPERT_ESCAPES_SIZE = EXPERT_SIZE + len(ESCAPE_NAMES)
+
+
+@njit(cache=True)
+def expert_escapes(s, player, out) -> None:
+    """``out``: float32[`EXPERT_ESCAPES_SIZE`], `expert`'s inputs, then `ESCAPE_NAMES` from ``player``'s
+    side."""
+    expert(s, player, out[:EXPERT_SIZE])
+    board = stack_int64(52).reshape((2, 26))
+    view(s, board)
+    mine, theirs = (board[0], board[1]) if perspective(s) == player else (board[1], board[0])
+    x = out[EXPERT_SIZE:]
+    x[0], x[1] = back_escapes(mine, theirs), back_escapes(theirs, mine)
+    x[2], x[3] = containment(mine, theirs), containment(theirs, mine)
+
+
+ENCODINGS = {
+    "expert": Encoding(expert, EXPERT_SIZE, extends_observation=True),
+    "expert_escapes": Encoding(expert_escapes, EXPERT_ESCAPES_SIZE, extends_observation=True),
+}
