@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import rlgames
+from evaluator_checks import random_states
 from rlgames.games.backgammon.encoding import (
     ESCAPE_NAMES,
     EXPERT_ESCAPES_SIZE,
@@ -90,21 +91,9 @@ def test_a_checker_behind_a_full_prime_has_no_escape():
     assert back_escapes(own, enemy) == pytest.approx(2 / 36) and ESCAPES[0b111110] == 2
 
 
-def random_states(count: int, seed: int) -> list[rlgames.State]:
-    rng = np.random.default_rng(seed)
-    states: list[rlgames.State] = []
-    while len(states) < count:
-        state = GAME.new_initial_state().apply(int(rng.integers(30)))
-        while not state.is_terminal() and len(states) < count:
-            states.append(state)
-            actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
-            state = state.apply(int(rng.choice(actions)))
-    return states
-
-
 @pytest.mark.parametrize("player", [0, 1])
 def test_the_encoding_is_expert_then_the_escapes_from_the_players_side(player):
-    for state in random_states(60, seed=player):
+    for state in random_states(GAME, 60, seed=player, max_plies=300):
         out = np.full(EXPERT_ESCAPES_SIZE, np.nan, dtype=np.float32)
         expert_escapes(state.compact, player, out)
         base = np.zeros(EXPERT_SIZE, dtype=np.float32)
