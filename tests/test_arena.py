@@ -215,7 +215,8 @@ def test_cli_arena_prints_the_ranking_and_writes_the_files(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "anchored at random(seed=1)" in printed and "95% interval" in printed and "W  D  L" in printed
     assert [row["opening"] for row in read_games_csv(out)] == ["4", "4", "44", "44"]
-    assert {p.name for p in out.iterdir()} == {"results.json", "games.csv", "report.md", "elo.png", "scores.png"}
+    files = {"results.json", "games.csv", "games.jsonl", "report.md", "elo.png", "scores.png"}
+    assert {p.name for p in out.iterdir()} == files  # games.jsonl: the journal, written as the games ended
     assert any((tmp_path / "tb").iterdir())
 
 
