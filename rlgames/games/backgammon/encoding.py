@@ -92,9 +92,15 @@ _PAIR_SCALE = np.array([8.0, 50.0, HOME_VALUE.sum(), OUTER_VALUE.sum(), 6.0, 25.
 def expert(s, player, out) -> None:
     """``out``: float32[`EXPERT_SIZE`], the observation of ``s`` from ``player`` (flattened), then
     `EXPERT_NAMES` from ``player``'s side."""
-    observation(s, player, out[:OBSERVATION_SIZE].reshape(OBSERVATION_SHAPE))
     board = stack_int64(52).reshape((2, 26))
     view(s, board)
+    _expert_of_view(s, player, board, out)
+
+
+@njit(cache=True)
+def _expert_of_view(s, player, board, out) -> None:
+    """`expert`, given the rules' ``view`` of ``s`` (``board``: the side on roll's row, then the other's)."""
+    observation(s, player, out[:OBSERVATION_SIZE].reshape(OBSERVATION_SHAPE))
     roller, other = board[0], board[1]
     f = stack_float64(NUM_FEATURES)
     features(roller, other, f)
@@ -129,9 +135,9 @@ EXPERT_ESCAPES_SIZE = EXPERT_SIZE + len(ESCAPE_NAMES)
 def expert_escapes(s, player, out) -> None:
     """``out``: float32[`EXPERT_ESCAPES_SIZE`], `expert`'s inputs, then `ESCAPE_NAMES` from ``player``'s
     side."""
-    expert(s, player, out[:EXPERT_SIZE])
     board = stack_int64(52).reshape((2, 26))
     view(s, board)
+    _expert_of_view(s, player, board, out[:EXPERT_SIZE])
     mine, theirs = (board[0], board[1]) if perspective(s) == player else (board[1], board[0])
     x = out[EXPERT_SIZE:]
     x[0], x[1] = back_escapes(mine, theirs), back_escapes(theirs, mine)
