@@ -7,10 +7,11 @@ game finishes: its place in the schedule (index, colours, opening), the outcome,
 players' move times. ``resume=True`` reads the journal back and plays only the games it lacks.
 
 Each game is seeded from the match's seed and its index alone (`rlgames.arena.match`), so the resumed
-match plays the games the uninterrupted one would have, and a journal of an untimed match ends
-byte for byte as an uninterrupted run's. A journal written for another match (other players, another
-seed, a game scheduled from another opening) is refused rather than mixed in. More games than the journal
-holds may be asked for: its games are kept wherever the schedule has them, the rest are played.
+match plays the games the uninterrupted one would have: a journal of an untimed match ends with the
+uninterrupted run's games, its lines differing only in the measured move times. A journal written for
+another match (other players, another seed, a game scheduled from another opening) is refused rather
+than mixed in. More games than the journal holds may be asked for: its games are kept wherever the
+schedule has them, the rest are played.
 """
 
 from __future__ import annotations
