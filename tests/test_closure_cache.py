@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -53,6 +54,33 @@ def test_the_fingerprint_follows_closure_values_arrays_and_called_code():
         return g
 
     assert fingerprint(calling(one)) != fingerprint(calling(two))
+
+
+_FINGERPRINTS = textwrap.dedent("""
+    import rlgames
+    from rlgames.agents import load_agent
+    from rlgames.jit.cache import fingerprint
+
+    game = rlgames.load_game("connect_four")
+    agent = load_agent("alphabeta(depth=2, model=checkpoints/connect_four.nnue.pt)", game)
+    print(fingerprint(agent.evaluator.kernel))
+""")
+
+
+def test_the_fingerprint_is_the_same_whatever_the_string_hash_seed():
+    """An NNUE kernel's options hold a set (fastmath's flags), whose order follows the process's string
+    hash seed: keyed by that order, every process missed the cache, compiled the search again (13 s for
+    chess) and wrote one more file of up to 23 MB."""
+    root = Path(__file__).resolve().parents[1]
+
+    def key(seed: str) -> str:
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        out = subprocess.run([sys.executable, "-c", _FINGERPRINTS], env=env, cwd=root, capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr[-2000:]
+        return out.stdout.split()[-1]
+
+    keys = {key(seed) for seed in ("0", "1", "2")}
+    assert len(keys) == 1, keys
 
 
 def test_a_search_around_a_process_specific_kernel_is_not_cached():

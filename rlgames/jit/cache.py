@@ -11,7 +11,8 @@ processes: a fingerprint of everything its compiled code depends on, followed th
 - every reachable function's bytecode, constants, defaults and compile options;
 - the values of its closure cells and of the globals it names, as they are when `cache_closure` is
   called (numba freezes both into the code): numbers and strings by value, arrays by dtype, shape
-  and a hash of their bytes, tuples item by item;
+  and a hash of their bytes, tuples item by item, sets and dicts (a dispatcher's options: fastmath's flags)
+  sorted, since their order follows the string hash seed, which differs between processes;
 - the modules it names, by name and, for a module read from a file, that file's size and mtime.
 
 An object of any other kind, or a function marked by `never_cache` (the rollout evaluator's kernel,
@@ -174,6 +175,12 @@ class _Walker:
             self.feed(type(obj).__name__, len(obj))
             for item in obj:
                 self.visit(item)
+        elif isinstance(obj, (set, frozenset, dict)):  # in an order that is not the string hash seed's
+            self.feed(type(obj).__name__, len(obj))
+            for key in sorted(obj, key=repr):
+                self.visit(key)
+                if isinstance(obj, dict):
+                    self.visit(obj[key])
         elif isinstance(obj, np.ndarray):
             self.feed("ndarray", obj.dtype.str, obj.shape, hashlib.sha256(np.ascontiguousarray(obj).data).digest())
         elif isinstance(obj, nbtypes.Type):
@@ -183,7 +190,8 @@ class _Walker:
         elif isinstance(obj, CPUDispatcher):
             if getattr(obj, "_rlgames_process_specific", False):
                 raise Uncacheable(f"{obj.py_func.__qualname__} is specific to this process")
-            self.feed("dispatcher", sorted(obj.targetoptions.items(), key=str))
+            self.feed("dispatcher")
+            self.visit(obj.targetoptions)  # e.g. fastmath, a set of flags
             self.visit(obj.py_func)
         elif isinstance(obj, types.FunctionType):
             self._function(obj)
@@ -217,8 +225,8 @@ class _Walker:
         for const in code.co_consts:
             if isinstance(const, types.CodeType):
                 self._code(const, globals_)
-            elif isinstance(const, frozenset):  # its order varies with the string hash seed
-                self.feed("frozenset", sorted(map(repr, const)))
+            elif isinstance(const, frozenset):
+                self.visit(const)
             else:
                 self.feed(const)
         for name in code.co_names:
