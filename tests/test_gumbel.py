@@ -308,3 +308,17 @@ def test_rejects_terminal_and_chance_roots():
         Gumbel(GumbelConfig(), PIG_LINEAR, seed=0).search(chance)
     with pytest.raises(ValueError):
         MultiTreeGumbel(GumbelConfig(), OPEN_LINES, seed=0).search_many([])
+
+
+def test_the_root_ranks_its_candidates_as_a_stable_argsort():
+    """Sequential Halving's ranking of the survivors (`rank_by`) is numpy's stable sort: ties, frequent
+    among equal priors and unvisited children, keep the earlier order."""
+    from rlgames.search.mcts.gumbel_ops import rank_by
+
+    rng = np.random.default_rng(0)
+    for size in (0, 1, 2, 5, 16, 40):
+        keys = rng.integers(0, 4, size).astype(np.float64)
+        items = rng.permutation(size).astype(np.int64)
+        expected = items[np.argsort(keys, kind="stable")]
+        rank_by(keys, items)
+        assert items.tolist() == expected.tolist() and np.all(np.diff(keys) >= 0)

@@ -29,11 +29,13 @@ from rlgames.search.result import SearchResult, SearchStats
 
 class Warmup:
     """``agent`` (built by the caller, so that a bad spec is refused at once) compiled in a background
-    thread started now; ``ready`` is set once its search is compiled, ``error`` holds what stopped the
-    warm-up (the agent's first search then raises it again)."""
+    thread started now; ``rules_ready`` is set once the rules are compiled (step 1: a protocol may call
+    them without waiting for the compiler), ``ready`` once the search is, and ``error`` holds what
+    stopped the warm-up (the agent's first search then raises it again)."""
 
     def __init__(self, agent: Any, game: Game, *, seed: int = 0) -> None:
         self.agent, self.game = agent, game
+        self.rules_ready = threading.Event()
         self.ready = threading.Event()
         self.error: BaseException | None = None
         self._heuristic: Any = None  # the hand-crafted kernel, once compiled
@@ -43,11 +45,13 @@ class Warmup:
     def _warm(self) -> None:
         try:
             warm_rules(first_decision(self.game))
+            self.rules_ready.set()
             self._heuristic = compiled_heuristic(self.game)
             warm_search(self.agent, self.game)
         except Exception as error:  # noqa: BLE001 -- reported by the engine's first search, not lost here
             self.error = error
         finally:
+            self.rules_ready.set()
             self.ready.set()
 
     def fallback(self, state: State) -> SearchResult:

@@ -10,6 +10,10 @@ once, MCTS (nodes = simulations) reports when done and stops within a chunk of s
 agent plays with the budget of its spec. Bad input (an
 illegal move or FEN, an unknown command or option) gets one ``info string`` line naming the problem,
 and the engine keeps its position and keeps running.
+
+On a fresh install the compiled rules themselves take seconds to compile (`rlgames.agents.warmup`). Until
+they are ready, ``position`` is read and checked by python-chess and a ``go`` answered with a random legal
+move of python-chess's (`ColdPosition`): no command waits for the compiler.
 """
 
 from __future__ import annotations
@@ -19,6 +23,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any
+
+import chess
+import numpy as np
 
 from rlgames.agents import load_agent
 from rlgames.agents.base import EngineAgent, Limits
@@ -93,6 +100,53 @@ def score_text(result_value: float, plies_to_end: int | None, centipawns: Callab
     return f"cp {centipawns(result_value)}"
 
 
+@dataclass(frozen=True)
+class ColdPosition:
+    """A ``position`` command read by python-chess, for the moves asked for before chess's compiled rules
+    are ready: ``fen`` (None: the start) and ``moves`` (UCI) rebuild it with the compiled rules later."""
+
+    fen: str | None
+    moves: tuple[str, ...]
+    board: chess.Board
+
+    @classmethod
+    def read(cls, fen: str | None, moves: tuple[str, ...]) -> ColdPosition:
+        """The position; a one-line ValueError names a bad FEN or an illegal move, as the compiled rules'."""
+        try:
+            board = chess.Board() if fen is None else chess.Board(fen)
+        except ValueError as error:
+            raise ValueError(f"chess: bad FEN {fen!r}: {error}") from None
+        if not board.is_valid():
+            raise ValueError(f"chess: bad FEN {fen!r}: python-chess finds it invalid ({board.status()!r})")
+        for move in moves:
+            if cold_ending(board) is not None:
+                raise ValueError(f"chess: cannot play {move!r}: the game is over")
+            try:
+                legal = chess.Move.from_uci(move) in board.legal_moves  # "0000", the null move, is not
+            except ValueError:
+                legal = False
+            if not legal:
+                raise ValueError(f"chess: {move!r} is not a legal move in {board.fen()}")
+            board.push_uci(move)
+        return cls(fen, moves, board)
+
+
+def cold_ending(board: chess.Board) -> str | None:
+    """How the game on ``board`` has ended by rlgames' chess rules (`ChessState.termination`: mate,
+    stalemate, insufficient material, the fifty-move rule or threefold repetition end it at once, as in
+    OpenSpiel, and judged in the rules' order), None while it goes on."""
+    stuck = not any(board.legal_moves)
+    if stuck and board.is_check():
+        return "checkmate"
+    if board.is_insufficient_material():
+        return "insufficient_material"
+    if stuck:
+        return "stalemate"
+    if board.halfmove_clock >= 100:
+        return "fifty_moves"
+    return "repetition" if board.is_repetition(3) else None
+
+
 class UciEngine:
     """The protocol's state: the position, the agent, and the search thread. ``handle(line)`` takes one
     command and returns False after ``quit``; ``run(stdin)`` reads commands until ``quit`` or the end."""
@@ -110,6 +164,8 @@ class UciEngine:
         self.agent = load_agent(spec, game)
         self.warmup = Warmup(self.agent, game)  # compiles in the background: the engine answers at once
         self._state: State | None = None  # None: the start, made when first needed (its rules compile)
+        self._cold: ColdPosition | None = None  # a position read before the compiled rules were ready
+        self._rng = np.random.default_rng(0)  # the cold moves'
         self.hash_mb: float | None = None
         self.overhead_ms = MOVE_OVERHEAD_MS
         self._lock = threading.Lock()
@@ -166,7 +222,9 @@ class UciEngine:
 
     @property
     def state(self) -> State:
-        """The position of the last ``position`` command, or the start."""
+        """The position of the last ``position`` command, or the start, by the compiled rules."""
+        if self._cold is not None:
+            self._state, self._cold = self._compiled_position(self._cold.fen, self._cold.moves), None
         if self._state is None:
             self._state = self.game.new_initial_state()
         return self._state
@@ -177,20 +235,30 @@ class UciEngine:
 
     def _new_game(self, _: list[str]) -> None:
         self._stop()
-        self._state = None
+        self._state, self._cold = None, None
 
     def _position(self, tokens: list[str]) -> None:
         self._stop()
         if not tokens or tokens[0] not in ("startpos", "fen"):
             raise ValueError("position needs startpos or fen FEN")
         moves_at = tokens.index("moves") if "moves" in tokens else len(tokens)
-        if tokens[0] == "startpos":
-            state = self.game.new_initial_state()
+        fen = None if tokens[0] == "startpos" else " ".join(tokens[1:moves_at])
+        moves = tuple(tokens[moves_at + 1 :])
+        if self._rules_ready():
+            self._state, self._cold = self._compiled_position(fen, moves), None
         else:
-            state = self.game.state_from_fen(" ".join(tokens[1:moves_at]))
-        for move in tokens[moves_at + 1 :]:
+            self._state, self._cold = None, ColdPosition.read(fen, moves)
+
+    def _rules_ready(self) -> bool:
+        """Whether commands may call the compiled rules without waiting for the compiler: once they are
+        compiled, and always in a game other than chess (whose protocol tests stand in for chess's)."""
+        return self.warmup.rules_ready.is_set() or not isinstance(self.game, Chess)
+
+    def _compiled_position(self, fen: str | None, moves: tuple[str, ...]) -> State:
+        state = self.game.new_initial_state() if fen is None else self.game.state_from_fen(fen)
+        for move in moves:
             state = state.apply(state.string_to_action(move))
-        self.state = state
+        return state
 
     def _setoption(self, tokens: list[str]) -> None:
         text = " ".join(tokens)
@@ -209,6 +277,10 @@ class UciEngine:
     def _go(self, tokens: list[str]) -> None:
         self._stop()
         go = parse_go(tokens)
+        cold = None if self._rules_ready() else self._cold or ColdPosition.read(None, ())
+        if cold is not None and limits_for(go, cold.board.turn == chess.WHITE, self.overhead_ms).seconds is not None:
+            self._cold_go(cold)
+            return
         outcome = self.state.outcome()
         if outcome is not None:  # the game is over
             raise ValueError(f"the game is over ({outcome.result}): no move to search")
@@ -223,6 +295,25 @@ class UciEngine:
             self._release.set()
         self._thread = threading.Thread(target=self._search, args=(searcher, self.state, limits.seconds), daemon=True)
         self._thread.start()
+
+    def _cold_go(self, position: ColdPosition) -> None:
+        """A timed ``go`` before the compiled rules are ready: a random legal move by python-chess, at once
+        (an untimed one waits for the compiled rules and search)."""
+        board = position.board
+        ending = cold_ending(board)
+        if ending is not None:
+            result = ("0-1" if board.turn == chess.WHITE else "1-0") if ending == "checkmate" else "1/2-1/2"
+            raise ValueError(f"the game is over ({result}): no move to search")
+        moves = list(board.legal_moves)
+        move = moves[int(self._rng.integers(len(moves)))].uci()
+        self._searcher, self._release = None, threading.Event()
+        self._release.set()
+        self._thread = threading.Thread(target=self._cold_search, args=(move,), daemon=True)
+        self._thread.start()
+
+    def _cold_search(self, move: str) -> None:
+        self.send("info string the rules are being compiled (a first run after installing): a random legal move")
+        self.send(f"bestmove {move}")
 
     def _search(self, searcher: Any, state: State, seconds: float | None) -> None:
         """The search thread: info lines, then (once an infinite search is stopped) the bestmove. Until the

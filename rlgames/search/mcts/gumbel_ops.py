@@ -131,6 +131,18 @@ def draw_noise(tree, g, t, rng):
     g.alive[t] = tree.nodes[t, 0, COUNT]
 
 
+@njit
+def rank_by(keys, items):
+    """Sorts ``items`` by ascending ``keys`` in place (both), stably: ties keep the earlier order. An
+    insertion sort, over the root's few candidates: numba's stable ``argsort`` compiles for seconds."""
+    for j in range(1, keys.shape[0]):
+        key, item, i = keys[j], items[j], j - 1
+        while i >= 0 and keys[i] > key:
+            keys[i + 1], items[i + 1] = keys[i], items[i]
+            i -= 1
+        keys[i + 1], items[i + 1] = key, item
+
+
 @njit(inline="always")
 def sequential_halving_child(tree, t, node, g):
     """The root's selection: its child of this simulation in the Sequential Halving plan; the survivors
@@ -146,10 +158,7 @@ def sequential_halving_child(tree, t, node, g):
         for j in range(alive):
             i = g.ranked[t, j]
             keys[j] = -(g.noise[t, i] + logit(tree.stats[t, first + i, PRIOR]) + sigma[i])
-        order = np.argsort(keys, kind="mergesort")  # stable: ties keep the earlier order
-        ranked = g.ranked[t, :alive].copy()
-        for j in range(alive):
-            g.ranked[t, j] = ranked[order[j]]
+        rank_by(keys, g.ranked[t, :alive])
         g.alive[t] = g.survivors[k - 1, g.done[t]]
     return first + g.ranked[t, slot]
 

@@ -16,6 +16,7 @@ from rlgames.game import ILLEGAL, NO_REPETITION, REPETITION_DRAW
 from rlgames.games.chess import Chess
 from rlgames.games.chess.position import zobrist
 from rlgames.games.chess.rules import KERNELS, null_move
+from rlgames.games.chess.uci import cold_ending
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
 from bench_chess import python_chess_perft  # noqa: E402  (the benchmark's reference, tested here)
@@ -94,28 +95,12 @@ def test_divide_names_every_move_and_sums_to_perft(game):
 
 
 # --- random games against python-chess and OpenSpiel ---------------------------------------------
-def expected_ending(board: chess.Board, moves: list[str]) -> str | None:
-    """The ending python-chess sees, given the legal ``moves``, in the order the rules apply them
-    (None: the game goes on)."""
-    if not moves and board.is_check():
-        return "checkmate"
-    if board.is_insufficient_material():
-        return "insufficient_material"
-    if not moves:
-        return "stalemate"
-    if board.halfmove_clock >= 100:
-        return "fifty_moves"
-    if board.is_repetition(3):
-        return "repetition"
-    return None
-
-
 def play_against_python_chess(game: Chess, rng: np.random.Generator) -> str:
     """One random game checked move by move against python-chess; returns how it ended."""
     state, board = game.new_initial_state(), chess.Board()
     while True:
         expected = sorted(m.uci() for m in board.legal_moves)
-        ending = expected_ending(board, expected)
+        ending = cold_ending(board)  # python-chess's board judged by the UCI engine's cold path
         assert state.is_terminal() == (ending is not None), board.fen()
         if ending:
             assert state.termination() == ending

@@ -5,7 +5,10 @@ in-process on chess positions, and the arena's games written as PGN that python-
 from __future__ import annotations
 
 import io
+import re
 import sys
+import threading
+import time
 
 import chess
 import chess.engine
@@ -14,7 +17,8 @@ import pytest
 
 import rlgames
 from rlgames.arena import ArenaConfig, run_arena, write_results
-from rlgames.games.chess.uci import UciEngine
+from rlgames.agents import warmup
+from rlgames.games.chess.uci import ColdPosition, UciEngine
 
 ENGINE = [sys.executable, "-m", "rlgames", "uci", "chess", "--agent", "alphabeta(eval=heuristic, quiescence=4)"]
 
@@ -122,12 +126,87 @@ def test_in_process_positions_with_moves_and_bad_input():
     assert chess.Move.from_uci(bestmoves[1]) in after.legal_moves  # the bad positions left it unchanged
 
 
+@pytest.mark.parametrize(
+    ("fen", "moves", "problem"),
+    [
+        (None, ("e2e4", "e7e5", "g1f3", "b8c6", "f1b5"), None),
+        ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", ("e1g1", "h3g2", "e5g6"), None),
+        ("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1", ("e7e8n",), None),
+        (None, ("e2e5",), "'e2e5' is not a legal move"),
+        (None, ("e2e4", "0000"), "'0000' is not a legal move"),
+        (None, ("e1h1",), "'e1h1' is not a legal move"),
+        (None, ("f2f3", "e7e5", "g2g4", "d8h4", "a2a3"), "cannot play 'a2a3': the game is over"),
+        ("8/8/8/8 w - - 0 1", (), "bad FEN '8/8/8/8 w - - 0 1'"),
+        ("k7/8/8/8/8/8/8/7K w - - 0 1 extra", (), "bad FEN"),
+    ],
+)
+def test_a_position_read_before_the_rules_compile_is_the_compiled_rules_one(fen, moves, problem):
+    """`ColdPosition` (python-chess) reads a ``position`` as the compiled rules do: the same FEN after the
+    moves, and the same refusals, each a ValueError naming the problem."""
+    game = rlgames.load_game("chess")
+
+    def compiled():
+        state = game.new_initial_state() if fen is None else game.state_from_fen(fen)
+        for move in moves:
+            state = state.apply(state.string_to_action(move))
+        return state
+
+    if problem is None:
+        assert ColdPosition.read(fen, moves).board.fen() == compiled().fen()
+        return
+    for read in (lambda: ColdPosition.read(fen, moves), compiled):
+        with pytest.raises(ValueError, match=re.escape(problem)) as error:
+            read()
+        assert "\n" not in str(error.value)
+
+
+def test_before_the_rules_compile_a_timed_go_is_answered_at_once_by_python_chess(monkeypatch):
+    """While the rules compile, ``position`` and a timed ``go`` do not wait for them (a random legal move,
+    named as such); an untimed ``go`` and every command once they are ready use the compiled rules and
+    search, from the position read before."""
+    compiled = threading.Event()
+    real_warm_rules = warmup.warm_rules
+
+    def slow_warm_rules(state):
+        compiled.wait(60)
+        real_warm_rules(state)
+
+    monkeypatch.setattr(warmup, "warm_rules", slow_warm_rules)
+    out = io.StringIO()
+    engine = UciEngine(rlgames.load_game("chess"), "alphabeta(eval=heuristic)", out=out)
+
+    def ask(command: str) -> list[str]:
+        start = len(out.getvalue().splitlines())
+        engine.handle(command)
+        if command.startswith("go") and engine._thread is not None:
+            engine._thread.join()
+        return out.getvalue().splitlines()[start:]
+
+    board = chess.Board()
+    for move in ("e2e4", "e7e5"):
+        board.push_uci(move)
+    assert ask("position startpos moves e2e4 e7e5 e1e3") == [
+        "info string chess: 'e1e3' is not a legal move in rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    ]
+    ask("position startpos moves e2e4 e7e5")
+    started = time.perf_counter()
+    lines = ask("go movetime 100")
+    assert time.perf_counter() - started < 1 and not compiled.is_set()
+    assert "random legal move" in lines[0] and chess.Move.from_uci(lines[-1].split()[1]) in board.legal_moves
+    assert ask("position fen 7k/8/8/8/8/8/8/K6R b - - 0 1 moves h8g8 h1h8 g8h8") == []
+    assert ask("go wtime 1000 btime 1000") == ["info string the game is over (1/2-1/2): no move to search"]
+
+    ask("position startpos moves f2f3 e7e5 g2g4")
+    compiled.set()  # an untimed go waits for the compiled rules and search
+    lines = ask("go depth 2")
+    assert engine.warmup.rules_ready.is_set() and lines[-1] == "bestmove d8h4" and " score mate 1 " in lines[-2]
+
+
 def cold_engine_plays(tmp_path, plies: int) -> tuple[chess.Board, float]:
     """python-chess, with its default timeouts (10 s to answer, plus the move's time), drives `rlgames uci`
     from an empty numba cache (``NUMBA_CACHE_DIR``: nothing compiled, as on a fresh install) through
     ``plies`` plies at 0.1 s a move; the board and the slowest move's seconds."""
     import os
-    import time
 
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
     board, slowest = chess.Board(), 0.0
@@ -139,14 +218,13 @@ def cold_engine_plays(tmp_path, plies: int) -> tuple[chess.Board, float]:
     return board, slowest
 
 
-@pytest.mark.slow  # alone, as a fresh install runs: beside the default suite's other worker it missed 10 s once
 def test_a_fresh_install_answers_python_chess_in_time(tmp_path):
-    """The first moves, while the search compiles in the background (`rlgames.agents.warmup`), come from
-    its fallback within python-chess's timeouts (measured alone: the slowest about 6 s, the second move's,
-    which waits for the rules' ``apply`` to compile, 5.5 s from an empty cache; with a second process
-    compiling on the other core of two, it took over 10 s once)."""
+    """The first moves, while the rules and the search compile in the background (`rlgames.agents.warmup`),
+    come at once from python-chess (`rlgames.games.chess.uci.ColdPosition`): before it, the second move
+    waited for the rules' ``apply`` to compile (5.5 s alone from an empty cache, over 10 s once beside a
+    second compiling process)."""
     board, slowest = cold_engine_plays(tmp_path, plies=6)
-    assert board.ply() == 6 and slowest < 10
+    assert board.ply() == 6 and slowest < 3
 
 
 @pytest.mark.slow  # the search compiles from nothing as the game goes on (about 25 s)
