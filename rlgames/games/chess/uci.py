@@ -305,15 +305,8 @@ class UciEngine:
             result = ("0-1" if board.turn == chess.WHITE else "1-0") if ending == "checkmate" else "1/2-1/2"
             raise ValueError(f"the game is over ({result}): no move to search")
         moves = list(board.legal_moves)
-        move = moves[int(self._rng.integers(len(moves)))].uci()
-        self._searcher, self._release = None, threading.Event()
-        self._release.set()
-        self._thread = threading.Thread(target=self._cold_search, args=(move,), daemon=True)
-        self._thread.start()
-
-    def _cold_search(self, move: str) -> None:
         self.send("info string the rules are being compiled (a first run after installing): a random legal move")
-        self.send(f"bestmove {move}")
+        self.send(f"bestmove {moves[int(self._rng.integers(len(moves)))].uci()}")
 
     def _search(self, searcher: Any, state: State, seconds: float | None) -> None:
         """The search thread: info lines, then (once an infinite search is stopped) the bestmove. Until the
