@@ -404,6 +404,10 @@ class Game(abc.ABC):
     feature_sets: ClassVar[dict[str, FeatureSet]] = {}
     """The game's NNUE input families by name, from its ``features.py``; the first is what an NNUE reads
     unless told otherwise (`FeatureSet`). Empty: an NNUE reads the observation."""
+    fused_feature_sets: ClassVar[dict[tuple[str, ...], FeatureSet]] = {}
+    """One kernel for a run of the game's feature sets, by their names in order: the same inputs as the
+    sets one after the other, computed together where they share work (chess's threats and positional
+    inputs both need every piece's attacks); an NNUE reading the run reads it through that kernel."""
     encodings: ClassVar[dict[str, Encoding]] = {}
     """The game's dense network inputs other than its observation, by name (`Encoding`); a network reads
     one only when it names it."""

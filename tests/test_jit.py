@@ -8,6 +8,7 @@ import pytest
 from numba import njit
 
 from rlgames.jit.bits import bits_float, float_bits, lsb, msb, popcount
+from rlgames.jit.vector import fixed_scaled_add
 
 WORDS = [1, 2, 3, 0x8000_0000_0000_0000, 0xFFFF_FFFF_FFFF_FFFF, 0x0123_4567_89AB_CDEF, 0xAA55_AA55_AA55_AA55]
 
@@ -89,3 +90,30 @@ def test_multi_word_boards_equal_python_integers():
         shift_up(board, board, n)  # in place
         assert _as_int(board) == (value & ~(1 << i)) << n & full
     assert first(np.zeros(words, np.uint64)) == -1 and count(np.zeros(words, np.uint64)) == 0
+
+
+@pytest.mark.parametrize("width", [1, 10, 16])
+@pytest.mark.parametrize("contiguous", [True, False])
+def test_fixed_scaled_add_rounds_each_lane_as_the_loop(width, contiguous):
+    add = fixed_scaled_add(width)
+
+    @njit
+    def vector(out, scale, rows, row):
+        add(out, scale, rows, row)
+
+    @njit
+    def loop(out, scale, rows, row):
+        for j in range(width):
+            out[j] += scale * rows[row, j]
+
+    rng = np.random.default_rng(width)
+    rows = rng.normal(size=(3, 2 * width)).astype(np.float32)
+    rows = rows[:, :width] if contiguous else rows[:, ::2]
+    rows = np.ascontiguousarray(rows) if contiguous else rows
+    out = rng.normal(size=width + 2).astype(np.float32)
+    before, expected = out.copy(), out.copy()
+    scale = np.float32(rng.normal())
+    vector(out, scale, rows, 2)
+    loop(expected, scale, rows, 2)
+    assert out.tobytes() == expected.tobytes()
+    assert (out[:width] != before[:width]).all() and out[width:].tobytes() == before[width:].tobytes()

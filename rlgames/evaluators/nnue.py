@@ -27,6 +27,7 @@ from rlgames.game import FeatureSet, Game, side_to_move_observer
 from rlgames.jit.cache import cache_closure
 from rlgames.evaluators.outcomes import outcome_value
 from rlgames.jit.stack import stack_float32, stack_int64
+from rlgames.jit.vector import fixed_scaled_add
 
 FASTMATH = {"nnan", "ninf", "nsz", "arcp", "afn"}
 """numba's fast-math flags for the NNUE kernels: every one but reassociation and contraction into fused
@@ -56,18 +57,33 @@ def encoding_of(game: Game, inputs: Sequence[str]) -> tuple[Callable[..., None],
 
 def feature_set(game: Game, inputs: Sequence[str]) -> FeatureSet:
     """The game's feature sets named by ``inputs`` (`Game.feature_sets`) as one set, each numbered after
-    the ones before it; raises `ValueError` naming an unknown set."""
+    the ones before it, each longest run the game computes in one kernel (`Game.fused_feature_sets`)
+    through that kernel; raises `ValueError` naming an unknown set."""
     sets = [_named(game, name) for name in inputs]
     if not sets:
         raise ValueError(f"an NNUE of {game.name} must read at least one feature set")
-    combined = sets[0]
-    for later in sets[1:]:
+    runs, start = [], 0
+    while start < len(inputs):
+        end = _fused_run_end(game, inputs, start)
+        runs.append(game.fused_feature_sets[tuple(inputs[start:end])] if end > start + 1 else sets[start])
+        start = end
+    combined = runs[0]
+    for later in runs[1:]:
         combined = FeatureSet(
             _followed_by(combined.features, later.features, combined.inputs),
             combined.inputs + later.inputs,
             combined.most + later.most,
         )
     return combined
+
+
+def _fused_run_end(game: Game, inputs: Sequence[str], start: int) -> int:
+    """Where the longest run of ``inputs`` from ``start`` that the game computes in one kernel ends;
+    ``start + 1`` where no run of two or more sets has one."""
+    for end in range(len(inputs), start + 1, -1):
+        if tuple(inputs[start:end]) in game.fused_feature_sets:
+            return end
+    return start + 1
 
 
 def updated_and_recomputed(game: Game, inputs: Sequence[str]) -> tuple[FeatureSet, FeatureSet | None]:
@@ -108,21 +124,20 @@ def _followed_by(features: Callable[..., int], threats: Callable[..., int], offs
 
 
 def frozen_weights(weights: Weights) -> tuple:
-    """float32 contiguous arrays (``w2`` transposed: each hidden unit's weights contiguous; an outcome
-    head's ``w3`` transposed too, each output's weights contiguous), ``b3``, and whether the first layer
-    has a PSQT unit. Rows of over 64 floats are padded with zeros to a multiple
-    of 8 (a chess network's 128 units and PSQT: 129 floats, 136 padded), so that every row starts on a
-    32-byte boundary of the vector loads (chess's alpha-beta 6% faster); a narrow row would grow by too much
-    (connect four's 9 floats: its alpha-beta 14% slower at 16)."""
+    """float32 contiguous arrays (an outcome head's ``w3`` transposed, each output's weights contiguous),
+    ``b3``, and whether the first layer has a PSQT unit. Rows of over 64 floats are padded with zeros to a
+    multiple of 8 (a chess network's 128 units and PSQT: 129 floats, 136 padded), so that every row starts
+    on a 32-byte boundary of the vector loads (chess's alpha-beta 6% faster); a narrow row would grow by too
+    much (connect four's 9 floats: its alpha-beta 14% slower at 16)."""
     w1, b1, w2, b2, w3, b3 = (
         np.ascontiguousarray(w, dtype=np.float32) if isinstance(w, np.ndarray) else w for w in weights
     )
     if w3.ndim == 2:  # an outcome head: w3[H, K] and b3[K] (`make_outcome_output`)
-        return w1, b1, np.ascontiguousarray(w2.T), b2, np.ascontiguousarray(w3.T), b3, False
+        return w1, b1, w2, b2, np.ascontiguousarray(w3.T), b3, False
     psqt = w1.shape[1] > w2.shape[0]
     pad = -w1.shape[1] % 8 if w1.shape[1] > 64 else 0
     w1, b1 = np.pad(w1, ((0, 0), (0, pad))), np.pad(b1, (0, pad))
-    return w1, b1, np.ascontiguousarray(w2.T), b2, w3, float(b3), psqt
+    return w1, b1, w2, b2, w3, float(b3), psqt
 
 
 BLOCK_BYTES = 10**6
@@ -142,16 +157,16 @@ def _blocks(w1: np.ndarray) -> tuple[tuple[np.ndarray, ...], int] | None:
     return tuple(np.ascontiguousarray(w1[i : i + (1 << shift)]) for i in range(0, len(w1), 1 << shift)), shift
 
 
-def make_output(w2t: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: Any, psqt: bool) -> Callable[..., float]:
-    """The njit layers after the accumulator (float32[width + psqt], clipped here in place): the value,
-    the PSQT unit (``accumulator[width]``, with ``psqt``) added before the tanh; for an outcome head
-    (``w3`` [K, H]), `make_outcome_output`'s. The hidden units are
-    summed eight side by side: eight independent sums keep the vector units busy where one sum waits on
-    each of its additions (the output layer 1.45x as fast in chess, 128 x 32)."""
+def make_output(w2: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: Any, psqt: bool) -> Callable[..., float]:
+    """The njit layers after the accumulator (float32[width + psqt]): the value, the PSQT unit
+    (``accumulator[width]``, with ``psqt``) added before the tanh; for an outcome head (``w3`` [K, H]),
+    `make_outcome_output`'s. The hidden layer is `hidden_layer`'s; its units' outputs are then summed eight
+    at a time, the order the shipped networks' values were recorded in (tests/data/nnue_values.json)."""
     if w3.ndim == 2:
-        return make_outcome_output(w2t, b2, w3, b3)
-    hidden, width = w2t.shape
+        return make_outcome_output(w2, b2, w3, b3)
+    width, hidden = w2.shape
     blocked = hidden - hidden % 8
+    layer = hidden_layer(w2, np.zeros(hidden, dtype=np.float32))
 
     @njit(fastmath=FASTMATH, inline="always")
     def unit(total, j: int) -> float:
@@ -160,57 +175,62 @@ def make_output(w2t: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: Any, psqt: 
     @njit(fastmath=FASTMATH, inline="always")
     def output(accumulator) -> float:
         out = b3 + accumulator[width] if psqt else b3
-        for k in range(width):
-            accumulator[k] = min(np.float32(1.0), max(np.float32(0.0), accumulator[k]))
+        h = stack_float32(hidden)
+        layer(accumulator, h)
         for j in range(0, blocked, 8):
-            t0 = t1 = t2 = t3 = t4 = t5 = t6 = t7 = np.float32(0.0)
-            for k in range(width):
-                a = accumulator[k]
-                t0 += a * w2t[j, k]
-                t1 += a * w2t[j + 1, k]
-                t2 += a * w2t[j + 2, k]
-                t3 += a * w2t[j + 3, k]
-                t4 += a * w2t[j + 4, k]
-                t5 += a * w2t[j + 5, k]
-                t6 += a * w2t[j + 6, k]
-                t7 += a * w2t[j + 7, k]
             out += (
-                unit(t0, j)
-                + unit(t1, j + 1)
-                + unit(t2, j + 2)
-                + unit(t3, j + 3)
-                + unit(t4, j + 4)
-                + unit(t5, j + 5)
-                + unit(t6, j + 6)
-                + unit(t7, j + 7)
+                unit(h[j], j)
+                + unit(h[j + 1], j + 1)
+                + unit(h[j + 2], j + 2)
+                + unit(h[j + 3], j + 3)
+                + unit(h[j + 4], j + 4)
+                + unit(h[j + 5], j + 5)
+                + unit(h[j + 6], j + 6)
+                + unit(h[j + 7], j + 7)
             )
         for j in range(blocked, hidden):
-            total = np.float32(0.0)
-            for k in range(width):
-                total += accumulator[k] * w2t[j, k]
-            out += unit(total, j)
+            out += unit(h[j], j)
         return _tanh(out)
 
     return output
 
 
-def make_outcome_output(w2t: np.ndarray, b2: np.ndarray, w3t: np.ndarray, b3: np.ndarray) -> Callable[..., float]:
+def hidden_layer(w2: np.ndarray, start: np.ndarray) -> Callable[..., None]:
+    """The njit ``(accumulator, h)`` writing into ``h`` the hidden layer's sums before their activation:
+    ``start[j]`` plus the clipped accumulator (its first ``len(w2)`` units, clipped to [0, 1] in place)
+    times ``w2[:, j]``, summed in the order of the units. The sums run side by side across the hidden
+    units, one vector multiply and add for each accumulator unit (`fixed_scaled_add`): without
+    reassociation (`FASTMATH`) a sum over the accumulator units, one hidden unit at a time, is a chain of
+    scalar additions (docs/research/nnue-speed.md#hidden-layer)."""
+    width, hidden = w2.shape
+    add = fixed_scaled_add(hidden)
+
+    @njit(fastmath=FASTMATH, inline="always")
+    def layer(accumulator, h) -> None:
+        for j in range(hidden):
+            h[j] = start[j]
+        for k in range(width):
+            a = min(np.float32(1.0), max(np.float32(0.0), accumulator[k]))
+            accumulator[k] = a
+            add(h, a, w2, k)
+
+    return layer
+
+
+def make_outcome_output(w2: np.ndarray, b2: np.ndarray, w3t: np.ndarray, b3: np.ndarray) -> Callable[..., float]:
     """`make_output` of an outcome head (`rlgames.evaluators.outcomes`): the K = 2R - 1 probabilities,
     each the sigmoid of its own output unit, and their expected return divided by R, the value."""
-    hidden, width = w2t.shape
+    hidden = w2.shape[1]
     k_out = w3t.shape[0]
     points = (k_out + 1) // 2
+    layer = hidden_layer(w2, b2)
 
     @njit(fastmath=FASTMATH, inline="always")
     def output(accumulator) -> float:
-        for k in range(width):
-            accumulator[k] = min(np.float32(1.0), max(np.float32(0.0), accumulator[k]))
         h = stack_float32(hidden)
+        layer(accumulator, h)
         for j in range(hidden):
-            total = b2[j]
-            for k in range(width):
-                total += accumulator[k] * w2t[j, k]
-            h[j] = min(np.float32(1.0), max(np.float32(0.0), total))
+            h[j] = min(np.float32(1.0), max(np.float32(0.0), h[j]))
         o = stack_float32(k_out)
         for m in range(k_out):
             total = b3[m]
@@ -246,9 +266,9 @@ def make_nnue_kernel(
     accumulator adds one row of the first layer per active input; at most ``max_active`` of them, 0:
     as many as the inputs) when given, else the observation of ``observation_shape`` (a row per
     non-zero entry, scaled by it)."""
-    w1, b1, w2t, b2, w3, b3, psqt = frozen_weights(weights)
+    w1, b1, w2, b2, w3, b3, psqt = frozen_weights(weights)
     inputs, width = w1.shape  # width: the accumulator's units, the PSQT unit if any, padding
-    output = make_output(w2t, b2, w3, b3, psqt=psqt)
+    output = make_output(w2, b2, w3, b3, psqt=psqt)
     if features is None and math.prod(observation_shape) != inputs:
         raise ValueError(f"the network takes {inputs} inputs, the observation has {math.prod(observation_shape)}")
 

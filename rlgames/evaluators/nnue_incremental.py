@@ -64,9 +64,9 @@ def make_incremental_nnue(
     reads after the updated one: `rlgames.evaluators.nnue.updated_and_recomputed`; at most
     ``max_threats`` active, their rows from ``threat_offset`` on), the rows of the position's threat inputs
     are added at each evaluation, to a copy of its accumulator: they are not updated move by move."""
-    w1, b1, w2t, b2, w3, b3, psqt = frozen_weights(weights)
+    w1, b1, w2, b2, w3, b3, psqt = frozen_weights(weights)
     inputs, width = w1.shape  # width: the accumulator's units, the PSQT unit if any, padding
-    output = make_output(w2t, b2, w3, b3, psqt=psqt)
+    output = make_output(w2, b2, w3, b3, psqt=psqt)
     sparse = features is not None
     changes_given = feature_changes is not None
     most = max_active or inputs

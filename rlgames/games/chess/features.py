@@ -26,6 +26,7 @@ from rlgames.games.chess.slots import (
     WHITE,
 )
 from rlgames.jit.bits import lsb, popcount
+from rlgames.jit.stack import stack_int64, stack_uint64
 
 NUM_FEATURES = 2 * 6 * 64
 """The NNUE inputs of chess: a piece of a side on a square."""
@@ -128,9 +129,14 @@ def threat_features(s, player: int, out) -> int:
     by a cheaper piece (a pawn; for a rook, a minor piece; for a queen, any but the king), as Stockfish's
     threat inputs and its classical evaluation's "hanging" and "threat by lesser piece" terms. An
     attack is a pseudo-legal capture's: a pinned piece attacks, a king attacks its neighbours."""
-    flip = 56 * player
     occupied = board(s, WHITE) | board(s, BLACK)
-    white, black = _attacks(s, 0, occupied), _attacks(s, 1, occupied)
+    return _threats(s, player, _attacks(s, 0, occupied), _attacks(s, 1, occupied), out)
+
+
+@njit(cache=True, inline="always")
+def _threats(s, player: int, white: tuple, black: tuple, out) -> int:
+    """`threat_features`' inputs from each side's attacks by kind (`_attacks`), into ``out``; their number."""
+    flip = 56 * player
     by_white = white[0] | white[1] | white[2] | white[3] | white[4] | white[5]
     by_black = black[0] | black[1] | black[2] | black[3] | black[4] | black[5]
     n = 0
@@ -262,6 +268,67 @@ def _king_danger(s, colour: int, player: int, attacked: np.uint64, out, n: int) 
     return n + 1
 
 
+@njit(cache=True)
+def threat_and_positional_features(s, player: int, out) -> int:
+    """`threat_features`, then `positional_features` numbered from `NUM_THREAT_FEATURES` on: the same
+    indices in the same order, from one pass over the pieces that computes each piece's attacks once,
+    where the two kernels apart compute the sliders' twice (docs/research/nnue-speed.md#fused-inputs)."""
+    occupied = board(s, WHITE) | board(s, BLACK)
+    white_pawns, black_pawns = board(s, PAWNS) & board(s, WHITE), board(s, PAWNS) & board(s, BLACK)
+    by_white_pawns, by_black_pawns = _pawn_attacks(white_pawns, 0), _pawn_attacks(black_pawns, 1)
+    mobility = stack_int64(2 * 16)  # each side's mobility inputs (at most 15), then their number
+    white = _attacks_and_mobility(s, 0, player, occupied, by_white_pawns, by_black_pawns, mobility[:16])
+    black = _attacks_and_mobility(s, 1, player, occupied, by_black_pawns, by_white_pawns, mobility[16:])
+    n = start = _threats(s, player, white, black, out)
+    passed = (white_pawns & ~_front_span(black_pawns, 1), black_pawns & ~_front_span(white_pawns, 0))
+    flip = 56 * player
+    for colour in range(2):  # `_side_terms`' passed pawns and mobilities, white's then black's
+        pawns = passed[colour]
+        while pawns:
+            out[n] = PASSED + 64 * (colour ^ player) + (lsb(pawns) ^ flip)
+            pawns &= pawns - np.uint64(1)
+            n += 1
+        for j in range(mobility[16 * colour + 15]):
+            out[n] = mobility[16 * colour + j]
+            n += 1
+    n = _king_danger(s, 0, player, black[0] | black[1] | black[2] | black[3] | black[4] | black[5], out, n)
+    n = _king_danger(s, 1, player, white[0] | white[1] | white[2] | white[3] | white[4] | white[5], out, n)
+    for j in range(start, n):
+        out[j] += NUM_THREAT_FEATURES
+    return n
+
+
+@njit(cache=True, inline="always")
+def _attacks_and_mobility(
+    s,
+    colour: int,
+    player: int,
+    occupied: np.uint64,
+    own_pawn_attacks: np.uint64,
+    their_pawn_attacks: np.uint64,
+    mobility,
+) -> tuple:
+    """`_attacks` of ``colour``, writing its knights', bishops', rooks' and queens' mobility inputs
+    (`_side_terms`) into ``mobility`` and their number into ``mobility[15]``."""
+    own = board(s, WHITE + colour)
+    safe = ~own & ~their_pawn_attacks
+    base = MOBILITY + 128 * (colour ^ player)
+    reaches = stack_uint64(4)
+    n = 0
+    for kind in range(4):
+        reaches[kind] = np.uint64(0)
+        pieces = board(s, PIECES + KNIGHT + kind) & own
+        while pieces:
+            reach = _reach(kind, lsb(pieces), occupied)
+            reaches[kind] |= reach
+            mobility[n] = base + 32 * kind + min(MAX_MOBILITY, popcount(reach & safe))
+            pieces &= pieces - np.uint64(1)
+            n += 1
+    mobility[15] = n
+    king = KING_ATTACKS[lsb(board(s, PIECES + KING) & own)]
+    return own_pawn_attacks, reaches[0], reaches[1], reaches[2], reaches[3], king
+
+
 FEATURE_SETS = {
     "pieces": FeatureSet(features, NUM_FEATURES, NUM_FEATURES, changes=feature_changes),
     "threats": FeatureSet(threat_features, NUM_THREAT_FEATURES, MAX_ACTIVE_THREATS, recomputed=True),
@@ -269,3 +336,12 @@ FEATURE_SETS = {
 }
 """The NNUE's inputs by name: the pieces on their squares, updated move by move; the threats and the
 positional inputs, recomputed at each evaluation."""
+FUSED_FEATURE_SETS: dict[tuple[str, ...], FeatureSet] = {
+    ("threats", "positional"): FeatureSet(
+        threat_and_positional_features,
+        NUM_THREAT_FEATURES + NUM_POSITIONAL_FEATURES,
+        MAX_ACTIVE_THREATS + MAX_ACTIVE_POSITIONAL,
+        recomputed=True,
+    ),
+}
+"""The threats and the positional inputs in one kernel (`rlgames.game.Game.fused_feature_sets`)."""

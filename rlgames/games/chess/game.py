@@ -18,7 +18,7 @@ from rlgames.games.chess.actions import (
     TO,
     UNDER,
 )
-from rlgames.games.chess.features import FEATURE_SETS
+from rlgames.games.chess.features import FEATURE_SETS, FUSED_FEATURE_SETS
 from rlgames.games.chess.notation import (
     board_letters,
     parse_fen,
@@ -215,6 +215,7 @@ class Chess(Game):
     )
     kernels = KERNELS
     feature_sets = FEATURE_SETS
+    fused_feature_sets = FUSED_FEATURE_SETS
 
     def initial_compact_state(self) -> tuple:
         return START_COMPACT

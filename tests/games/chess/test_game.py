@@ -495,6 +495,33 @@ def test_positional_features_match_python_chess(game):
     assert max(seen) < 404 and len([i for i in seen if i < 128]) > 40 and len([i for i in seen if i >= 384]) > 8
 
 
+def test_the_fused_threat_and_positional_kernel_equals_the_two_sets_in_order(game):
+    """The one-pass kernel of the threats and the positional inputs writes exactly what the two kernels
+    write one after the other (the same indices, in the same order, so that a network's sums round the
+    same), seen by either player along random games and the special moves' positions; a network reading
+    both reads them through it."""
+    from rlgames.evaluators.nnue import feature_set
+    from rlgames.games.chess.features import (
+        NUM_THREAT_FEATURES,
+        positional_features,
+        threat_and_positional_features,
+        threat_features,
+    )
+
+    apart, fused = np.zeros(256, dtype=np.int64), np.zeros(256, dtype=np.int64)
+    states = [game.state_from_fen(fen) for fen in SPECIAL_MOVES] + random_states(game, 6, seed=13)
+    for state in states:
+        for player in (0, 1):
+            n = threat_features(state.compact, player, apart)
+            m = positional_features(state.compact, player, apart[n:])
+            apart[n : n + m] += NUM_THREAT_FEATURES
+            assert threat_and_positional_features(state.compact, player, fused) == n + m
+            assert fused[: n + m].tolist() == apart[: n + m].tolist()
+    assert feature_set(game, ["threats", "positional"]).features is threat_and_positional_features
+    combined = feature_set(game, ["pieces", "threats", "positional"])
+    assert (combined.inputs, combined.most) == (768 + 1280 + 448, 768 + 60 + 48)
+
+
 SPECIAL_MOVES = (
     "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPP1/R3K2R w KQkq - 0 1",  # castling both ways, a capturing promotion
     "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",  # en passant
