@@ -15,8 +15,7 @@ from rlgames.train.alphazero.config import TrainConfig
 from rlgames.train.nnue import data as nnue_data
 from rlgames.train.nnue import learning
 from rlgames.train.nnue import run as nnue_run
-from rlgames.train.nnue.cli import initial_network
-from rlgames.train.nnue.learning import factorize
+from rlgames.train.nnue.learning import factorize, initial_network
 from rlgames.train.settings import field_docs, settings_help
 
 import rlgames
@@ -65,7 +64,7 @@ def test_resume_equals_an_uninterrupted_run(tmp_path, capsys):
             "runs/no-such-run/window.npz does not exist",
         ),
         (["tic_tac_toe", "--relearn", "runs/no-such-run"], "--relearn writes its network to --out FILE"),
-        (["tic_tac_toe", "--init", "x.nnue.pt"], "--init is the network --relearn starts from: pass --relearn RUN_DIR"),
+        (["tic_tac_toe", "--init", "x.nnue.pt"], "x.nnue.pt: no such checkpoint file"),
     ],
 )
 def test_bad_input_is_one_line(tmp_path, capsys, argv, message):
@@ -414,6 +413,25 @@ def test_relearning_from_a_network_learns_it_further(tmp_path, capsys):
     assert nnue.main([*missing, "--out", str(tmp_path / "y.nnue.pt")]) == 2
     assert "none.nnue.pt: no such checkpoint file" in capsys.readouterr().err
     assert not (tmp_path / "x.nnue.pt").exists() and not (tmp_path / "y.nnue.pt").exists()
+
+
+def test_a_run_started_from_a_network_plays_its_first_games_with_it(tmp_path, capsys):
+    """``--init`` without ``--relearn``: the run's first generation is played by that network, not the
+    hand-crafted evaluator (other positions than the same seed's run from scratch), its settings record the
+    network, and it resumes only with it."""
+    args = ["tic_tac_toe", "--preset", "smoke", "--seed", "4", "--generations", "1"]
+    assert nnue.main([*args, "--run-dir", str(tmp_path / "scratch")]) == 0
+    start = str(tmp_path / "scratch" / "latest.nnue.pt")
+    assert nnue.main([*args, "--run-dir", str(tmp_path / "on"), "--init", start]) == 0
+    game = rlgames.load_game("tic_tac_toe")
+    scratch = nnue_data.load_window(tmp_path / "scratch" / "window.npz", game)[0]
+    on = nnue_data.load_window(tmp_path / "on" / "window.npz", game)[0]
+    assert scratch.observations.tobytes() != on.observations.tobytes()
+    assert load_checkpoint(tmp_path / "on" / "latest.nnue.pt").config["init"] == start
+    further = [*args[:-1], "2", "--run-dir", str(tmp_path / "on"), "--resume"]
+    assert nnue.main(further) == 2
+    assert "was trained with other settings" in capsys.readouterr().err
+    assert nnue.main([*further, "--init", start]) == 0
 
 
 def test_relearning_several_runs_learns_their_generations_together(tmp_path):

@@ -1,11 +1,12 @@
 """``python -m rlgames.train.nnue GAME [--preset NAME] [--config FILE] [--generations N] [--run-dir DIR] [--seed S]
-[--resume] [--workers N [--ray [--address ADDR]]] [--out FILE] [--relearn RUN_DIR [--init CHECKPOINT]]
+[--resume] [--workers N [--ray [--address ADDR]]] [--out FILE] [--init CHECKPOINT] [--relearn RUN_DIR]
 [--set KEY=VALUE ...]``
 
 Trains an NNUE (`rlgames.models.networks.NNUE`) for GAME by alpha-beta self-play, generation by generation,
 as Stockfish's NNUE data is made: each generation plays ``games`` games of depth-``depth`` alpha-beta
-with the current evaluation (generation 0: the hand-crafted evaluator; later: the previous network,
-compiled), from random openings, in ``--workers`` processes (`rlgames.train.nnue.data`), and labels every
+with the current evaluation (generation 0: the hand-crafted evaluator, or with ``--init CHECKPOINT``
+that network, which the run then learns on from; later: the previous network, compiled), from random
+openings, in ``--workers`` processes (`rlgames.train.nnue.data`), and labels every
 position with a mix of the search's value and the game's result, ``lam * search + (1 - lam) * result``
 (Stockfish's ``lambda``, applied when learning: the window keeps both; with a ``teacher``, a
 network trained by ``python -m rlgames.train``, its value replaces the search's, and random children of the
@@ -31,18 +32,14 @@ import json
 import sys
 from pathlib import Path
 
-import torch
 from rlgames.cli.common import add_backend_arguments, backend_from_args
 from rlgames.threads import pin_threads
 from rlgames.models import CheckpointError
-from rlgames.models.checkpoint import (
-    load_network,
-    save_checkpoint,
-)
-from rlgames.models.networks import NNUE, NNUEArgs, describe_args, reads_features
+from rlgames.models.checkpoint import save_checkpoint
+from rlgames.models.networks import reads_features
 from rlgames.train.nnue.config import PRESETS, NNUEConfig
 from rlgames.train.nnue.data import Positions, load_window
-from rlgames.train.nnue.learning import new_network, relearn
+from rlgames.train.nnue.learning import initial_network, relearn
 from rlgames.train.nnue.run import Run
 from rlgames.train.settings import apply_overrides, command_line_overrides, preset_name, settings_parser
 
@@ -77,8 +74,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--init",
         metavar="CHECKPOINT",
-        help="with --relearn: learn further from this network (of the settings' size, or one "
-        "reading fewer threat inputs: it grows) instead of a fresh one",
+        help="start from this network instead of a fresh one (of the settings' size, or one reading fewer "
+        "threat inputs: it grows): a run's first generation is played by it (unless hand_crafted_games) and "
+        "it learns on; with --relearn, it learns the runs' positions further",
     )
     return parser.parse_args(argv)
 
@@ -102,8 +100,8 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError(f"--workers must be at least 1, got {args.workers}")
         if args.relearn:
             return _relearn(args, game, config)
-        if args.init:
-            raise ValueError("--init is the network --relearn starts from: pass --relearn RUN_DIR")
+        if args.init:  # the run starts from this network (recorded in its settings, so that it resumes)
+            config = dataclasses.replace(config, init=args.init)
         run_dir = Path(args.run_dir or f"runs/nnue-{args.game}-{preset}-s{args.seed}")
         print(f"training an NNUE for {args.game} (preset {preset}, seed {args.seed}) into {run_dir}")
         run = Run(game, config, run_dir, resume=args.resume)
@@ -153,45 +151,6 @@ def _relearn(args: argparse.Namespace, game: Game, config: NNUEConfig) -> int:
     )
     print(f"wrote {args.out}")
     return 0
-
-
-def initial_network(path: str, game: Game, config: NNUEConfig) -> NNUE:
-    """``--init``'s network; raises `ValueError` where its size is not the settings'. One that reads fewer
-    of the feature sets (``inputs`` a beginning of the settings') grows into the settings' network: the
-    rows of the inputs it gains start at zero, so that it computes the same values at first."""
-    network, info = load_network(path, game)
-    wanted = NNUEArgs(
-        accumulator=config.accumulator, hidden=config.hidden, psqt=config.psqt, inputs=config.feature_inputs(game)
-    )
-    args = info.network.args
-    if (
-        info.network.arch == "nnue"
-        and len(args.inputs) < len(wanted.inputs)
-        and dataclasses.replace(args, inputs=wanted.inputs) == wanted
-        and wanted.inputs[: len(args.inputs)] == args.inputs
-    ):
-        return _grown(network, game, config)  # type: ignore[arg-type]
-    if info.network.arch != "nnue" or args != wanted:
-        raise ValueError(
-            f"{path} is a network {info.network.describe()}; the settings ask for "
-            f"{describe_args('nnue', wanted)}: pass --set to match it"
-        )
-    return network  # type: ignore[return-value]
-
-
-def _grown(network: NNUE, game: Game, config: NNUEConfig) -> NNUE:
-    """``network`` with the inputs of ``config.inputs`` its own do not have, their rows zero."""
-    grown, _ = new_network(game, config)
-    sources = dict(network.named_parameters())
-    with torch.no_grad():
-        for name, parameter in grown.named_parameters():
-            source = sources[name]
-            if name == "accumulator.weight":  # [accumulator + psqt, inputs]: the old inputs come first
-                parameter.zero_()
-                parameter[:, : source.shape[1]] = source
-            else:
-                parameter.copy_(source)
-    return grown
 
 
 def _check_inputs(path: Path, window: list[Positions], game: Game, config: NNUEConfig) -> None:

@@ -73,6 +73,9 @@ class NNUEConfig:
     """With a teacher, the fraction of positions that also add a random child, labelled by the teacher."""
     augment: bool = False
     """Learn every position under the board's symmetries (a network that reads the observation)."""
+    init: str | None = None
+    """A checkpoint the run starts from (``--init``): its first generation's games are played by that
+    network, not the hand-crafted evaluator (unless ``hand_crafted_games``), and it learns on from there."""
     hand_crafted_games: bool = False
     """Every generation's games are played by the hand-crafted evaluator, not the previous network (as
     Stockfish's first networks learnt from games of its classical evaluation)."""

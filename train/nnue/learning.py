@@ -5,11 +5,13 @@ less the `held_out` positions), and `relearn` learns a run's saved generations a
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import numpy as np
 import torch
-from rlgames.models.networks import NNUE, build_network
+from rlgames.models.checkpoint import load_network
+from rlgames.models.networks import NNUE, NNUEArgs, build_network, describe_args
 from rlgames.train.nnue.config import NNUEConfig
 from rlgames.train.nnue.data import Positions
 from torch.nn import functional as F
@@ -104,6 +106,45 @@ def new_network(game: Game, config: NNUEConfig) -> tuple[NNUE, torch.optim.Optim
         inputs=config.feature_inputs(game),
     )  # type: ignore[assignment]
     return network, torch.optim.Adam(network.parameters(), lr=config.lr)
+
+
+def initial_network(path: str, game: Game, config: NNUEConfig) -> NNUE:
+    """``--init``'s network; raises `ValueError` where its size is not the settings'. One that reads fewer
+    of the feature sets (``inputs`` a beginning of the settings') grows into the settings' network: the
+    rows of the inputs it gains start at zero, so that it computes the same values at first."""
+    network, info = load_network(path, game)
+    wanted = NNUEArgs(
+        accumulator=config.accumulator, hidden=config.hidden, psqt=config.psqt, inputs=config.feature_inputs(game)
+    )
+    args = info.network.args
+    if (
+        info.network.arch == "nnue"
+        and len(args.inputs) < len(wanted.inputs)
+        and dataclasses.replace(args, inputs=wanted.inputs) == wanted
+        and wanted.inputs[: len(args.inputs)] == args.inputs
+    ):
+        return _grown(network, game, config)  # type: ignore[arg-type]
+    if info.network.arch != "nnue" or args != wanted:
+        raise ValueError(
+            f"{path} is a network {info.network.describe()}; the settings ask for "
+            f"{describe_args('nnue', wanted)}: pass --set to match it"
+        )
+    return network  # type: ignore[return-value]
+
+
+def _grown(network: NNUE, game: Game, config: NNUEConfig) -> NNUE:
+    """``network`` with the inputs of ``config.inputs`` its own do not have, their rows zero."""
+    grown, _ = new_network(game, config)
+    sources = dict(network.named_parameters())
+    with torch.no_grad():
+        for name, parameter in grown.named_parameters():
+            source = sources[name]
+            if name == "accumulator.weight":  # [accumulator + psqt, inputs]: the old inputs come first
+                parameter.zero_()
+                parameter[:, : source.shape[1]] = source
+            else:
+                parameter.copy_(source)
+    return grown
 
 
 def learn_generation(

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import torch
 from rlgames.models.checkpoint import (
     load_checkpoint,
     load_weights,
@@ -23,7 +24,7 @@ from rlgames.train.logger import RunLogger
 from rlgames.train.matches import match
 from rlgames.train.nnue.config import NNUEConfig
 from rlgames.train.nnue.data import Positions, load_window, play_generation, save_window
-from rlgames.train.nnue.learning import learn_generation, new_network, scalars
+from rlgames.train.nnue.learning import initial_network, learn_generation, new_network, scalars
 
 from rlgames.evaluators import load_evaluator
 from rlgames.evaluators.base import Evaluator
@@ -75,6 +76,9 @@ class Run:
             raise ValueError(f"{game.name} has chance nodes: NNUE self-play uses alpha-beta (deterministic games)")
         self.game, self.config, self.run_dir = game, config, run_dir
         self.network, self.optimizer = new_network(game, config)
+        if config.init is not None:
+            self.network = initial_network(config.init, game, config)
+            self.optimizer = torch.optim.Adam(self.network.parameters(), lr=config.lr)
         self.hand_crafted = load_evaluator("heuristic", game)
         self.window: list[Positions] = []
         self.generation = 0
@@ -93,7 +97,7 @@ class Run:
         while self.generation < self.config.generations:
             g, start = self.generation, time.perf_counter()
             rng = np.random.default_rng([self.config.seed, g, 1])  # the evaluation matches'
-            previous = self.hand_crafted if g == 0 else NNUEvaluator(self.network, self.game)
+            previous = NNUEvaluator(self.network, self.game) if self._network_plays(g) else self.hand_crafted
             data = self._played(
                 g,
                 workers,
@@ -120,6 +124,11 @@ class Run:
                 + f", {values['time/generation_s']:.0f} s"
             )
 
+    def _network_plays(self, g: int) -> bool:
+        """Whether generation ``g``'s games are played by the network (where the run has one yet: after
+        generation 0, or from the start with ``init``), not by the hand-crafted evaluator."""
+        return g > 0 or self.config.init is not None
+
     def _played(self, g: int, workers: int, backend: Backend, echo) -> Positions:
         """Generation ``g``'s self-play positions: played now, and kept in the run directory until the
         generation ends (a run killed while learning resumes without playing its games again)."""
@@ -127,7 +136,7 @@ class Run:
         if path.exists():
             echo(f"its games were played before the run stopped ({path})")
             return load_window(path, self.game)[0]
-        network = None if g == 0 else self.network
+        network = self.network if self._network_plays(g) else None
         data = play_generation(
             self.game,
             self.config,
