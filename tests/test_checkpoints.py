@@ -92,13 +92,23 @@ def test_a_shipped_rollout_policy_is_the_file_listed_and_plays(name):
     assert game.new_initial_state().is_legal(agent.act(game.new_initial_state()))
 
 
-@pytest.mark.parametrize("name", NETWORKS)
+NNUE_VALUES = json.loads((ROOT / "tests" / "data" / "nnue_values.json").read_text())
+"""The positions at which tests/test_nnue_values.py holds each shipped NNUE's kernel and alpha-beta values."""
+
+
+def test_every_shipped_nnue_plays_inside_alpha_beta_in_the_values_test():
+    """The shipped NNUEs load and play where they are held to the bit: tests/test_nnue_values.py searches
+    each at depth 2 (compiling the search that the strength tests below load from numba's cache)."""
+    assert {name for name in NETWORKS if name.endswith(".nnue.pt")} == {f"{game}.nnue.pt" for game in NNUE_VALUES}
+
+
+@pytest.mark.parametrize("name", [name for name in NETWORKS if not name.endswith(".nnue.pt")])
 def test_a_shipped_checkpoint_loads_and_plays(name):
     game = load_checkpoint(FOLDER / name).load_game()  # under the params it was trained for (backgammon's scoring)
     network, info = load_network(FOLDER / name, game)
     assert info.game_name == game.name == MANIFEST[name].game
-    # an NNUE plays inside alpha-beta, as it is used (and as the tests of its values compile it)
-    search = "alphabeta(depth=2" if name.endswith(".nnue.pt") else "mcts(simulations=50"
+    # each network in the search it is measured with: a chance game's afterstate values in expectiminimax
+    search = "expectiminimax(plies=1" if game.has_chance else "mcts(simulations=50"
     agent = rlgames.load_agent(f"{search}, model={FOLDER / name})", game)
     state, dice = game.new_initial_state(), np.random.default_rng(0)
     for _ in range(120 if game.max_game_length <= 128 else 24):  # chess and backgammon: 24 plies, not to the end

@@ -4,7 +4,9 @@ alpha-beta at depth 2 (chess's accumulators updated move by move), both to the l
 first written with f62f4f3 and written again when the kernels stopped letting LLVM reassociate and fuse
 their arithmetic (`rlgames.evaluators.nnue.FASTMATH`, docs/research/reproducibility.md): the values moved
 by at most 9e-7 (a few float32 units in the last place), and since then they no longer depend on how the
-search around a kernel compiles or whether it came from numba's cache."""
+search around a kernel compiles or whether it came from numba's cache. Checkers' values were added on
+2026-12-03 (the other games' recorded again, bit for bit the same). These searches are also where the
+shipped NNUEs play inside alpha-beta in the default suite (tests/test_checkpoints.py)."""
 
 from __future__ import annotations
 

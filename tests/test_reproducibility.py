@@ -67,6 +67,10 @@ def nnue_command(run_dir: Path, *extra: str) -> list[str]:
     ]
 
 
+# Slow: two trainer processes, the first compiling every kernel from an empty cache (about 50 s). The default
+# suite holds the shipped NNUEs' kernel and search values to the bit (tests/test_nnue_values.py), compiled
+# afresh on a clean clone and loaded from the cache on a second run.
+@pytest.mark.slow
 def test_the_nnue_trainer_gives_the_same_bits_with_a_cold_cache_unset_threads_and_a_warm_cache_two_threads(tmp_path):
     """The case that differed: generation 1's labels come from generation 0's network compiled into the
     search, and a kernel loaded from the cache rounded otherwise than one compiled in the process."""

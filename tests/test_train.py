@@ -1003,11 +1003,20 @@ def test_cli_game_parameters_come_from_preset_and_dash_p(tmp_path: Path, capsys:
     assert main(["nim", "-p", "heaps=(1,2)", *base, "--run-dir", str(tmp_path / "nim")]) == 0
     run = json.loads((tmp_path / "nim" / "run.json").read_text())
     assert run["game"]["params"]["heaps"] == [1, 2] and run["config"]["game"] == {"heaps": [1, 2]}
-    assert main(["go", *base, "--set", 'game={"board_size": 5}', "--run-dir", str(tmp_path / "go")]) == 0
-    assert json.loads((tmp_path / "go" / "run.json").read_text())["game"]["params"]["board_size"] == 5
+    assert main(["nim", *base, "--set", 'game={"heaps": [3]}', "--run-dir", str(tmp_path / "set")]) == 0
+    assert json.loads((tmp_path / "set" / "run.json").read_text())["game"]["params"]["heaps"] == [3]
     capsys.readouterr()
     assert main(["go", "-p", "board_size=1", *base, "--run-dir", str(tmp_path / "bad")]) == 2
     assert "board_size must be an int from 2" in capsys.readouterr().err
+
+
+@pytest.mark.slow  # Gumbel self-play compiled for go: about 40 s from an empty cache
+def test_go_trains_by_self_play_at_the_board_size_it_is_given(tmp_path: Path) -> None:
+    base = ["--preset", "smoke", "--set", "eval.interval=0", "--iterations", "1"]
+    assert main(["go", *base, "--set", 'game={"board_size": 5}', "--run-dir", str(tmp_path / "go")]) == 0
+    assert json.loads((tmp_path / "go" / "run.json").read_text())["game"]["params"]["board_size"] == 5
+    _, info = load_network(tmp_path / "go" / CHECKPOINT, rlgames.load_game("go", board_size=5))
+    assert info.game_params["board_size"] == 5 and info.counters["iteration"] == 1
 
 
 # --- learning ----------------------------------------------------------------------------------------------

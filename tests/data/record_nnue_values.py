@@ -2,7 +2,7 @@
 the compiled kernel and alpha-beta at depth 2 at 12 positions of seeded random games per game.
 
 Usage, from the checkout whose values to record (f62f4f3 recorded the file first, the commit that set
-the kernels' fast-math flags again):
+the kernels' fast-math flags again; checkers was added on 2026-12-03, the other games' values unchanged):
 ``python tests/data/record_nnue_values.py OUT.json``
 """
 
@@ -40,7 +40,7 @@ def positions(game, count: int, seed: int) -> list:
 
 def main(out: str) -> None:
     record = {}
-    for name in ("connect_four", "othello", "chess"):
+    for name in ("connect_four", "othello", "chess", "checkers"):
         game = rlgames.load_game(name)
         evaluator = load_evaluator("model", game, path=f"checkpoints/{name}.nnue.pt")
         search = AlphaBeta(evaluator, AlphaBetaConfig(depth=2, tt_size_mb=0.25))
