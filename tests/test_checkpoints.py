@@ -163,6 +163,7 @@ def test_the_othello_model_beats_the_hand_crafted_evaluation_inside_alpha_beta()
     assert pair.score >= 0.7, pair
 
 
+@pytest.mark.slow  # 36 s from an empty cache; test_nnue_values holds this network's values in alpha-beta to the bit
 def test_the_othello_nnue_beats_the_hand_crafted_evaluation_at_equal_depth():
     """The record othello.nnue.pt depth-6 is a 400-game match; 40 games of it (20 openings of 4 plies,
     colours swapped) stay well above even, the pattern network running compiled inside the search."""
@@ -178,6 +179,7 @@ def test_the_othello_nnue_beats_the_hand_crafted_evaluation_at_equal_depth():
     assert pair.score >= 0.6, pair
 
 
+@pytest.mark.slow  # 49 s from an empty cache; test_nnue_values holds this network's values in alpha-beta to the bit
 def test_the_chess_nnue_beats_the_hand_crafted_evaluation_at_equal_depth():
     """The record chess.nnue.pt depth-2 is a 100-game match with 8 quiescence plies; 40 games of it (20
     openings of 4 plies, colours swapped: 76% here) stay well above even, the network's accumulators
