@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import pkgutil
 import subprocess
 import sys
@@ -16,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("rlgames", "envs", "models", "train")
 
 
+@functools.cache  # each test reads every source file, one game or layer at a time
 def imports_of(path: Path) -> list[tuple[int, str]]:
     """``(line, module)`` of every import in ``path``, those inside functions included (``from . import x``
     resolved to the package's name)."""

@@ -19,11 +19,11 @@ BLACK_WINS = {7.5: 0.4213, 0.0: 0.5245}
 list's 2008 reference bot), about 111 moves each."""
 
 
-def own_eye(state, point: int, colour: int) -> bool:
+def own_eye(grid: np.ndarray, point: int, colour: int) -> bool:
     """The readable definition: every on-board neighbour is ``colour``'s (1 black, 2 white), and fewer
-    enemy stones on the diagonals than one on the edge, two elsewhere."""
-    n = state.size
-    grid = state.board_grid()[::-1]  # row 0 at the bottom, as points count rows
+    enemy stones on the diagonals than one on the edge, two elsewhere. ``grid``: the board with row 0 at
+    the bottom, as points count rows."""
+    n = grid.shape[0]
     row, col = divmod(point, n)
 
     def on_board(r: int, c: int) -> bool:
@@ -56,8 +56,9 @@ def test_the_fast_board_follows_the_rules_move_by_move(params, games):
         while not state.is_terminal():
             colour = state.current_player() + 1
             legal = set(state.legal_actions())
-            expected = [p for p in range(n * n) if p in legal and not own_eye(state, p, colour)]
-            playable = [p for p in range(n * n) if state.board_grid()[::-1].ravel()[p] == 0]
+            grid = state.board_grid()[::-1]  # row 0 at the bottom, as points count rows
+            expected = [p for p in range(n * n) if p in legal and not own_eye(grid, p, colour)]
+            playable = [p for p in range(n * n) if grid.ravel()[p] == 0]
             playable = [p for p in playable if playout.is_playable(board, padded(p, n), colour)]
             assert playable == expected, str(state)
             action = int(rng.choice(expected)) if expected else n * n
