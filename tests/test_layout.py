@@ -18,7 +18,7 @@ PACKAGES = ("rlgames", "envs", "models", "train")
 
 
 @functools.cache  # each test reads every source file, one game or layer at a time
-def imports_of(path: Path) -> list[tuple[int, str]]:
+def imports_of(path: Path) -> tuple[tuple[int, str], ...]:
     """``(line, module)`` of every import in ``path``, those inside functions included (``from . import x``
     resolved to the package's name)."""
     found = []
@@ -27,7 +27,7 @@ def imports_of(path: Path) -> list[tuple[int, str]]:
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found += [(node.lineno, node.module)] + [(node.lineno, f"{node.module}.{a.name}") for a in node.names]
-    return found
+    return tuple(found)
 
 
 def sources(*folders: str) -> list[Path]:

@@ -58,7 +58,8 @@ def test_the_fast_board_follows_the_rules_move_by_move(params, games):
             legal = set(state.legal_actions())
             grid = state.board_grid()[::-1]  # row 0 at the bottom, as points count rows
             expected = [p for p in range(n * n) if p in legal and not own_eye(grid, p, colour)]
-            playable = [p for p in range(n * n) if grid.ravel()[p] == 0]
+            cells = grid.ravel()
+            playable = [p for p in range(n * n) if cells[p] == 0]
             playable = [p for p in playable if playout.is_playable(board, padded(p, n), colour)]
             assert playable == expected, str(state)
             action = int(rng.choice(expected)) if expected else n * n
