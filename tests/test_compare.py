@@ -80,7 +80,9 @@ def test_both_sides_search_alike_and_chance_games_by_expectiminimax():
     assert backgammon.specs("time=0.1")[1] == "expectiminimax(plies=3, time=0.1, filter=8, eval=heuristic)"
 
 
-@pytest.mark.parametrize("scoring", ["winloss_scoring", "full_scoring"])
+@pytest.mark.parametrize(  # a network is a search compiled of its own: win/loss, a report without points, is slow
+    "scoring", [pytest.param("winloss_scoring", marks=pytest.mark.slow), "full_scoring"]
+)
 def test_a_backgammon_comparison_runs(tmp_path, capsys, scoring):
     """At win/loss and at full scoring, where the report gives the points a game too."""
     game = rlgames.load_game("backgammon", scoring_type=scoring)

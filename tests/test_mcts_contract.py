@@ -25,6 +25,15 @@ RULES = ("twofold", "threefold", "superko")
 TUG_VALUE = TugEvaluator()
 
 
+def each_choice(first: tuple[str, ...], second: tuple[str, ...], default: set[tuple[str, str]]) -> list:
+    """The pairs of ``first`` x ``second`` as parameters, those not in ``default`` marked slow: the default
+    suite names every choice of each at least once, and the whole product runs under ``-m slow``. Each
+    leaf evaluator and each rule (superko a compile-time flag of the tree operations) is a search
+    compiled of its own, so the product costs the suite its compile time."""
+    assert {a for a, _ in default} == set(first) and {b for _, b in default} == set(second)
+    return [pytest.param(a, b, marks=() if (a, b) in default else pytest.mark.slow) for a in first for b in second]
+
+
 class PythonTug(Evaluator):
     """`TugEvaluator`'s values without a kernel (batched evaluation), and priors on every action, the
     ones that repeat a position the rules forbid included: the search must drop them."""
@@ -81,8 +90,10 @@ def check_proof(result, state: rlgames.State) -> None:
 
 
 @pytest.mark.parametrize("size", [2, 3])
-@pytest.mark.parametrize("rule", RULES)
-@pytest.mark.parametrize("search", SOLVERS)
+@pytest.mark.parametrize(
+    "search, rule",
+    each_choice(tuple(SOLVERS), RULES, {("rollouts", "superko"), ("kernel", "threefold"), ("batched", "twofold")}),
+)
 def test_solver_proves_the_minimax_value(search, rule, size):
     game = Tug(size=size, rule=rule)
     config, evaluator = SOLVERS[search]
@@ -94,7 +105,7 @@ def test_solver_proves_the_minimax_value(search, rule, size):
         check_proof(result, state)
 
 
-@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("rule", [pytest.param(r, marks=() if r == "threefold" else pytest.mark.slow) for r in RULES])
 def test_puct_solver_proves_only_minimax_values(rule):
     # PUCT scores a solved child by its value alone, so that a solved draw can take most visits and
     # leave a proof unfinished (threefold repetitions): whatever it proves must still be exact.
@@ -129,7 +140,9 @@ def test_only_the_largest_win_solves_a_node_at_once():
 
 
 # --- legal moves only ----------------------------------------------------------------------------------
-@pytest.mark.parametrize("search", ["rollouts", "kernel", "batched"])
+@pytest.mark.parametrize(  # the batched search sees priors on the moves superko forbids; a kernel's are the legal
+    "search", ["rollouts", pytest.param("kernel", marks=pytest.mark.slow), "batched"]
+)
 def test_mcts_never_plays_a_superko_illegal_move(search):
     game = Tug(size=3, rule="superko")
     evaluator = {"rollouts": None, "kernel": TUG_VALUE, "batched": PythonTug()}[search]
@@ -176,18 +189,22 @@ def test_the_same_position_with_another_history_starts_a_fresh_tree():
     assert trees.search_many([again])[0].stats.extra["reused_visits"] == 200
 
 
-@pytest.mark.parametrize("rule", RULES)
-def test_gumbel_searches_legal_moves_only(rule):
+@pytest.mark.parametrize(
+    "leaves, rule",
+    each_choice(
+        ("compiled", "batched"), RULES, {("compiled", "twofold"), ("compiled", "threefold"), ("batched", "superko")}
+    ),
+)
+def test_gumbel_searches_legal_moves_only(leaves, rule):
     game = Tug(size=3, rule=rule)
     states = random_positions(game, 20, seed=7)
-    config = GumbelConfig(simulations=32)
-    compiled = MultiTreeGumbel(config, TUG_VALUE, seed=0).search_many(states)
-    batched = MultiTreeGumbel(config, PythonTug(), seed=0).search_many(states)
-    for state, a, b in zip(states, compiled, batched):
-        check_legal_result(a, state)
-        check_legal_result(b, state)
-        assert -1.0 <= a.stats.extra["root_mean"] <= 1.0
-    result = Gumbel(GumbelConfig(simulations=16, gumbel_scale=0.0), TUG_VALUE, seed=0).search(states[0])
+    evaluator = TUG_VALUE if leaves == "compiled" else PythonTug()
+    for state, result in zip(
+        states, MultiTreeGumbel(GumbelConfig(simulations=32), evaluator, seed=0).search_many(states)
+    ):
+        check_legal_result(result, state)
+        assert -1.0 <= result.stats.extra["root_mean"] <= 1.0
+    result = Gumbel(GumbelConfig(simulations=16, gumbel_scale=0.0), evaluator, seed=0).search(states[0])
     check_legal_result(result, states[0])
 
 

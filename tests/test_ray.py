@@ -90,6 +90,7 @@ def test_rlgames_imports_no_ray():
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
 
 
+@pytest.mark.slow  # 14 s; each trainer's workers play its local positions (the local backend) in its own tests
 def test_nnue_self_play_on_ray_plays_the_local_positions():
     from rlgames.train.nnue import data as nnue_data
     from rlgames.train.nnue.config import NNUEConfig
@@ -102,6 +103,7 @@ def test_nnue_self_play_on_ray_plays_the_local_positions():
         np.testing.assert_array_equal(getattr(on_ray, field.name), getattr(local, field.name))
 
 
+@pytest.mark.slow  # 11 s; the test below plays two iterations on the same actors, the second as local workers
 def test_alphazero_self_play_on_two_actors_plays_the_local_positions():
     import torch
 
@@ -122,7 +124,6 @@ def test_alphazero_self_play_on_two_actors_plays_the_local_positions():
         assert np.array_equal(getattr(on_ray, name), getattr(local, name)), name
 
 
-@pytest.mark.slow  # 13 s; the fault test also runs persistent actors across iterations
 def test_alphazero_actors_live_across_iterations_and_play_each_new_network_as_local_workers_do():
     import torch
 
@@ -199,6 +200,7 @@ class DyingTicTacToe(TicTacToe):
         return super().new_initial_state()
 
 
+@pytest.mark.slow  # 20 s; a worker killed mid-item is restarted and counted once at the seam, above
 def test_an_alphazero_run_with_a_self_play_actor_killed_mid_game_counts_every_game_once(tmp_path):
     """A 3-iteration tic-tac-toe run on 2 actors, one actor's process killed in the second iteration's self-play:
     the run finishes with the games, positions, replay and weights of the same run without a fault (which plays

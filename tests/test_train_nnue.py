@@ -58,6 +58,7 @@ def test_resume_equals_an_uninterrupted_run(tmp_path, capsys):
         (["tic_tac_toe", "--set", "depth=deep"], "must be a number"),
         (["tic_tac_toe", "--set", "depth=2.5"], "depth"),
         (["tic_tac_toe", "--set", "adjudicate=1.5"], "adjudicate must be in [0, 1], got 1.5"),
+        (["tic_tac_toe", "--set", "eval_games=-2"], "eval_games must be 0 or more, got -2"),
         (["tic_tac_toe", "--workers", "0"], "--workers must be at least 1"),
         (
             ["tic_tac_toe", "--relearn", "runs/no-such-run", "--out", "x.nnue.pt"],
@@ -345,7 +346,7 @@ def test_a_window_saved_before_loads_its_mixed_labels_as_value_and_result_and_pa
 
 
 def test_a_run_killed_while_learning_resumes_without_playing_its_games_again(tmp_path, monkeypatch, capsys):
-    args = ["tic_tac_toe", "--preset", "smoke", "--seed", "5", "--generations", "1"]
+    args = ["tic_tac_toe", "--preset", "smoke", "--seed", "5", "--generations", "1", "--set", "eval_games=0"]
     assert nnue.main([*args, "--run-dir", str(tmp_path / "straight")]) == 0
     killed = tmp_path / "killed"
 
@@ -371,7 +372,17 @@ def test_a_run_killed_while_learning_resumes_without_playing_its_games_again(tmp
 def test_relearning_a_runs_positions_with_its_settings_gives_its_network(tmp_path, capsys):
     """The first generation's games do not depend on the network, so learning them again as the run
     did gives the run's network; with another lambda, another network."""
-    args = ["tic_tac_toe", "--preset", "smoke", "--seed", "4", "--generations", "1"]
+    args = [
+        "tic_tac_toe",
+        "--preset",
+        "smoke",
+        "--seed",
+        "4",
+        "--generations",
+        "1",
+        "--set",
+        "eval_games=0",
+    ]  # no measuring matches
     assert nnue.main([*args, "--run-dir", str(tmp_path / "run")]) == 0
     assert nnue.main([*args, "--relearn", str(tmp_path / "run"), "--out", str(tmp_path / "same.nnue.pt")]) == 0
     assert "generation 1/1: " in capsys.readouterr().out
@@ -391,7 +402,17 @@ def test_relearning_a_runs_positions_with_its_settings_gives_its_network(tmp_pat
 def test_relearning_from_a_network_learns_it_further(tmp_path, capsys):
     """``--init``: the run's network is where learning starts (with a learning rate of 0 it comes out
     unchanged; else it learns further); one of another size, or no file, is refused in one line."""
-    args = ["tic_tac_toe", "--preset", "smoke", "--seed", "4", "--generations", "1"]
+    args = [
+        "tic_tac_toe",
+        "--preset",
+        "smoke",
+        "--seed",
+        "4",
+        "--generations",
+        "1",
+        "--set",
+        "eval_games=0",
+    ]  # no measuring matches
     assert nnue.main([*args, "--run-dir", str(tmp_path / "run")]) == 0
     start = tmp_path / "run" / "latest.nnue.pt"
     relearn = [*args, "--relearn", str(tmp_path / "run"), "--init", str(start)]
@@ -422,7 +443,9 @@ def test_a_run_started_from_a_network_plays_its_first_games_with_it(tmp_path, ca
     args = ["tic_tac_toe", "--preset", "smoke", "--seed", "4", "--generations", "1"]
     assert nnue.main([*args, "--run-dir", str(tmp_path / "scratch")]) == 0
     start = str(tmp_path / "scratch" / "latest.nnue.pt")
+    capsys.readouterr()
     assert nnue.main([*args, "--run-dir", str(tmp_path / "on"), "--init", start]) == 0
+    assert "score_vs_hand_crafted" in capsys.readouterr().out  # each generation measured (eval_games)
     game = rlgames.load_game("tic_tac_toe")
     scratch = nnue_data.load_window(tmp_path / "scratch" / "window.npz", game)[0]
     on = nnue_data.load_window(tmp_path / "on" / "window.npz", game)[0]
@@ -447,6 +470,8 @@ def test_relearning_several_runs_learns_their_generations_together(tmp_path):
                     seed,
                     "--generations",
                     "1",
+                    "--set",
+                    "eval_games=0",
                     "--run-dir",
                     str(tmp_path / seed),
                 ]

@@ -62,7 +62,8 @@ class NNUEConfig:
     """Fraction of each generation's last games never learnt but measured (``loss/value_holdout``: a
     value loss well above the learnt positions' is a network learning its games by heart)."""
     eval_games: int = 40
-    """Games against the hand-crafted evaluator that measure each generation."""
+    """Games against the previous evaluation and the hand-crafted one that measure each generation (0: none,
+    a run that only learns)."""
     eval_time: float = 0.05
     """Seconds a move in those games (equal time)."""
     eval_opening_plies: int = 4
@@ -87,6 +88,8 @@ class NNUEConfig:
         for name in ("random_moves", "adjudicate", "lam", "siblings", "holdout"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
+        if self.eval_games < 0:
+            raise ValueError(f"eval_games must be 0 or more, got {self.eval_games}")
 
     def feature_inputs(self, game: Game) -> tuple[str, ...]:
         """The feature sets the network reads: ``inputs``, or the game's first set where none is named (none

@@ -57,7 +57,10 @@ def evaluate(
     config: NNUEConfig,
     rng: np.random.Generator,
 ) -> dict[str, float]:
-    """The new network's score against the previous evaluation and the hand-crafted one, at equal time."""
+    """The new network's score against the previous evaluation and the hand-crafted one, at equal time (none
+    with ``config.eval_games`` 0)."""
+    if config.eval_games == 0:
+        return {}
     player = SearchAgent(new, config.eval_time, config.quiescence)
     scores = {}
     for tag, opponent in (("previous", previous), ("hand_crafted", hand_crafted)):
