@@ -316,20 +316,22 @@ def test_compare_by_mcts_writes_its_report(tmp_path, capsys):
 
 
 def test_a_go_comparison_plays_the_checkpoints_board_unless_told(tmp_path, capsys):
-    go5 = rlgames.load_game("go", board_size=5)
-    checkpoint = tmp_path / "go5.pt"
-    save_checkpoint(checkpoint, network=build_network(go5, blocks=1, channels=8, seed=0), game=go5)
+    go9 = rlgames.load_game("go", board_size=9)  # go9.pt's board (a search compiled for each board size)
+    checkpoint = tmp_path / "go9.pt"
+    save_checkpoint(checkpoint, network=build_network(go9, blocks=1, channels=8, seed=0), game=go9)
     argv = ["compare", "go", "--learned", str(checkpoint), "--search", "mcts", "--simulations", "4", "--no-time"]
-    assert main([*argv, "--learned-search", "rollout=light", "--games", "2", "--out", str(tmp_path / "r")]) == 0
+    # c, a knob read at run time: the network's search is the one test_checkpoints compiles for go9.pt, the
+    # hand-crafted side's test_rave's
+    assert main([*argv, "--learned-search", "c=2", "--games", "2", "--out", str(tmp_path / "r")]) == 0
     record = json.loads((tmp_path / "r" / "compare.json").read_text())
-    assert record["config"]["game_params"] == [["board_size", 5]]
+    assert record["config"]["game_params"] == [["board_size", 9]]  # not go's default 19x19
     assert record["rows"][0]["specs"] == [
-        f"mcts(simulations=4, model={checkpoint}, rollout=light)",
+        f"mcts(simulations=4, model={checkpoint}, c=2)",
         "mcts(simulations=4)",
     ]
     capsys.readouterr()
     assert main([*argv, "-p", "board_size=7", "--games", "2", "--out", str(tmp_path / "s")]) == 2
-    assert "trained for go with params {'board_size': 5" in capsys.readouterr().err
+    assert "trained for go with params {'board_size': 9" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
