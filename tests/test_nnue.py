@@ -29,13 +29,13 @@ def random_states(game: rlgames.Game, count: int, seed: int) -> list[rlgames.Sta
 
 @pytest.mark.parametrize(
     "name, psqt, inputs",
-    [
+    [  # each game, feature set and PSQT setting once (each network a kernel compiled of its own); the product slow
         ("tic_tac_toe", 0, ()),
         ("connect_four", 0, ()),
         ("othello", 0, ()),
-        ("chess", 0, ()),
-        ("connect_four", 1, ()),
-        ("chess", 1, ("pieces", "threats")),
+        pytest.param("chess", 0, (), marks=pytest.mark.slow),
+        pytest.param("connect_four", 1, (), marks=pytest.mark.slow),
+        pytest.param("chess", 1, ("pieces", "threats"), marks=pytest.mark.slow),
         ("chess", 1, ("pieces", "threats", "positional")),
     ],
 )
@@ -93,12 +93,12 @@ def test_connect_four_features_are_line_patterns() -> None:
 
 @pytest.mark.parametrize(
     "name, inputs",
-    [
+    [  # chess's pieces alone and with threats slow: the three sets together update each of them
         ("tic_tac_toe", ()),
         ("connect_four", ()),
         ("othello", ()),
-        ("chess", ()),
-        ("chess", ("pieces", "threats")),
+        pytest.param("chess", (), marks=pytest.mark.slow),
+        pytest.param("chess", ("pieces", "threats"), marks=pytest.mark.slow),
         ("chess", ("pieces", "threats", "positional")),
     ],
 )

@@ -440,7 +440,9 @@ def test_outcomes_start_from_a_one_value_network_with_its_values() -> None:
     assert np.ptp(before) > 0.01
 
 
-@pytest.mark.parametrize("inputs", ["expert", "expert_escapes"])
+@pytest.mark.parametrize(  # expert_escapes (the shipped network's) extends expert, which the product runs
+    "inputs", [pytest.param("expert", marks=pytest.mark.slow), "expert_escapes"]
+)
 def test_an_expert_network_is_an_nnue_evaluator_with_the_trainers_values(tmp_path, inputs) -> None:
     """A network of backgammon's ``expert`` encoding (or ``expert_escapes``): the trainer's kernels, the
     compiled evaluator and torch give the same values, before and after a checkpoint."""
