@@ -441,7 +441,7 @@ def test_a_run_started_from_a_network_plays_its_first_games_with_it(tmp_path, ca
     hand-crafted evaluator (other positions than the same seed's run from scratch), its settings record the
     network, and it resumes only with it."""
     args = ["tic_tac_toe", "--preset", "smoke", "--seed", "4", "--generations", "1"]
-    assert nnue.main([*args, "--run-dir", str(tmp_path / "scratch")]) == 0
+    assert nnue.main([*args, "--run-dir", str(tmp_path / "scratch"), "--set", "eval_games=0"]) == 0
     start = str(tmp_path / "scratch" / "latest.nnue.pt")
     capsys.readouterr()
     assert nnue.main([*args, "--run-dir", str(tmp_path / "on"), "--init", start]) == 0
