@@ -21,6 +21,10 @@ from rlgames.train.settings import field_docs, settings_help
 import rlgames
 from rlgames.evaluators import load_evaluator
 
+LEARN_ONLY = ["--set", "eval_games=0"]
+"""A run without its measuring matches: each compiles a search for the generation's new network (its
+weights are constants of the code), and the tests of resuming and relearning read none of their scores."""
+
 
 def play(game, config, seed=0, teacher=None) -> nnue_data.Positions:
     """``config.games`` games of the hand-crafted evaluator (`nnue_data.play_games`), seeded from ``seed``."""
@@ -346,7 +350,7 @@ def test_a_window_saved_before_loads_its_mixed_labels_as_value_and_result_and_pa
 
 
 def test_a_run_killed_while_learning_resumes_without_playing_its_games_again(tmp_path, monkeypatch, capsys):
-    args = ["tic_tac_toe", "--preset", "smoke", "--seed", "5", "--generations", "1", "--set", "eval_games=0"]
+    args = ["tic_tac_toe", "--preset", "smoke", "--seed", "5", "--generations", "1", *LEARN_ONLY]
     assert nnue.main([*args, "--run-dir", str(tmp_path / "straight")]) == 0
     killed = tmp_path / "killed"
 
@@ -372,17 +376,7 @@ def test_a_run_killed_while_learning_resumes_without_playing_its_games_again(tmp
 def test_relearning_a_runs_positions_with_its_settings_gives_its_network(tmp_path, capsys):
     """The first generation's games do not depend on the network, so learning them again as the run
     did gives the run's network; with another lambda, another network."""
-    args = [
-        "tic_tac_toe",
-        "--preset",
-        "smoke",
-        "--seed",
-        "4",
-        "--generations",
-        "1",
-        "--set",
-        "eval_games=0",
-    ]  # no measuring matches
+    args = ["tic_tac_toe", "--preset", "smoke", "--seed", "4", "--generations", "1", *LEARN_ONLY]
     assert nnue.main([*args, "--run-dir", str(tmp_path / "run")]) == 0
     assert nnue.main([*args, "--relearn", str(tmp_path / "run"), "--out", str(tmp_path / "same.nnue.pt")]) == 0
     assert "generation 1/1: " in capsys.readouterr().out
@@ -402,17 +396,7 @@ def test_relearning_a_runs_positions_with_its_settings_gives_its_network(tmp_pat
 def test_relearning_from_a_network_learns_it_further(tmp_path, capsys):
     """``--init``: the run's network is where learning starts (with a learning rate of 0 it comes out
     unchanged; else it learns further); one of another size, or no file, is refused in one line."""
-    args = [
-        "tic_tac_toe",
-        "--preset",
-        "smoke",
-        "--seed",
-        "4",
-        "--generations",
-        "1",
-        "--set",
-        "eval_games=0",
-    ]  # no measuring matches
+    args = ["tic_tac_toe", "--preset", "smoke", "--seed", "4", "--generations", "1", *LEARN_ONLY]
     assert nnue.main([*args, "--run-dir", str(tmp_path / "run")]) == 0
     start = tmp_path / "run" / "latest.nnue.pt"
     relearn = [*args, "--relearn", str(tmp_path / "run"), "--init", str(start)]
@@ -441,7 +425,7 @@ def test_a_run_started_from_a_network_plays_its_first_games_with_it(tmp_path, ca
     hand-crafted evaluator (other positions than the same seed's run from scratch), its settings record the
     network, and it resumes only with it."""
     args = ["tic_tac_toe", "--preset", "smoke", "--seed", "4", "--generations", "1"]
-    assert nnue.main([*args, "--run-dir", str(tmp_path / "scratch"), "--set", "eval_games=0"]) == 0
+    assert nnue.main([*args, "--run-dir", str(tmp_path / "scratch"), *LEARN_ONLY]) == 0
     start = str(tmp_path / "scratch" / "latest.nnue.pt")
     capsys.readouterr()
     assert nnue.main([*args, "--run-dir", str(tmp_path / "on"), "--init", start]) == 0
@@ -470,8 +454,7 @@ def test_relearning_several_runs_learns_their_generations_together(tmp_path):
                     seed,
                     "--generations",
                     "1",
-                    "--set",
-                    "eval_games=0",
+                    *LEARN_ONLY,
                     "--run-dir",
                     str(tmp_path / seed),
                 ]
