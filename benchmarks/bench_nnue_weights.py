@@ -71,11 +71,7 @@ def kernels(w1: np.ndarray, b1: np.ndarray, rows: int) -> tuple[Any, Any]:
 
 def measure(game: str, evaluations: int, repeats: int, seed: int) -> dict[str, Any]:
     network, _ = load_network(CHECKPOINTS / f"{game}.nnue.pt")
-    w1 = network.accumulator.weight.detach().numpy().T  # [inputs, width]
-    b1 = network.accumulator.bias.detach().numpy()
-    w2, b2 = network.hidden.weight.detach().numpy().T, network.hidden.bias.detach().numpy()
-    w3, b3 = network.value.weight.detach().numpy()[0], network.value.bias.detach().numpy()[0]
-    w1, b1, *_ = frozen_weights((w1, b1, w2, b2, w3, b3))
+    w1, b1, *_ = frozen_weights(network.export())  # w1[inputs, width], as the compiled evaluator holds it
     rows = ACTIVE[game]
     active = np.random.default_rng(seed).integers(0, len(w1), evaluations * rows)
     constant, argument = kernels(w1, b1, rows)

@@ -105,7 +105,10 @@ def test_solver_proves_the_minimax_value(search, rule, size):
         check_proof(result, state)
 
 
-@pytest.mark.parametrize("rule", [pytest.param(r, marks=() if r == "threefold" else pytest.mark.slow) for r in RULES])
+@pytest.mark.parametrize(
+    "rule",
+    [pytest.param("twofold", marks=pytest.mark.slow), "threefold", pytest.param("superko", marks=pytest.mark.slow)],
+)
 def test_puct_solver_proves_only_minimax_values(rule):
     # PUCT scores a solved child by its value alone, so that a solved draw can take most visits and
     # leave a proof unfinished (threefold repetitions): whatever it proves must still be exact.
