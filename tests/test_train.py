@@ -33,7 +33,7 @@ from rlgames.train.alphazero.config import (
 )
 from rlgames.train.alphazero.evaluate import reachable_states
 from rlgames.train.alphazero.learner import Learner, make_optimizer
-from rlgames.train.alphazero.replay import FIELDS, ReplayBuffer, augment
+from rlgames.train.alphazero.replay import FIELDS, ReplayBuffer, augment, growing_window
 from rlgames.train.alphazero.selfplay import (
     Positions,
     Siblings,
@@ -176,6 +176,8 @@ def test_overrides_from_json_and_toml(tmp_path: Path) -> None:
         ({"selfplay": {"fast_simulations": 0}}, "selfplay.fast_simulations must be positive"),
         ({"selfplay": {"sibling_proof_depth": 0}}, "selfplay.sibling_proof_depth must be positive"),
         ({"selfplay": {"siblings_per_position": 0}}, "selfplay.siblings_per_position must be positive"),
+        ({"replay": {"window_base": -1}}, "replay.window_base must be non-negative"),
+        ({"replay": {"window_alpha": 0.0}}, "replay.window_alpha must be positive"),
     ],
 )
 def test_bad_overrides_are_named(overrides: dict, message: str) -> None:
@@ -536,6 +538,18 @@ def test_replay_ring_buffer_keeps_the_newest_and_round_trips(tmp_path: Path) -> 
         ReplayBuffer.load(tmp_path / "r.npz", (2, 2), 3)
     loaded.add(positions(10, 12))  # more than the capacity at once: the last 5 stay
     assert sorted(loaded.values.tolist()) == [17, 18, 19, 20, 21] and loaded.added == 19
+    newest = loaded.sample(200, np.random.default_rng(0), newest=2)  # across the ring's wrap
+    assert set(newest.values.tolist()) == {20, 21}
+    assert set(loaded.sample(200, np.random.default_rng(0), newest=9).values.tolist()) == {17, 18, 19, 20, 21}
+
+
+def test_the_growing_window_is_katagos() -> None:
+    """KataGo's window (c = 250,000, alpha 0.75, beta 0.4): everything up to c, then c * (1 + beta *
+    ((N / c) ** alpha - 1) / alpha), checked by hand at N = 16c, where 16 ** 0.75 = 8."""
+    assert growing_window(1_000, 250_000) == 1_000
+    assert growing_window(250_000, 250_000) == 250_000
+    assert growing_window(16 * 250_000, 250_000) == int(250_000 * (1 + 0.4 * 7 / 0.75))
+    assert growing_window(16 * 100, 100, alpha=1.0, beta=1.0) == 1_600  # alpha = beta = 1: all of it
 
 
 @pytest.mark.parametrize("game", [TTT, C4], ids=lambda g: g.name)

@@ -101,6 +101,13 @@ class ReplayConfig:
     """A ring buffer of the last this many positions."""
     augment: bool = True
     """Apply a random board symmetry to each sampled position."""
+    window_base: int = 0
+    """KataGo's growing window (Wu 2019, appendix C: c = 250,000): positive, batches are drawn from the newest
+    `growing_window` positions of those added so far, at most ``capacity``; 0 draws from the whole ring."""
+    window_alpha: float = 0.75
+    """The window's growth exponent (KataGo's alpha)."""
+    window_beta: float = 0.4
+    """The window's growth rate (KataGo's beta)."""
 
 
 @dataclass(frozen=True)
@@ -201,6 +208,7 @@ def validate(config: TrainConfig) -> None:
         "selfplay.fast_simulations": config.selfplay.fast_simulations,
         "selfplay.leaves_per_game": config.selfplay.leaves_per_game,
         "replay.capacity": config.replay.capacity,
+        "replay.window_alpha": config.replay.window_alpha,
         "optim.lr": config.optim.lr,
         "optim.batch_size": config.optim.batch_size,
         "eval.simulations": config.eval.simulations,
@@ -220,6 +228,8 @@ def validate(config: TrainConfig) -> None:
         "optim.min_replay": config.optim.min_replay,
         "optim.value_weight": config.optim.value_weight,
         "optim.final_weight": config.optim.final_weight,
+        "replay.window_base": config.replay.window_base,
+        "replay.window_beta": config.replay.window_beta,
         "selfplay.temperature_moves": config.selfplay.temperature_moves,
         "eval.interval": config.eval.interval,
         "eval.games": config.eval.games,

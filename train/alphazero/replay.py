@@ -1,6 +1,7 @@
 """The replay buffer: a ring of the last ``capacity`` self-play positions in numpy arrays.
 
-`ReplayBuffer.sample` draws positions uniformly with the run's numpy Generator and, with symmetries
+`ReplayBuffer.sample` draws positions uniformly with the run's numpy Generator, from the whole ring or
+from its newest ``newest`` positions (KataGo's growing window, `growing_window`), and, with symmetries
 given, maps each one through a board symmetry drawn uniformly (`rlgames.Symmetry`): the observation
 (and the final position's cells) by the symmetry's transform, the legal mask and the policy by its action
 map. `save` / `load` move the
@@ -47,12 +48,22 @@ class ReplayBuffer:
         self.cursor = int((self.cursor + n) % self.capacity)
         self.size = min(self.size + n, self.capacity)
 
-    def sample(self, batch_size: int, rng: np.random.Generator, symmetries: Sequence[Symmetry] = ()) -> Positions:
-        """``batch_size`` positions drawn uniformly with replacement, each mapped through a symmetry
-        drawn uniformly from ``symmetries`` (none: as stored)."""
+    def sample(
+        self,
+        batch_size: int,
+        rng: np.random.Generator,
+        symmetries: Sequence[Symmetry] = (),
+        newest: int | None = None,
+    ) -> Positions:
+        """``batch_size`` positions drawn uniformly with replacement, from the newest ``newest`` (None or
+        more than the buffer holds: all), each mapped through a symmetry drawn uniformly from
+        ``symmetries`` (none: as stored)."""
         if self.size == 0:
             raise ValueError("cannot sample from an empty replay buffer")
-        index = rng.integers(self.size, size=batch_size)
+        if newest is None or newest >= self.size:
+            index = rng.integers(self.size, size=batch_size)
+        else:  # the newest positions are the slots just behind the cursor
+            index = (self.cursor - 1 - rng.integers(max(newest, 1), size=batch_size)) % self.capacity
         batch = Positions(*(array[index] for array in _fields(self)))  # copies
         return augment(batch, symmetries, rng) if symmetries else batch
 
@@ -80,6 +91,16 @@ class ReplayBuffer:
                 target[:size] = data[name] if name in data else ABSENT.get(name, 1.0)
         buffer.size, buffer.cursor, buffer.added = size, cursor, added
         return buffer
+
+
+def growing_window(added: int, base: int, alpha: float = 0.75, beta: float = 0.4) -> int:
+    """KataGo's replay window (Wu 2019, arXiv:1902.10565, appendix C): the newest ``base * (1 + beta *
+    ((added / base) ** alpha - 1) / alpha)`` of the ``added`` positions so far, all of them until ``base``
+    were added. The window grows more slowly than the data, so that early, weak games leave the
+    training sooner than a fixed window would let them, and later ones stay longer."""
+    if added <= base:
+        return added
+    return int(base * (1.0 + beta * ((added / base) ** alpha - 1.0) / alpha))
 
 
 def augment(batch: Positions, symmetries: Sequence[Symmetry], rng: np.random.Generator) -> Positions:

@@ -44,7 +44,7 @@ from rlgames.train.alphazero.config import (
 from rlgames.train.alphazero.evaluate import SolverBenchmark, evaluate
 from rlgames.train.alphazero.learner import Learner, Losses, make_optimizer, mean_losses
 from rlgames.train.alphazero.logger import IterationLogger
-from rlgames.train.alphazero.replay import ReplayBuffer
+from rlgames.train.alphazero.replay import ReplayBuffer, growing_window
 from rlgames.train.alphazero.selfplay import SelfPlay
 from rlgames.parallel import LOCAL, Backend
 
@@ -239,9 +239,15 @@ class Trainer:
         if len(self.replay) < optim.min_replay or optim.steps_per_iteration == 0:
             return None
         self.learner.set_lr(lr)
-        symmetries = self.game.symmetries() if self.config.replay.augment else ()
+        replay = self.config.replay
+        symmetries = self.game.symmetries() if replay.augment else ()
+        newest = (
+            growing_window(self.replay.added, replay.window_base, replay.window_alpha, replay.window_beta)
+            if replay.window_base
+            else None
+        )
         history = [
-            self.learner.step(self.replay.sample(optim.batch_size, self.rng.numpy, symmetries))
+            self.learner.step(self.replay.sample(optim.batch_size, self.rng.numpy, symmetries, newest))
             for _ in range(optim.steps_per_iteration)
         ]
         return mean_losses(history)
