@@ -106,25 +106,72 @@ def _give_empty(b, p: int) -> None:
     b[_META, _EMPTY_COUNT] += 1
 
 
-@njit(cache=True)
-def _place(b, p: int, colour: int) -> None:
-    """Puts a stone of ``colour`` on empty ``p`` as a chain of its own, then joins its neighbours of
-    the same colour, and takes ``p`` from its neighbours' liberties (captures left to the caller)."""
+@njit(cache=True, inline="always")
+def _around(b, p: int):
+    """The neighbours of ``p`` (up, right, left, down) and their colours, each read once: the board's
+    stores in between keep the compiler from reusing a load, so a move reads them here and passes them on
+    to each of its steps (what that gave: docs/research/go.md#neighbours-once)."""
     w = b[_META, _WIDTH]
+    q = (p + w, p + 1, p - 1, p - w)
+    return q, (b[_COLOUR, q[0]], b[_COLOUR, q[1]], b[_COLOUR, q[2]], b[_COLOUR, q[3]])
+
+
+@njit(cache=True)
+def _place(b, p: int, colour: int, q, c) -> None:
+    """Puts a stone of ``colour`` on empty ``p`` (neighbours ``q`` of colours ``c``, `_around`) as a chain
+    of its own, then joins its neighbours of the same colour, and takes ``p`` from its neighbours'
+    liberties (captures left to the caller)."""
     b[_COLOUR, p] = colour
     b[_HEAD, p], b[_NEXT, p] = p, p
     b[_STONES, p] = 1
     b[_LIBS, p], b[_LIB_SUM, p], b[_LIB_SQUARES, p] = 0, 0, 0
     _take_empty(b, p)
-    for q in (p + w, p + 1, p - 1, p - w):
-        c = b[_COLOUR, q]
-        if c == EMPTY:
-            _add_liberty(b, p, q)
-        elif c != BORDER:
-            _remove_liberty(b, b[_HEAD, q], p)
-    for q in (p + w, p + 1, p - 1, p - w):
-        if b[_COLOUR, q] == colour:
-            _join(b, b[_HEAD, p], b[_HEAD, q])
+    _touch(b, p, q[0], c[0])
+    _touch(b, p, q[1], c[1])
+    _touch(b, p, q[2], c[2])
+    _touch(b, p, q[3], c[3])
+    _join_same(b, p, colour, q[0], c[0])
+    _join_same(b, p, colour, q[1], c[1])
+    _join_same(b, p, colour, q[2], c[2])
+    _join_same(b, p, colour, q[3], c[3])
+
+
+@njit(cache=True, inline="always")
+def _touch(b, p: int, q: int, c: int) -> None:
+    """A new stone on ``p`` gains empty neighbour ``q`` as a liberty, or takes ``p`` from the liberties
+    of the chain on ``q``."""
+    if c == EMPTY:
+        _add_liberty(b, p, q)
+    elif c != BORDER:
+        _remove_liberty(b, b[_HEAD, q], p)
+
+
+@njit(cache=True, inline="always")
+def _join_same(b, p: int, colour: int, q: int, c: int) -> None:
+    """Joins the new stone's chain on ``p`` with the chain on ``q`` where that is of its ``colour``."""
+    if c == colour:
+        _join(b, b[_HEAD, p], b[_HEAD, q])
+
+
+@njit(cache=True, inline="always")
+def _surrounded(c, colour: int) -> bool:
+    """Whether every neighbour colour of ``c`` is ``colour`` or the edge (branch-free: these tests run
+    at every move, on colours at random)."""
+    return (
+        ((c[0] == colour) | (c[0] == BORDER))
+        & ((c[1] == colour) | (c[1] == BORDER))
+        & ((c[2] == colour) | (c[2] == BORDER))
+        & ((c[3] == colour) | (c[3] == BORDER))
+    )
+
+
+@njit(cache=True, inline="always")
+def _take_if_dead(b, q: int, c: int, enemy: int, captured: int, last: int) -> tuple[int, int]:
+    """Captures the chain on ``q`` if it is the enemy's and has no liberty left: ``(captured, last)``
+    brought up to date. The colour is read again: two sides of one chain are taken once."""
+    if c == enemy and b[_COLOUR, q] == enemy and b[_LIBS, b[_HEAD, q]] == 0:
+        return captured + _remove_chain(b, b[_HEAD, q]), q
+    return captured, last
 
 
 @njit(cache=True)
@@ -178,18 +225,14 @@ def _remove_chain(b, chain: int) -> int:
 def play(b, p: int, colour: int) -> None:
     """Plays a legal stone: places it, captures the opponent's chains left without a liberty, and sets the
     simple ko (a stone played into the opponent's eye that captures exactly one stone)."""
-    w = b[_META, _WIDTH]
     enemy = 3 - colour
-    in_eye = True
-    for q in (p + w, p + 1, p - 1, p - w):
-        if b[_COLOUR, q] != enemy and b[_COLOUR, q] != BORDER:
-            in_eye = False
-    _place(b, p, colour)
-    captured, last = 0, NO_POINT
-    for q in (p + w, p + 1, p - 1, p - w):
-        if b[_COLOUR, q] == enemy and b[_LIBS, b[_HEAD, q]] == 0:
-            last = q
-            captured += _remove_chain(b, b[_HEAD, q])
+    q, c = _around(b, p)
+    in_eye = _surrounded(c, enemy)
+    _place(b, p, colour, q, c)
+    captured, last = _take_if_dead(b, q[0], c[0], enemy, 0, NO_POINT)
+    captured, last = _take_if_dead(b, q[1], c[1], enemy, captured, last)
+    captured, last = _take_if_dead(b, q[2], c[2], enemy, captured, last)
+    captured, last = _take_if_dead(b, q[3], c[3], enemy, captured, last)
     b[_META, _KO] = last if in_eye and captured == 1 else NO_POINT
 
 
@@ -197,32 +240,27 @@ def play(b, p: int, colour: int) -> None:
 def is_playable(b, p: int, colour: int) -> bool:
     """Whether the light policy may play ``p``: legal (not the ko point, not suicide) and not filling
     one of ``colour``'s own one-point eyes."""
-    w = b[_META, _WIDTH]
     if p == b[_META, _KO]:
         return False
-    own_eye = True
-    for q in (p + w, p + 1, p - 1, p - w):
-        c = b[_COLOUR, q]
-        if c == EMPTY:
-            return True  # a liberty of its own, and not an eye
-        if c != colour and c != BORDER:
-            own_eye = False
-    if own_eye:
+    q, c = _around(b, p)
+    if (c[0] == EMPTY) | (c[1] == EMPTY) | (c[2] == EMPTY) | (c[3] == EMPTY):
+        return True  # a liberty of its own, and not an eye
+    if _surrounded(c, colour):
+        w = b[_META, _WIDTH]
         enemy, edge = 0, False
-        for q in (p + w + 1, p + w - 1, p - w + 1, p - w - 1):
-            c = b[_COLOUR, q]
-            if c == BORDER:
+        for d in (p + w + 1, p + w - 1, p - w + 1, p - w - 1):
+            x = b[_COLOUR, d]
+            if x == BORDER:
                 edge = True
-            elif c != colour and c != EMPTY:
+            elif x != colour and x != EMPTY:
                 enemy += 1
         if enemy < (1 if edge else 2):
             return False
-    for q in (p + w, p + 1, p - 1, p - w):
-        c = b[_COLOUR, q]
-        if c == colour:
-            if not _in_atari(b, b[_HEAD, q]):
+    for k in range(4):
+        if c[k] == colour:
+            if not _in_atari(b, b[_HEAD, q[k]]):
                 return True
-        elif c != BORDER and _in_atari(b, b[_HEAD, q]):
+        elif c[k] != BORDER and _in_atari(b, b[_HEAD, q[k]]):
             return True  # captures
     return False
 
@@ -243,7 +281,9 @@ def load(b, s) -> None:
     for point in range(n * n):
         colour = BLACK if has_point(black, point) else (WHITE if has_point(white, point) else EMPTY)
         if colour != EMPTY:
-            _place(b, point_of(point, n), colour)
+            p = point_of(point, n)
+            q, c = _around(b, p)
+            _place(b, p, colour, q, c)
     if s[KO] >= 0:
         b[_META, _KO] = point_of(s[KO], n)
 
