@@ -63,7 +63,7 @@ class ReplayBuffer:
         if newest is None or newest >= self.size:
             index = rng.integers(self.size, size=batch_size)
         else:  # the newest positions are the slots just behind the cursor
-            index = (self.cursor - 1 - rng.integers(max(newest, 1), size=batch_size)) % self.capacity
+            index = (self.cursor - 1 - rng.integers(newest, size=batch_size)) % self.capacity
         batch = Positions(*(array[index] for array in _fields(self)))  # copies
         return augment(batch, symmetries, rng) if symmetries else batch
 
