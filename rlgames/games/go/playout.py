@@ -8,11 +8,18 @@ is scored by Tromp-Taylor area with komi.
 
 Speed comes from the board, not from the compact state's bitboards: a ``(N + 2)``-square padded board
 (a border of guard points, so that neighbours need no bounds checks), chains as circular linked lists of
-stones with a head per stone, and per chain its stones and pseudo-liberties with their sum and sum of
-squares, from which ``in atari`` (one distinct liberty) is exact (the method of OpenSpiel's
-``go_board.cc`` and of the early Monte-Carlo programs). The empty points are kept in a list with each
-point's index in it, so that a random move is drawn in O(1) and the points tried and refused are set
-aside, without replacement, until one is playable.
+stones with a head per stone, and per chain its stones and pseudo-liberties (each stone's empty
+neighbours, counted once per stone). A move's legality is exact from the counts alone: a neighbouring
+chain's only liberty is the point played exactly when all its pseudo-liberties are that point's
+adjacencies to it (libego's test); the liberty of a chain in atari, which only the pattern and learned
+policies ask for, is found by a walk of its stones (`lone_liberty`). The empty points are kept in a list
+with each point's index in it, so that a random move is drawn in O(1) and the points tried and refused are
+set aside, without replacement, until one is playable.
+
+Compiled for speed (what each gave: docs/research/go.md#unsigned-borrowed): the board is indexed by
+unsigned points (``b[_COLOUR, _ix(p)]``), for which numba leaves out the wraparound of negative indices
+that it adds to every signed access, and a playout works on a `rlgames.jit.nrt.borrowed` view of it, so
+that its calls between the kernels do not count references.
 
 Pattern playouts, go's hand-written policy (``mcts(rollout=patterns)``), play MoGo's rules first around the
 opponent's last stone (Gelly, Wang, Munos & Teytaud 2006; `pattern_move`): escape an atari, a 3x3 shape
@@ -27,18 +34,31 @@ import numpy as np
 from numba import njit
 
 from rlgames.game import TERMINAL, record_move
-from rlgames.games.go.rules import KO, MAX_LENGTH, MOVES, PASSES, SIZE, boards, deduction2, has_point
+from rlgames.games.go.rules import (
+    BOARD,
+    KO,
+    MAX_LENGTH,
+    MAX_WORDS,
+    MOVES,
+    PASSES,
+    SIZE,
+    deduction2,
+    has_point,
+    read_boards,
+)
 from rlgames.games.go.patterns import PATTERN_TABLE
+from rlgames.jit.nrt import borrowed
 from rlgames.jit.rng import below, new_rng_state
-from rlgames.jit.stack import stack_int64
+from rlgames.jit.stack import stack_int64, stack_uint64
 from rlgames.jit.unsafe import tuple_setitem
 
 EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
 NO_POINT = -1
 MAX_PADDED = 21 * 21
+_ix = np.uint32  # a point as an unsigned index (the module docstring)
 
 # The rows of a board (`new_board`), each indexed by padded point, and the scalars of its last row.
-_COLOUR, _HEAD, _NEXT, _STONES, _LIBS, _LIB_SUM, _LIB_SQUARES, _EMPTIES, _WHERE, _META = range(10)
+_COLOUR, _HEAD, _NEXT, _STONES, _LIBS, _EMPTIES, _WHERE, _META = range(8)
 _WIDTH, _EMPTY_COUNT, _KO = range(3)
 
 
@@ -57,52 +77,47 @@ class PlayoutStats(NamedTuple):
 def new_board():
     """A mutable board, large enough for 19x19 and reused from playout to playout: one int32 array whose
     rows are, by padded point, the colour, the chain's head, the next stone of the chain, and (at a
-    chain's head) its stones and pseudo-liberties with their sum and sum of squares; the empty points
+    chain's head) its stones and pseudo-liberties; the empty points
     and each one's index among them; and the scalars (width, empty points, ko point). One array keeps
-    the calls between the kernels cheap (a tuple of arrays cost a third more per move)."""
-    return np.zeros((_META + 1, MAX_PADDED), dtype=np.int32)
+    the calls between the kernels cheap (a tuple of arrays cost a third more per move). Not zeroed:
+    `load` sets every field that a playout reads before reading it."""
+    return np.empty((_META + 1, MAX_PADDED), dtype=np.int32)
 
 
-@njit(cache=True, inline="always")
-def _add_liberty(b, chain: int, p: int) -> None:
-    b[_LIBS, chain] += 1
-    b[_LIB_SUM, chain] += p
-    b[_LIB_SQUARES, chain] += p * p
-
-
-@njit(cache=True, inline="always")
-def _remove_liberty(b, chain: int, p: int) -> None:
-    b[_LIBS, chain] -= 1
-    b[_LIB_SUM, chain] -= p
-    b[_LIB_SQUARES, chain] -= p * p
-
-
-@njit(cache=True, inline="always")
-def _in_atari(b, chain: int) -> bool:
-    """Whether the chain headed by ``chain`` has exactly one distinct liberty: all its pseudo-liberties
-    are one point exactly when ``libs * sum of squares == sum ** 2``."""
-    libs = b[_LIBS, chain]
-    return libs > 0 and libs * b[_LIB_SQUARES, chain] == b[_LIB_SUM, chain] * b[_LIB_SUM, chain]
-
-
-@njit(cache=True, inline="always")
-def _liberty_of_atari(b, chain: int) -> int:
-    return b[_LIB_SUM, chain] // b[_LIBS, chain]
+@njit(cache=True)
+def lone_liberty(b, chain: int) -> int:
+    """The liberty of the chain headed by ``chain`` if it has exactly one (the chain is in atari), else
+    `NO_POINT`: a walk of its stones that stops at a second distinct liberty. A chain with one liberty has
+    at most four pseudo-liberties (its stones next to that point), so one with more is not walked."""
+    if b[_LIBS, _ix(chain)] > 4:
+        return NO_POINT
+    w = b[_META, _WIDTH]
+    found = NO_POINT
+    q = chain
+    while True:
+        for r in (q + w, q + 1, q - 1, q - w):
+            if b[_COLOUR, _ix(r)] == EMPTY and r != found:
+                if found != NO_POINT:
+                    return NO_POINT
+                found = r
+        q = b[_NEXT, _ix(q)]
+        if q == chain:
+            return found
 
 
 @njit(cache=True, inline="always")
 def _take_empty(b, p: int) -> None:
     """Removes ``p`` from the list of empty points."""
-    last = b[_EMPTIES, b[_META, _EMPTY_COUNT] - 1]
-    i = b[_WHERE, p]
-    b[_EMPTIES, i], b[_WHERE, last] = last, i
+    last = b[_EMPTIES, _ix(b[_META, _EMPTY_COUNT] - 1)]
+    i = b[_WHERE, _ix(p)]
+    b[_EMPTIES, _ix(i)], b[_WHERE, _ix(last)] = last, i
     b[_META, _EMPTY_COUNT] -= 1
 
 
 @njit(cache=True, inline="always")
 def _give_empty(b, p: int) -> None:
-    b[_EMPTIES, b[_META, _EMPTY_COUNT]] = p
-    b[_WHERE, p] = b[_META, _EMPTY_COUNT]
+    b[_EMPTIES, _ix(b[_META, _EMPTY_COUNT])] = p
+    b[_WHERE, _ix(p)] = b[_META, _EMPTY_COUNT]
     b[_META, _EMPTY_COUNT] += 1
 
 
@@ -113,27 +128,26 @@ def _around(b, p: int):
     to each of its steps (what that gave: docs/research/go.md#neighbours-once)."""
     w = b[_META, _WIDTH]
     q = (p + w, p + 1, p - 1, p - w)
-    return q, (b[_COLOUR, q[0]], b[_COLOUR, q[1]], b[_COLOUR, q[2]], b[_COLOUR, q[3]])
+    return q, (b[_COLOUR, _ix(q[0])], b[_COLOUR, _ix(q[1])], b[_COLOUR, _ix(q[2])], b[_COLOUR, _ix(q[3])])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _place(b, p: int, colour: int, q, c) -> None:
     """Puts a stone of ``colour`` on empty ``p`` (neighbours ``q`` of colours ``c``, `_around`) as a chain
     of its own, then joins its neighbours of the same colour, and takes ``p`` from its neighbours'
     liberties (captures left to the caller)."""
-    b[_COLOUR, p] = colour
-    b[_HEAD, p], b[_NEXT, p] = p, p
-    b[_STONES, p] = 1
-    b[_LIBS, p], b[_LIB_SUM, p], b[_LIB_SQUARES, p] = 0, 0, 0
+    b[_COLOUR, _ix(p)] = colour
+    b[_HEAD, _ix(p)], b[_NEXT, _ix(p)] = p, p
+    b[_STONES, _ix(p)] = 1
+    b[_LIBS, _ix(p)] = 0
     _take_empty(b, p)
     _touch(b, p, q[0], c[0])
     _touch(b, p, q[1], c[1])
     _touch(b, p, q[2], c[2])
     _touch(b, p, q[3], c[3])
-    _join_same(b, p, colour, q[0], c[0])
-    _join_same(b, p, colour, q[1], c[1])
-    _join_same(b, p, colour, q[2], c[2])
-    _join_same(b, p, colour, q[3], c[3])
+    for k in range(4):
+        if c[k] == colour:
+            _join(b, b[_HEAD, _ix(p)], b[_HEAD, _ix(q[k])])
 
 
 @njit(cache=True, inline="always")
@@ -141,16 +155,9 @@ def _touch(b, p: int, q: int, c: int) -> None:
     """A new stone on ``p`` gains empty neighbour ``q`` as a liberty, or takes ``p`` from the liberties
     of the chain on ``q``."""
     if c == EMPTY:
-        _add_liberty(b, p, q)
+        b[_LIBS, _ix(p)] += 1
     elif c != BORDER:
-        _remove_liberty(b, b[_HEAD, q], p)
-
-
-@njit(cache=True, inline="always")
-def _join_same(b, p: int, colour: int, q: int, c: int) -> None:
-    """Joins the new stone's chain on ``p`` with the chain on ``q`` where that is of its ``colour``."""
-    if c == colour:
-        _join(b, b[_HEAD, p], b[_HEAD, q])
+        b[_LIBS, _ix(b[_HEAD, _ix(q)])] -= 1
 
 
 @njit(cache=True, inline="always")
@@ -169,29 +176,27 @@ def _surrounded(c, colour: int) -> bool:
 def _take_if_dead(b, q: int, c: int, enemy: int, captured: int, last: int) -> tuple[int, int]:
     """Captures the chain on ``q`` if it is the enemy's and has no liberty left: ``(captured, last)``
     brought up to date. The colour is read again: two sides of one chain are taken once."""
-    if c == enemy and b[_COLOUR, q] == enemy and b[_LIBS, b[_HEAD, q]] == 0:
-        return captured + _remove_chain(b, b[_HEAD, q]), q
+    if c == enemy and b[_COLOUR, _ix(q)] == enemy and b[_LIBS, _ix(b[_HEAD, _ix(q)])] == 0:
+        return captured + _remove_chain(b, b[_HEAD, _ix(q)]), q
     return captured, last
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _join(b, a: int, c: int) -> None:
     """Merges the chains headed by ``a`` and ``c`` (the smaller into the larger)."""
     if a == c:
         return
-    if b[_STONES, a] < b[_STONES, c]:
+    if b[_STONES, _ix(a)] < b[_STONES, _ix(c)]:
         a, c = c, a
-    b[_STONES, a] += b[_STONES, c]
-    b[_LIBS, a] += b[_LIBS, c]
-    b[_LIB_SUM, a] += b[_LIB_SUM, c]
-    b[_LIB_SQUARES, a] += b[_LIB_SQUARES, c]
+    b[_STONES, _ix(a)] += b[_STONES, _ix(c)]
+    b[_LIBS, _ix(a)] += b[_LIBS, _ix(c)]
     q = c
     while True:
-        b[_HEAD, q] = a
-        q = b[_NEXT, q]
+        b[_HEAD, _ix(q)] = a
+        q = b[_NEXT, _ix(q)]
         if q == c:
             break
-    b[_NEXT, a], b[_NEXT, c] = b[_NEXT, c], b[_NEXT, a]
+    b[_NEXT, _ix(a)], b[_NEXT, _ix(c)] = b[_NEXT, _ix(c)], b[_NEXT, _ix(a)]
 
 
 @njit(cache=True)
@@ -202,19 +207,19 @@ def _remove_chain(b, chain: int) -> int:
     removed = 0
     q = chain
     while True:
-        b[_COLOUR, q] = EMPTY
+        b[_COLOUR, _ix(q)] = EMPTY
         _give_empty(b, q)
         removed += 1
-        q = b[_NEXT, q]
+        q = b[_NEXT, _ix(q)]
         if q == chain:
             break
     while True:  # a second pass: every neighbour chain gains the freed points once per adjacency
         for r in (q + w, q + 1, q - 1, q - w):
-            c = b[_COLOUR, r]
+            c = b[_COLOUR, _ix(r)]
             if c == BLACK or c == WHITE:
-                _add_liberty(b, b[_HEAD, r], q)
-        following = b[_NEXT, q]
-        b[_HEAD, q], b[_NEXT, q] = q, q
+                b[_LIBS, _ix(b[_HEAD, _ix(r)])] += 1
+        following = b[_NEXT, _ix(q)]
+        b[_HEAD, _ix(q)], b[_NEXT, _ix(q)] = q, q
         q = following
         if q == chain:
             break
@@ -225,6 +230,14 @@ def _remove_chain(b, chain: int) -> int:
 def play(b, p: int, colour: int) -> None:
     """Plays a legal stone: places it, captures the opponent's chains left without a liberty, and sets the
     simple ko (a stone played into the opponent's eye that captures exactly one stone)."""
+    _play(b, p, colour)
+
+
+@njit(cache=True, inline="always")
+def _play(b, p: int, colour: int) -> None:
+    """`play`, inlined into the light playouts' loop: inlining its kernels there made a playout about 1.1
+    times faster (docs/research/go.md#unsigned-borrowed); everything else calls `play`, so that numba,
+    which types an inlined function again at each place it is inlined, compiles this once more only."""
     enemy = 3 - colour
     q, c = _around(b, p)
     in_eye = _surrounded(c, enemy)
@@ -240,6 +253,12 @@ def play(b, p: int, colour: int) -> None:
 def is_playable(b, p: int, colour: int) -> bool:
     """Whether the light policy may play ``p``: legal (not the ko point, not suicide) and not filling
     one of ``colour``'s own one-point eyes."""
+    return _is_playable(b, p, colour)
+
+
+@njit(cache=True, inline="always")
+def _is_playable(b, p: int, colour: int) -> bool:
+    """`is_playable`, inlined into the light playouts' loop (as `_play`)."""
     if p == b[_META, _KO]:
         return False
     q, c = _around(b, p)
@@ -249,19 +268,24 @@ def is_playable(b, p: int, colour: int) -> bool:
         w = b[_META, _WIDTH]
         enemy, edge = 0, False
         for d in (p + w + 1, p + w - 1, p - w + 1, p - w - 1):
-            x = b[_COLOUR, d]
+            x = b[_COLOUR, _ix(d)]
             if x == BORDER:
                 edge = True
             elif x != colour and x != EMPTY:
                 enemy += 1
         if enemy < (1 if edge else 2):
             return False
+    h = (  # the neighbours' chains, the edge's four distinct values that match none
+        b[_HEAD, _ix(q[0])] if c[0] != BORDER else -1,
+        b[_HEAD, _ix(q[1])] if c[1] != BORDER else -2,
+        b[_HEAD, _ix(q[2])] if c[2] != BORDER else -3,
+        b[_HEAD, _ix(q[3])] if c[3] != BORDER else -4,
+    )
     for k in range(4):
-        if c[k] == colour:
-            if not _in_atari(b, b[_HEAD, q[k]]):
-                return True
-        elif c[k] != BORDER and _in_atari(b, b[_HEAD, q[k]]):
-            return True  # captures
+        if c[k] != BORDER:
+            only_here = b[_LIBS, _ix(h[k])] == (h[0] == h[k]) + (h[1] == h[k]) + (h[2] == h[k]) + (h[3] == h[k])
+            if (c[k] == colour) != only_here:
+                return True  # joins a chain with another liberty, or captures one whose last liberty is p
     return False
 
 
@@ -275,9 +299,11 @@ def load(b, s) -> None:
     for r in range(n):
         for c in range(n):
             p = (r + 1) * w + c + 1
-            b[_COLOUR, p] = EMPTY
+            b[_COLOUR, _ix(p)] = EMPTY
             _give_empty(b, p)
-    black, white = boards(s)
+    words = (len(s) - BOARD) // 2
+    black, white = stack_uint64(MAX_WORDS)[:words], stack_uint64(MAX_WORDS)[:words]
+    read_boards(s, black, white)
     for point in range(n * n):
         colour = BLACK if has_point(black, point) else (WHITE if has_point(white, point) else EMPTY)
         if colour != EMPTY:
@@ -292,15 +318,16 @@ def load(b, s) -> None:
 def area_margin(b, n: int) -> int:
     """Black's Tromp-Taylor area minus white's on the mutable board."""
     w = n + 2
-    seen = np.zeros(w * w, dtype=np.bool_)
-    stack = np.empty(n * n, dtype=np.int64)
+    seen = stack_int64(MAX_PADDED)
+    seen[: w * w] = 0
+    stack = stack_int64(MAX_PADDED)
     margin = 0
     for r in range(n):
         for c in range(n):
             p = (r + 1) * w + c + 1
-            if b[_COLOUR, p] == BLACK:
+            if b[_COLOUR, _ix(p)] == BLACK:
                 margin += 1
-            elif b[_COLOUR, p] == WHITE:
+            elif b[_COLOUR, _ix(p)] == WHITE:
                 margin -= 1
             elif not seen[p]:
                 seen[p] = True
@@ -310,13 +337,13 @@ def area_margin(b, n: int) -> int:
                     q = stack[top]
                     size += 1
                     for x in (q + w, q + 1, q - 1, q - w):
-                        if b[_COLOUR, x] == EMPTY:
+                        if b[_COLOUR, _ix(x)] == EMPTY:
                             if not seen[x]:
                                 seen[x] = True
                                 stack[top] = x
                                 top += 1
-                        elif b[_COLOUR, x] != BORDER:
-                            reach |= b[_COLOUR, x]  # 1 black, 2 white, 3 both
+                        elif b[_COLOUR, _ix(x)] != BORDER:
+                            reach |= b[_COLOUR, _ix(x)]  # 1 black, 2 white, 3 both
                 if reach == BLACK:
                     margin += size
                 elif reach == WHITE:
@@ -344,7 +371,7 @@ def block_index(b, p: int, colour: int) -> int:
     w = b[_META, _WIDTH]
     index, shift = 0, 0
     for q in (p + w - 1, p + w, p + w + 1, p - 1, p + 1, p - w - 1, p - w, p - w + 1):
-        c = b[_COLOUR, q]
+        c = b[_COLOUR, _ix(q)]
         code = 0 if c == EMPTY else (3 if c == BORDER else (1 if c == colour else 2))
         index |= code << shift
         shift += 2
@@ -361,32 +388,32 @@ def pattern_move(b, colour: int, last: int, rng_state, table) -> int:
     found = stack_int64(16)
     n = 0
     for q in (last + w, last + 1, last - 1, last - w):
-        if b[_COLOUR, q] == colour and _in_atari(b, b[_HEAD, q]):
-            liberty = _liberty_of_atari(b, b[_HEAD, q])
+        liberty = lone_liberty(b, b[_HEAD, _ix(q)]) if b[_COLOUR, _ix(q)] == colour else NO_POINT
+        if liberty != NO_POINT:
             room = 0
             for r in (liberty + w, liberty + 1, liberty - 1, liberty - w):
-                room += b[_COLOUR, r] == EMPTY
+                room += b[_COLOUR, _ix(r)] == EMPTY
             if room >= 2 and is_playable(b, liberty, colour):
                 found[n] = liberty
                 n += 1
     if n == 0:
         for q in (last + w - 1, last + w, last + w + 1, last - 1, last + 1, last - w - 1, last - w, last - w + 1):
-            if b[_COLOUR, q] == EMPTY and table[block_index(b, q, colour)] and is_playable(b, q, colour):
+            if b[_COLOUR, _ix(q)] == EMPTY and table[block_index(b, q, colour)] and is_playable(b, q, colour):
                 found[n] = q
                 n += 1
     if n == 0:
         for q in (last, last + w, last + 1, last - 1, last - w):
-            if b[_COLOUR, q] == 3 - colour and _in_atari(b, b[_HEAD, q]):
-                liberty = _liberty_of_atari(b, b[_HEAD, q])
-                if is_playable(b, liberty, colour):
-                    found[n] = liberty
-                    n += 1
+            liberty = lone_liberty(b, b[_HEAD, _ix(q)]) if b[_COLOUR, _ix(q)] == 3 - colour else NO_POINT
+            if liberty != NO_POINT and is_playable(b, liberty, colour):
+                found[n] = liberty
+                n += 1
     return found[below(rng_state, n)] if n > 0 else NO_POINT
 
 
 @njit(cache=True)
 def _playout(b, s, rng_state, table, patterns: bool, record=None) -> tuple[int, int]:
     load(b, s)
+    b = borrowed(b)
     colour = BLACK if s[0] == 0 else WHITE
     moves, passes, played = s[MOVES], s[PASSES], 0
     limit, n, w = s[MAX_LENGTH], s[SIZE], b[_META, _WIDTH]
@@ -396,19 +423,19 @@ def _playout(b, s, rng_state, table, patterns: bool, record=None) -> tuple[int, 
         chosen = pattern_move(b, colour, last, rng_state, table) if patterns and last != NO_POINT else NO_POINT
         while chosen == NO_POINT and count > 0:
             i = below(rng_state, count)
-            p = b[_EMPTIES, i]
-            if is_playable(b, p, colour):
+            p = b[_EMPTIES, _ix(i)]
+            if _is_playable(b, p, colour):
                 chosen = p
                 break
             count -= 1  # set p aside behind the points still to try
-            b[_EMPTIES, i], b[_EMPTIES, count] = b[_EMPTIES, count], p
-            b[_WHERE, b[_EMPTIES, i]], b[_WHERE, p] = i, count
+            b[_EMPTIES, _ix(i)], b[_EMPTIES, _ix(count)] = b[_EMPTIES, _ix(count)], p
+            b[_WHERE, _ix(b[_EMPTIES, _ix(i)])], b[_WHERE, _ix(p)] = i, count
         if chosen == NO_POINT:
             passes += 1
             b[_META, _KO] = NO_POINT
         else:
             passes = 0
-            play(b, chosen, colour)
+            _play(b, chosen, colour)
         record_move(record, played, colour - 1, point_action(chosen, n, w))
         last = chosen
         moves += 1

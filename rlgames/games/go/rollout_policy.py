@@ -49,12 +49,11 @@ from rlgames.games.go.playout import (
     MAX_PADDED,
     NO_POINT,
     _ended,
-    _in_atari,
-    _liberty_of_atari,
     area_margin,
     block_index,
     is_playable,
     load,
+    lone_liberty,
     new_board,
     play,
     playout_over,
@@ -63,6 +62,7 @@ from rlgames.games.go.playout import (
 )
 from rlgames.games.go.rules import MAX_LENGTH, MOVES, PASSES, SIZE, deduction2
 from rlgames.jit.cache import never_cache
+from rlgames.jit.nrt import borrowed
 from rlgames.jit.rng import uniform
 from rlgames.jit.stack import stack_float64, stack_int64
 
@@ -142,10 +142,12 @@ def local_points(b, colour: int, last: int, points, flags) -> int:
             points[n], flags[n] = q, RESPONSE
             n += 1
     for q in (last + w, last + 1, last - 1, last - w):
-        if b[_COLOUR, q] == colour and _in_atari(b, b[_HEAD, q]):
-            n = _add_flag(points, flags, n, _liberty_of_atari(b, b[_HEAD, q]), ESCAPE)
-    if b[_COLOUR, last] == 3 - colour and _in_atari(b, b[_HEAD, last]):
-        n = _add_flag(points, flags, n, _liberty_of_atari(b, b[_HEAD, last]), CAPTURE)
+        liberty = lone_liberty(b, b[_HEAD, q]) if b[_COLOUR, q] == colour else NO_POINT
+        if liberty != NO_POINT:
+            n = _add_flag(points, flags, n, liberty, ESCAPE)
+    liberty = lone_liberty(b, b[_HEAD, last]) if b[_COLOUR, last] == 3 - colour else NO_POINT
+    if liberty != NO_POINT:
+        n = _add_flag(points, flags, n, liberty, CAPTURE)
     return n
 
 
@@ -327,6 +329,7 @@ def run_learned_playout(b, gammas, marks, s, rng_state, tables, local_gamma, mov
     `rlgames.games.go.playout.run_playout`: twice black's final score and the moves played. ``tables`` are
     the policy's `code_gammas`, ``gammas`` a `new_gammas` and ``marks`` int64 per padded point."""
     load(b, s)
+    b, gammas, marks = borrowed(b), borrowed(gammas), borrowed(marks)  # no reference counts: playout.py's docstring
     refresh_all(b, gammas, tables)
     colour = BLACK if s[0] == 0 else 3 - BLACK
     total, passes, played = s[MOVES], s[PASSES], 0

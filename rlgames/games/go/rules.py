@@ -231,19 +231,35 @@ def side_to_move(s) -> int:
 # --- kernels --------------------------------------------------------------------------------------
 
 
+@njit(cache=True, inline="always")
+def _is_empty(black, white, p: int) -> bool:
+    return not (has_point(black, p) or has_point(white, p))
+
+
 @njit(cache=True)
 def legal_actions(s, out) -> int:
-    """Every legal point in increasing order, then the pass."""
+    """Every legal point in increasing order, then the pass. The board is walked by row and column, so
+    that a point with an empty neighbour (legal unless it is the ko point) is found without `_is_legal`'s
+    division into row and column; the others are judged by `_is_legal`."""
     if s[0] == TERMINAL:
         return 0
-    n, words = s[SIZE], (len(s) - BOARD) // 2
+    n, words, ko = s[SIZE], (len(s) - BOARD) // 2, s[KO]
     black, white = stack_uint64(MAX_WORDS)[:words], stack_uint64(MAX_WORDS)[:words]
     read_boards(s, black, white)
-    count = 0
-    for p in range(n * n):
-        if _is_legal(black, white, s[0], p, n, s[KO]):
-            out[count] = p
-            count += 1
+    count, p = 0, 0
+    for row in range(n):
+        for col in range(n):
+            if _is_empty(black, white, p) and p != ko:
+                if (
+                    (row + 1 < n and _is_empty(black, white, p + n))
+                    or (col + 1 < n and _is_empty(black, white, p + 1))
+                    or (col > 0 and _is_empty(black, white, p - 1))
+                    or (row > 0 and _is_empty(black, white, p - n))
+                    or _is_legal(black, white, s[0], p, n, ko)
+                ):
+                    out[count] = p
+                    count += 1
+            p += 1
     out[count] = n * n
     return count + 1
 

@@ -74,9 +74,9 @@ def rave_beta(visits: float, equivalence: float) -> float:
 @njit(inline="always")
 def uct_or_puct_child(tree, t, node, params):
     """The child of highest UCB1 or PUCT score (``params[P_PUCT]``), unvisited children first under
-    UCB1, a solved child scored by its exact value; virtual losses count as lost visits. With RAVE
-    (``params[P_RAVE]``, the equivalence ``k``) a child with AMAF results is scored on
-    ``(1 - beta) * Q + beta * Q_amaf`` (`rave_beta`), visited or not."""
+    UCB1 (the first of them, without scoring the rest), a solved child scored by its exact value; virtual
+    losses count as lost visits. With RAVE (``params[P_RAVE]``, the equivalence ``k``) a child with AMAF
+    results is scored on ``(1 - beta) * Q + beta * Q_amaf`` (`rave_beta`), visited or not."""
     nodes, stats = tree.nodes, tree.stats
     parent_visits = max(float(nodes[t, node, VISITS] + nodes[t, node, VIRTUAL]), 1.0)
     puct = params[P_PUCT] != 0.0
@@ -108,4 +108,6 @@ def uct_or_puct_child(tree, t, node, params):
             score = ucb1_from_log(total, visits, log_parent_visits, c)
         if score > best_score:
             best, best_score = child, score
+            if score == math.inf:
+                break  # an unvisited child: none after it can score higher
     return best
