@@ -77,10 +77,10 @@ class PlayoutStats(NamedTuple):
 def new_board():
     """A mutable board, large enough for 19x19 and reused from playout to playout: one int32 array whose
     rows are, by padded point, the colour, the chain's head, the next stone of the chain, and (at a
-    chain's head) its stones and pseudo-liberties; the empty points
-    and each one's index among them; and the scalars (width, empty points, ko point). One array keeps
-    the calls between the kernels cheap (a tuple of arrays cost a third more per move). Not zeroed:
-    `load` sets every field that a playout reads before reading it."""
+    chain's head) its stones and pseudo-liberties; the empty points and each one's index among them;
+    and the scalars (width, empty points, ko point). One array keeps the calls between the kernels cheap
+    (a tuple of arrays cost a third more per move). Not zeroed: `load` sets every field that a playout
+    reads before reading it."""
     return np.empty((_META + 1, MAX_PADDED), dtype=np.int32)
 
 
