@@ -72,6 +72,44 @@ def test_the_fast_board_follows_the_rules_move_by_move(params, games):
             assert stones == state.board_grid()[::-1].ravel().tolist()
 
 
+def chain_liberties(grid: np.ndarray, point: int) -> set[int]:
+    """The readable reference: the distinct liberties of the chain on ``point``, by a flood fill."""
+    n = grid.shape[0]
+    colour, seen, stack, liberties = grid.flat[point], {point}, [point], set()
+    while stack:
+        row, col = divmod(stack.pop(), n)
+        for r, c in ((row + 1, col), (row - 1, col), (row, col + 1), (row, col - 1)):
+            if 0 <= r < n and 0 <= c < n:
+                q = r * n + c
+                if grid.flat[q] == 0:
+                    liberties.add(q)
+                elif grid.flat[q] == colour and q not in seen:
+                    seen.add(q)
+                    stack.append(q)
+    return liberties
+
+
+@pytest.mark.parametrize("board_size, games", [(9, 8), (5, 20)])
+def test_a_chain_in_atari_gives_its_one_liberty_and_no_other_does(board_size, games):
+    """`lone_liberty`, which the pattern and learned policies ask of the pseudo-liberty counts, against the
+    chain's liberties by a flood fill, for every stone of every position of random games."""
+    game = rlgames.load_game("go", board_size=board_size)
+    n, rng, board, in_atari = board_size, np.random.default_rng(7), playout.new_board(), 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            playout.load(board, state.compact)
+            grid = state.board_grid()[::-1]
+            for point in np.flatnonzero(grid.ravel()):
+                liberties = chain_liberties(grid, int(point))
+                expected = padded(liberties.pop(), n) if len(liberties) == 1 else playout.NO_POINT
+                in_atari += expected != playout.NO_POINT
+                head = board[playout._HEAD, padded(int(point), n)]
+                assert playout.lone_liberty(board, head) == expected, (str(state), int(point))
+            state = state.apply(int(rng.choice(state.legal_actions())))
+    assert in_atari > 100  # the games reach many chains in atari, not only free ones
+
+
 @pytest.mark.parametrize("komi", sorted(BLACK_WINS))
 def test_light_playouts_reproduce_the_published_statistics(komi):
     """20,000 playouts: black's share within 0.015 (over four standard errors) and the length within 2
