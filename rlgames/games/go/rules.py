@@ -143,11 +143,41 @@ def _chain(own, opp, p: int, n: int, chain, stack, limit: int) -> int:
     return found
 
 
+@njit(cache=True, inline="always")
+def _is_empty(black, white, p: int) -> bool:
+    return not (has_point(black, p) or has_point(white, p))
+
+
 @njit(cache=True)
 def _is_legal(black, white, player: int, p: int, n: int, ko: int) -> bool:
     """Whether ``player`` may place a stone on point ``p``: empty, not the ko point, not suicide."""
-    if has_point(black, p) or has_point(white, p) or p == ko:
+    if not _is_empty(black, white, p) or p == ko:
         return False
+    around = stack_int64(4)
+    for i in range(neighbours(p, n, around)):
+        if _is_empty(black, white, around[i]):
+            return True  # an empty neighbour is a liberty
+    return _saved_by_chains(black, white, player, p, n)
+
+
+@njit(cache=True)
+def _saved_by_chains(black, white, player: int, p: int, n: int) -> bool:
+    """Whether a stone of ``player`` on empty ``p``, which has no empty neighbour, is not suicide: it joins
+    a chain of its own that keeps another liberty, or captures a chain whose last liberty is ``p``."""
+    own, opp = (black, white) if player == 0 else (white, black)
+    around = stack_int64(4)
+    k = neighbours(p, n, around)
+    stack = stack_int64(MAX_POINTS)
+    chain = stack_uint64(MAX_WORDS)[: len(black)]
+    for i in range(k):
+        chain[:] = 0
+        q = around[i]
+        if has_point(own, q):
+            if _chain(own, opp, q, n, chain, stack, 2) >= 2:
+                return True  # joins a chain that keeps another liberty
+        elif _chain(opp, own, q, n, chain, stack, 2) == 1:
+            return True  # captures a chain whose last liberty is p
+    return False
     own, opp = (black, white) if player == 0 else (white, black)
     around = stack_int64(4)
     k = neighbours(p, n, around)
@@ -231,16 +261,11 @@ def side_to_move(s) -> int:
 # --- kernels --------------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
-def _is_empty(black, white, p: int) -> bool:
-    return not (has_point(black, p) or has_point(white, p))
-
-
 @njit(cache=True)
 def legal_actions(s, out) -> int:
     """Every legal point in increasing order, then the pass. The board is walked by row and column, so
     that a point with an empty neighbour (legal unless it is the ko point) is found without `_is_legal`'s
-    division into row and column; the others are judged by `_is_legal`."""
+    division into row and column; the others are judged by their neighbouring chains (`_saved_by_chains`)."""
     if s[0] == TERMINAL:
         return 0
     n, words, ko = s[SIZE], (len(s) - BOARD) // 2, s[KO]
@@ -255,7 +280,7 @@ def legal_actions(s, out) -> int:
                     or (col + 1 < n and _is_empty(black, white, p + 1))
                     or (col > 0 and _is_empty(black, white, p - 1))
                     or (row > 0 and _is_empty(black, white, p - n))
-                    or _is_legal(black, white, s[0], p, n, ko)
+                    or _saved_by_chains(black, white, s[0], p, n)
                 ):
                     out[count] = p
                     count += 1
