@@ -19,8 +19,10 @@ file of them (`RolloutWeights`, ``.npz``) plays as ``mcts(rollout=FILE.npz)``.
 Speed. The compiled playout (`make_learned_playout`) keeps each empty point's shape weight,
 ``exp(shape[...])`` for either colour to move, and their sums on an array beside the playout board, and
 refreshes only the points around a new stone and around the stones it captured (the board appends them to
-its list of empty points); a move then costs the few local points and a walk over the empty points to the
-one drawn, instead of a 3x3 lookup per empty point. `move_weights`
+its list of empty points); each point's 3x3 code is kept beside them too, a stone changing one cell of
+each of its 8 neighbours' codes (`code_stone`), so that a refresh is one table lookup, not 8 reads of the
+board. A move then costs the few local points and a walk over the empty points to the one drawn, instead
+of a 3x3 lookup per empty point. `move_weights`
 is the readable reference, every candidate's weight computed from scratch, and the tests hold the compiled
 draw to its probabilities.
 """
@@ -227,10 +229,31 @@ def new_gammas() -> np.ndarray:
     return np.zeros((2, MAX_PADDED + 1))
 
 
+@njit(cache=True)
+def code_all(b, codes) -> None:
+    """The 3x3 code seen by black (`rlgames.games.go.playout.block_index`) of every point of the board,
+    from scratch, into ``codes`` (int64 per padded point): `code_stone` keeps them from then on."""
+    w = b[_META, _WIDTH]
+    for row in range(1, w - 1):
+        for p in range(row * w + 1, row * w + w - 1):
+            codes[p] = block_index(b, p, BLACK)
+
+
 @njit(cache=True, inline="always")
-def _refresh(b, gammas, p: int, tables) -> None:
-    """Sets the shape weights of empty point ``p``, keeping the sums."""
-    code = block_index(b, p, BLACK)
+def code_stone(codes, w: int, p: int, change: int) -> None:
+    """A stone came to ``p`` (``change`` its colour) or left it (minus its colour): each of the 8 points
+    around it sees its cell toward ``p`` change by that much. A code's cell for a neighbour is the colour
+    itself (black 1, white 2, empty 0), so the change is the colour shifted to the cell's place."""
+    shift = 0
+    for q in (p - w + 1, p - w, p - w - 1, p + 1, p - 1, p + w + 1, p + w, p + w - 1):  # p is q's NW, N, .. SE
+        codes[q] += change << shift
+        shift += 2
+
+
+@njit(cache=True, inline="always")
+def _refresh(gammas, codes, p: int, tables) -> None:
+    """Sets the shape weights of empty point ``p`` from its code, keeping the sums."""
+    code = codes[p]
     for row in range(2):
         weight = tables[row, code]
         gammas[row, TOTAL] += weight - gammas[row, p]
@@ -246,20 +269,39 @@ def _occupy(gammas, p: int) -> None:
 
 
 @njit(cache=True)
-def refresh_all(b, gammas, tables) -> None:
-    """The shape weights of every point (0 off the empty points) and their sums, from scratch."""
+def refresh_all(b, gammas, codes, tables) -> None:
+    """The codes of every point (`code_all`), the shape weights of every point (0 off the empty points) and
+    their sums, from scratch."""
+    code_all(b, codes)
     gammas[:] = 0.0
     for i in range(b[_META, _EMPTY_COUNT]):
-        _refresh(b, gammas, b[_EMPTIES, i], tables)
+        _refresh(gammas, codes, b[_EMPTIES, i], tables)
 
 
-@njit(cache=True)
-def refresh_around(b, gammas, p: int, tables) -> None:
-    """The shape weights of the empty points around ``p`` (a stone came or went there: their blocks changed)."""
+@njit(cache=True, inline="always")
+def refresh_around(b, gammas, codes, p: int, tables) -> None:
+    """The shape weights of the empty points around ``p`` (a stone came or went there, and `code_stone`
+    changed their codes)."""
     w = b[_META, _WIDTH]
     for q in (p + w - 1, p + w, p + w + 1, p - 1, p + 1, p - w - 1, p - w, p - w + 1):
         if b[_COLOUR, q] == EMPTY:
-            _refresh(b, gammas, q, tables)
+            _refresh(gammas, codes, q, tables)
+
+
+@njit(cache=True, inline="always")
+def play_kept(b, gammas, codes, p: int, colour: int, tables) -> None:
+    """Plays ``colour`` at ``p`` (`rlgames.games.go.playout.play`) and keeps the codes and shape weights of
+    `refresh_all`: those of the points around the new stone and around each stone it captured."""
+    empties, w = b[_META, _EMPTY_COUNT], b[_META, _WIDTH]
+    play(b, p, colour)
+    code_stone(codes, w, p, colour)
+    _occupy(gammas, p)
+    refresh_around(b, gammas, codes, p, tables)
+    for i in range(empties - 1, b[_META, _EMPTY_COUNT]):  # captured stones, appended to the empties
+        captured = b[_EMPTIES, i]
+        code_stone(codes, w, captured, -(3 - colour))
+        refresh_around(b, gammas, codes, captured, tables)
+        _refresh(gammas, codes, captured, tables)
 
 
 @njit(cache=True)
@@ -324,13 +366,14 @@ def sample_move(b, gammas, colour: int, last: int, rng_state, local_gamma, marks
 
 
 @njit(cache=True)
-def run_learned_playout(b, gammas, marks, s, rng_state, tables, local_gamma, moves=None) -> tuple[int, int]:
+def run_learned_playout(b, gammas, codes, marks, s, rng_state, tables, local_gamma, moves=None) -> tuple[int, int]:
     """One playout of the learned policy from compact state ``s`` (not terminal), as
     `rlgames.games.go.playout.run_playout`: twice black's final score and the moves played. ``tables`` are
-    the policy's `code_gammas`, ``gammas`` a `new_gammas` and ``marks`` int64 per padded point."""
+    the policy's `code_gammas`, ``gammas`` a `new_gammas`, and ``codes`` and ``marks`` int64 per padded
+    point."""
     load(b, s)
-    b, gammas, marks = borrowed(b), borrowed(gammas), borrowed(marks)  # no reference counts: playout.py's docstring
-    refresh_all(b, gammas, tables)
+    b, gammas, codes, marks = borrowed(b), borrowed(gammas), borrowed(codes), borrowed(marks)  # playout.py's docstring
+    refresh_all(b, gammas, codes, tables)
     colour = BLACK if s[0] == 0 else 3 - BLACK
     total, passes, played = s[MOVES], s[PASSES], 0
     limit, n, w = s[MAX_LENGTH], s[SIZE], b[_META, _WIDTH]
@@ -343,13 +386,7 @@ def run_learned_playout(b, gammas, marks, s, rng_state, tables, local_gamma, mov
             b[_META, _KO] = NO_POINT
         else:
             passes = 0
-            empties = b[_META, _EMPTY_COUNT]
-            play(b, chosen, colour)
-            _occupy(gammas, chosen)
-            refresh_around(b, gammas, chosen, tables)
-            for i in range(empties - 1, b[_META, _EMPTY_COUNT]):  # captured stones, appended to the empties
-                refresh_around(b, gammas, b[_EMPTIES, i], tables)
-                _refresh(b, gammas, b[_EMPTIES, i], tables)
+            play_kept(b, gammas, codes, chosen, colour, tables)
         record_move(moves, played, colour - 1, point_action(chosen, n, w))
         last = chosen
         total += 1
@@ -370,8 +407,8 @@ def _learned_playout(path: str):
         """The ``playout`` kernel of the learned policy (`rlgames.game.GameKernels`)."""
         b = new_board()
         gammas = np.zeros((2, MAX_PADDED + 1))
-        marks = np.empty(MAX_PADDED, dtype=np.int64)
-        score2, plies = run_learned_playout(b, gammas, marks, s, rng_state, tables, local_gamma, moves)
+        codes, marks = np.empty(MAX_PADDED, dtype=np.int64), np.empty(MAX_PADDED, dtype=np.int64)
+        score2, plies = run_learned_playout(b, gammas, codes, marks, s, rng_state, tables, local_gamma, moves)
         return _ended(s, score2), plies
 
     return never_cache(learned_rollout)  # its weights are constants of its code: numba caches no such code

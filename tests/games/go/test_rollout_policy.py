@@ -20,6 +20,7 @@ from rlgames.games.go.rollout_policy import (
     make_learned_playout,
     move_weights,
     new_gammas,
+    play_kept,
     refresh_all,
     sample_move,
 )
@@ -106,7 +107,7 @@ def test_the_compiled_draw_follows_the_reference_softmax(seed, plies):
     count = move_weights(board, colour, last_point, shape_gamma, local_gamma, points, weights)
     expected = dict(zip(points[:count].tolist(), (weights[:count] / weights[:count].sum()).tolist()))
     gammas, marks = new_gammas(), np.full(playout.MAX_PADDED, -1, dtype=np.int64)
-    refresh_all(board, gammas, code_gammas(shape_gamma))
+    refresh_all(board, gammas, np.empty(playout.MAX_PADDED, dtype=np.int64), code_gammas(shape_gamma))
     draws, generator = 40_000, new_rng_state(seed)
     drawn = np.zeros(playout.MAX_PADDED, dtype=np.int64)
     for stamp in range(draws):
@@ -114,6 +115,34 @@ def test_the_compiled_draw_follows_the_reference_softmax(seed, plies):
     assert set(np.flatnonzero(drawn).tolist()) <= set(expected)
     for p, probability in expected.items():
         assert abs(drawn[p] / draws - probability) < 5 * np.sqrt(probability * (1 - probability) / draws) + 1e-3
+
+
+def test_the_codes_and_weights_kept_move_by_move_equal_those_from_scratch():
+    """`play_kept` through a random game with captures (the playout's bookkeeping) against `refresh_all`
+    from scratch after every move: the 3x3 code of every point, and the shape weights and their sums."""
+    rng = np.random.default_rng(4)
+    tables = code_gammas(np.exp(rng.normal(0.0, 1.0, NUM_SHAPES)))
+    board, fresh = playout.new_board(), playout.new_board()
+    playout.load(board, GO9.new_initial_state().compact)
+    gammas, codes = new_gammas(), np.empty(playout.MAX_PADDED, dtype=np.int64)
+    refresh_all(board, gammas, codes, tables)
+    interior = [(r + 1) * 11 + c + 1 for r in range(9) for c in range(9)]
+    colour, captures = playout.BLACK, 0
+    for _ in range(300):
+        empties = [int(p) for p in board[playout._EMPTIES, : board[playout._META, playout._EMPTY_COUNT]]]
+        playable = [p for p in empties if playout.is_playable(board, p, colour)]
+        if not playable:
+            break
+        before = len(empties)
+        play_kept(board, gammas, codes, int(rng.choice(playable)), colour, tables)
+        captures += board[playout._META, playout._EMPTY_COUNT] - (before - 1)
+        fresh[:] = board
+        expected_gammas, expected_codes = new_gammas(), np.empty(playout.MAX_PADDED, dtype=np.int64)
+        refresh_all(fresh, expected_gammas, expected_codes, tables)
+        assert codes[interior].tolist() == expected_codes[interior].tolist()
+        np.testing.assert_allclose(gammas, expected_gammas, rtol=1e-9, atol=1e-9)
+        colour = 3 - colour
+    assert captures > 10
 
 
 def write_weights(path, seed: int = 0) -> str:
