@@ -172,6 +172,12 @@ def _local_gamma(mask: int, local_gamma) -> float:
     return gamma
 
 
+def mask_gammas(local_gamma: np.ndarray) -> np.ndarray:
+    """float64[8]: the product of the local weights ``local_gamma`` (one per flag) of each flag mask, the
+    table that `sample_move` reads a local point's weight from."""
+    return np.array([_local_gamma(mask, local_gamma) for mask in range(1 << len(LOCAL_FLAGS))])
+
+
 @njit(cache=True)
 def candidate_features(b, colour: int, last: int, points, shapes, flags) -> int:
     """The reference: every candidate of the policy (empty and `is_playable`) with its shape class and its
@@ -305,20 +311,21 @@ def play_kept(b, gammas, codes, p: int, colour: int, tables) -> None:
 
 
 @njit(cache=True)
-def sample_move(b, gammas, colour: int, last: int, rng_state, local_gamma, marks, stamp: int) -> int:
+def sample_move(b, gammas, colour: int, last: int, rng_state, mask_gamma, marks, stamp: int) -> int:
     """A point drawn by the policy among the candidates, or `NO_POINT` (pass) when there is none.
 
-    The weights: ``gammas[colour - 1]`` (`new_gammas`, kept by `refresh_around`) times the local flags' at
-    the local points. A point drawn that the light policy may not play is set aside (its weight out of the total) and
-    the draw repeats. ``marks`` (int64 per padded point) holds ``stamp`` at the points set aside or local
-    in this draw, so that the walk over the empty points skips them; ``stamp`` must be new at each call."""
+    The weights: ``gammas[colour - 1]`` (`new_gammas`, kept by `refresh_around`) times, at the local
+    points, the local flags' product ``mask_gamma[mask]`` (`mask_gammas`). A point drawn that the light
+    policy may not play is set aside (its weight out of the total) and the draw repeats. ``marks`` (int64
+    per padded point) holds ``stamp`` at the points set aside or local in this draw, so that the walk over
+    the empty points skips them; ``stamp`` must be new at each call."""
     g = gammas[colour - 1]
     local, flags, weight = stack_int64(MAX_LOCAL), stack_int64(MAX_LOCAL), stack_float64(MAX_LOCAL)
     nl = local_points(b, colour, last, local, flags)
     local_total = 0.0
     for j in range(nl):
         marks[local[j]] = stamp
-        weight[j] = g[local[j]] * _local_gamma(flags[j], local_gamma)
+        weight[j] = g[local[j]] * mask_gamma[flags[j]]
         local_total += weight[j]
     count = b[_META, _EMPTY_COUNT]
     rest = g[TOTAL]
@@ -366,11 +373,11 @@ def sample_move(b, gammas, colour: int, last: int, rng_state, local_gamma, marks
 
 
 @njit(cache=True)
-def run_learned_playout(b, gammas, codes, marks, s, rng_state, tables, local_gamma, moves=None) -> tuple[int, int]:
+def run_learned_playout(b, gammas, codes, marks, s, rng_state, tables, mask_gamma, moves=None) -> tuple[int, int]:
     """One playout of the learned policy from compact state ``s`` (not terminal), as
     `rlgames.games.go.playout.run_playout`: twice black's final score and the moves played. ``tables`` are
-    the policy's `code_gammas`, ``gammas`` a `new_gammas`, and ``codes`` and ``marks`` int64 per padded
-    point."""
+    the policy's `code_gammas` and ``mask_gamma`` its `mask_gammas`, ``gammas`` a `new_gammas`, and ``codes``
+    and ``marks`` int64 per padded point."""
     load(b, s)
     b, gammas, codes, marks = borrowed(b), borrowed(gammas), borrowed(codes), borrowed(marks)  # playout.py's docstring
     refresh_all(b, gammas, codes, tables)
@@ -380,7 +387,7 @@ def run_learned_playout(b, gammas, codes, marks, s, rng_state, tables, local_gam
     marks[:] = -1
     last = NO_POINT
     while True:
-        chosen = sample_move(b, gammas, colour, last, rng_state, local_gamma, marks, played)
+        chosen = sample_move(b, gammas, colour, last, rng_state, mask_gamma, marks, played)
         if chosen == NO_POINT:
             passes += 1
             b[_META, _KO] = NO_POINT
@@ -400,7 +407,7 @@ def run_learned_playout(b, gammas, codes, marks, s, rng_state, tables, local_gam
 @functools.cache
 def _learned_playout(path: str):
     weights = RolloutWeights.load(path)
-    tables, local_gamma = code_gammas(np.exp(weights.shape)), np.exp(weights.local)
+    tables, mask_gamma = code_gammas(np.exp(weights.shape)), mask_gammas(np.exp(weights.local))
 
     @njit
     def learned_rollout(s, rng_state, actions, probs, moves=None):
@@ -408,7 +415,7 @@ def _learned_playout(path: str):
         b = new_board()
         gammas = np.zeros((2, MAX_PADDED + 1))
         codes, marks = np.empty(MAX_PADDED, dtype=np.int64), np.empty(MAX_PADDED, dtype=np.int64)
-        score2, plies = run_learned_playout(b, gammas, codes, marks, s, rng_state, tables, local_gamma, moves)
+        score2, plies = run_learned_playout(b, gammas, codes, marks, s, rng_state, tables, mask_gamma, moves)
         return _ended(s, score2), plies
 
     return never_cache(learned_rollout)  # its weights are constants of its code: numba caches no such code
