@@ -31,7 +31,10 @@ class MCTSConfig:
       OpenSpiel's MCTSBot uses 2. ``"puct"``: AlphaZero's ``Q + c(N) * P * sqrt(N(parent)) / (1 + N(child))``
       with ``c(N) = c_puct + log((1 + N + c_puct_base) / c_puct_base)``, ``c_puct = 1.25`` and
       ``c_puct_base = 19652`` (Silver et al. 2018, pseudocode; ``c_puct_base = None`` keeps ``c_puct``
-      constant) and ``Q = unvisited_value`` for an unvisited child (0, as in that pseudocode);
+      constant) and ``Q = unvisited_value`` for an unvisited child (0, as in that pseudocode). That
+      pseudocode's values are in [0, 1], where its 0 is a loss and its ``c_puct`` twice as large against
+      the values as here; the faithful translation (2.5, -1) kept no more of connect four's whole games
+      (docs/research/selfplay-efficiency.md#puct-scale);
     * ``rollouts`` -- random rollouts per leaf without an evaluator;
     * ``batch_size`` -- leaves per tree and batch for an evaluator without a compiled kernel (virtual
       losses keep them apart);
