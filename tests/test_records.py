@@ -155,6 +155,11 @@ def test_a_reference_record_shows_the_difference_through_its_reference(tmp_path)
         manifest, "README.md"
     )
     assert "**+16 [-59, +92] Elo**" in reference_table(chess, "docs/guide/the-answer.md")
+    data["checkpoints"]["chess.nnue.pt"]["measurements"][1]["network"] = "0" * 64  # played by an earlier file
+    path.write_text(json.dumps(data))
+    assert "at 0.1 s/move (2 references, measured with an earlier network)" in answer_table(
+        load_manifest(path), "README.md"
+    )
     data["checkpoints"]["chess.nnue.pt"]["measurements"][1]["hand_crafted"] = [26, 1, 72]
     path.write_text(json.dumps(data))
     with pytest.raises(ManifestError, match="'ref-b': learned and hand_crafted are wins, draws, losses over the same"):

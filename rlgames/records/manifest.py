@@ -41,6 +41,9 @@ class Provenance:
     """The research entry that tells what was tried around it (a docs path with its anchor), if any."""
     note: str = ""
     """What a reader needs to read the figure right (the machine's load for timed games...)."""
+    network: str = ""
+    """The sha256 of the checkpoint that played, where it is an earlier network than the shipped file (a
+    record not yet measured again since the file was replaced); empty: the shipped file."""
 
 
 @dataclass(frozen=True)

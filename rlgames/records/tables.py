@@ -169,6 +169,8 @@ def through_cell(document: str, checkpoint: Checkpoint) -> str:
     cells = []
     for budget, records in checkpoint.references().items():
         count = f"{len(records)} reference{'s' if len(records) > 1 else ''}"
+        if any(m.provenance.network not in ("", checkpoint.sha256) for m in records):
+            count += ", measured with an earlier network"
         shown = next((m for m in records if not math.isnan(through((m,)).elo)), records[0])
         text = report.difference_text(through(records))
         cells.append(f"{link(document, checkpoint, shown, text)} at {budget} ({count})")
