@@ -163,13 +163,18 @@ def depth_cell(document: str, checkpoint: Checkpoint) -> str:
     return f"{scores} at depths {' / '.join(str(m.depth) for m in matches)}"
 
 
+def played_by_earlier_network(checkpoint: Checkpoint, m: Measurement) -> bool:
+    """Whether ``m`` was measured with a network other than the shipped file (`Provenance.network`)."""
+    return m.provenance.network not in ("", checkpoint.sha256)
+
+
 def through_cell(document: str, checkpoint: Checkpoint) -> str:
     """The learned side's Elo over the hand-crafted side through the references, per budget: ``"+15 [-59,
     +92] Elo at 0.1 s/move (2 references)"``, linked to the record of the first reference that measures it."""
     cells = []
     for budget, records in checkpoint.references().items():
         count = f"{len(records)} reference{'s' if len(records) > 1 else ''}"
-        if any(m.provenance.network not in ("", checkpoint.sha256) for m in records):
+        if any(played_by_earlier_network(checkpoint, m) for m in records):
             count += ", measured with an earlier network"
         shown = next((m for m in records if not math.isnan(through((m,)).elo)), records[0])
         text = report.difference_text(through(records))
@@ -341,6 +346,8 @@ def record_lines(checkpoint: Checkpoint, m: Measurement) -> list[str]:
         lines += [reference_figures(m)[0].method + " " + THROUGH_METHOD, ""]
     if p.note:
         lines += [p.note[0].upper() + p.note[1:] + ".", ""]
+    if played_by_earlier_network(checkpoint, m):
+        lines += [f"Measured with an earlier network than the shipped file (sha256 `{p.network}`).", ""]
     lines += [f"Recorded at commit `{p.commit}` on {p.date}, by:", "", "```bash", p.command, "```", ""]
     if p.research:
         lines += [f"Around it: [{p.research}]({os.path.relpath(p.research, 'docs')}).", ""]
