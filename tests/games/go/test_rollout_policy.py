@@ -3,6 +3,8 @@ compiled draw held to the reference softmax, the playout, the weights file, the 
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -14,6 +16,7 @@ from rlgames.games.go.rollout_policy import (
     NUM_SHAPES,
     POLICY,
     RESPONSE,
+    SELF_ATARI,
     SHAPE_CLASS,
     RolloutWeights,
     code_gammas,
@@ -27,6 +30,7 @@ from rlgames.games.go.rollout_policy import (
 )
 import torch
 
+from rlgames.arena.journal import KIND
 from rlgames.jit.rng import new_rng_state
 from rlgames.train import rollout as trainer
 
@@ -71,6 +75,56 @@ def test_the_local_flags_name_the_response_the_escape_and_the_capture():
     assert not POLICY.candidates(state, GO9.num_actions - 1)[2].any()  # after a pass: no local point
 
 
+def liberties_and_captures(state, action: int) -> tuple[int, bool]:
+    """From the rules and a flood fill, not the playout board: the liberties of the chain of the stone
+    ``action`` places, and whether it captured."""
+    n = 9
+    before = (state.board_grid() == 2 - state.current_player()).sum()
+    grid = state.apply(action).board_grid()[::-1].ravel()
+    captured = (grid == 2 - state.current_player()).sum() < before
+    chain, seen, liberties = [action], {action}, set()
+    while chain:
+        a = chain.pop()
+        r, c = divmod(a, n)
+        for rr, cc in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            b = rr * n + cc
+            if 0 <= rr < n and 0 <= cc < n and b not in seen:
+                if grid[b] == 0:
+                    liberties.add(b)
+                elif grid[b] == grid[action]:
+                    seen.add(b)
+                    chain.append(b)
+    return len(liberties), captured
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_self_atari_flag_is_a_move_that_captures_nothing_and_keeps_one_liberty(seed):
+    """`playout.self_atari` (liberties counted on the playout board, up to two) against the rules' board
+    after the move and a flood fill of its chain, for every candidate of positions along random games."""
+    rng = np.random.default_rng(seed)
+    state, last, flagged = GO9.new_initial_state(), None, 0
+    for ply in range(120):
+        if state.is_terminal():
+            break
+        if ply % 8 == 7:
+            actions, _, flags = POLICY.candidates(state, last)
+            for action, flag in zip(actions.tolist(), flags.tolist()):
+                liberties, captured = liberties_and_captures(state, action)
+                assert bool(flag & SELF_ATARI) == (liberties == 1 and not captured), (ply, action)
+                flagged += bool(flag & SELF_ATARI)
+        legal = state.legal_actions()[:-1]
+        last = int(legal[rng.integers(len(legal))]) if len(legal) else GO9.num_actions - 1
+        state = state.apply(last)
+    assert flagged > 0
+
+
+def test_a_stone_with_one_liberty_is_a_self_atari_and_a_capture_is_not():
+    corner = flags_at("B1")  # white at A1 would keep A2 alone
+    assert corner["A1"] == SELF_ATARI | RESPONSE and corner["A2"] == RESPONSE
+    ko = flags_at("D4 C6 C5 E6 E5 D7 pass D5")  # black's D6 takes D5: one liberty after, but a capture
+    assert ko["D6"] == CAPTURE | RESPONSE
+
+
 def test_the_candidates_are_the_light_policys_moves():
     state = GO9.state_from_moves("E5 D5 D4 E4 F4 C5 E3")
     actions, shapes, _ = POLICY.candidates(state, state.string_to_action("E3"))
@@ -99,20 +153,20 @@ def test_the_compiled_draw_follows_the_reference_softmax(seed, plies):
     set aside) against the probabilities of `move_weights`, which scores every candidate from scratch."""
     state, last = random_position(seed, plies)
     rng = np.random.default_rng(seed)
-    shape_gamma, local_gamma = np.exp(rng.normal(0.0, 1.0, NUM_SHAPES)), np.exp(np.array([1.0, 2.0, 3.0]))
+    shape_gamma, flag_gamma = np.exp(rng.normal(0.0, 1.0, NUM_SHAPES)), np.exp(np.array([1.0, 2.0, 3.0, -1.5]))
     board = playout.new_board()
     playout.load(board, state.compact)
     colour = state.current_player() + 1
     last_point = playout.NO_POINT if last is None else (last // 9 + 1) * 11 + last % 9 + 1
     points, weights = np.empty(81, dtype=np.int64), np.empty(81)
-    count = move_weights(board, colour, last_point, shape_gamma, local_gamma, points, weights)
+    count = move_weights(board, colour, last_point, shape_gamma, mask_gammas(flag_gamma), points, weights)
     expected = dict(zip(points[:count].tolist(), (weights[:count] / weights[:count].sum()).tolist()))
     gammas, marks = new_gammas(), np.full(playout.MAX_PADDED, -1, dtype=np.int64)
     refresh_all(board, gammas, np.empty(playout.MAX_PADDED, dtype=np.int64), code_gammas(shape_gamma))
     draws, generator = 40_000, new_rng_state(seed)
     drawn = np.zeros(playout.MAX_PADDED, dtype=np.int64)
     for stamp in range(draws):
-        drawn[sample_move(board, gammas, colour, last_point, generator, mask_gammas(local_gamma), marks, stamp)] += 1
+        drawn[sample_move(board, gammas, colour, last_point, generator, mask_gammas(flag_gamma), marks, stamp)] += 1
     assert set(np.flatnonzero(drawn).tolist()) <= set(expected)
     for p, probability in expected.items():
         assert abs(drawn[p] / draws - probability) < 5 * np.sqrt(probability * (1 - probability) / draws) + 1e-3
@@ -148,7 +202,7 @@ def test_the_codes_and_weights_kept_move_by_move_equal_those_from_scratch():
 
 def write_weights(path, seed: int = 0) -> str:
     rng = np.random.default_rng(seed)
-    RolloutWeights(shape=rng.normal(0.0, 0.5, NUM_SHAPES), local=np.array([0.5, 1.0, 2.0])).save(path)
+    RolloutWeights(shape=rng.normal(0.0, 0.5, NUM_SHAPES), local=np.array([0.5, 1.0, 2.0, -1.0])).save(path)
     return str(path)
 
 
@@ -174,7 +228,10 @@ def test_learned_playouts_play_legal_moves_and_score_as_the_rules(tmp_path):
 def test_the_weights_file_reads_back_and_a_foreign_file_is_refused(tmp_path):
     path = write_weights(tmp_path / "w.npz", seed=3)
     weights = RolloutWeights.load(path)
-    assert weights.shape.shape == (NUM_SHAPES,) and weights.local.tolist() == [0.5, 1.0, 2.0]
+    assert weights.shape.shape == (NUM_SHAPES,) and weights.local.tolist() == [0.5, 1.0, 2.0, -1.0]
+    older = tmp_path / "older.npz"  # the three local weights alone, from before the self-atari flag
+    np.savez(older, format="rlgames-go-rollout-policy", shape=weights.shape, local=np.array([0.5, 1.0, 2.0]))
+    assert RolloutWeights.load(older).local.tolist() == [0.5, 1.0, 2.0, 0.0]
     np.savez(tmp_path / "other.npz", shape=np.zeros(3))
     with pytest.raises(ValueError, match="not a go rollout policy"):
         RolloutWeights.load(tmp_path / "other.npz")
@@ -216,3 +273,44 @@ def test_the_fit_prefers_the_moves_played():
     assert shape[2] > shape[0] and shape[3] > shape[1] and not local.any()
     fitted = float(trainer.cross_entropy(moves, torch.as_tensor(shape), torch.as_tensor(local)))
     assert fitted < trainer.uniform_cross_entropy(moves) == pytest.approx(np.log(3))
+
+
+def write_journal(path, game: str, params: dict, games: list[list[int]]) -> str:
+    """A match journal (`rlgames.arena.journal`) of ``games``, each opening with its first 2 actions."""
+    lines = [json.dumps({"journal": KIND, "game": game, "params": params, "specs": ["a", "b"], "seed": 0})]
+    for index, actions in enumerate(games):
+        record = {"index": index, "opening": actions[:2], "actions": actions, "returns": [1.0, -1.0]}
+        lines.append(json.dumps(record))
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def random_game(game, seed: int) -> list[int]:
+    rng, state, actions = np.random.default_rng(seed), game.new_initial_state(), []
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        actions.append(int(legal[rng.integers(len(legal))]))
+        state = state.apply(actions[-1])
+    return actions
+
+
+def test_the_trainer_fits_the_moves_of_recorded_matches(tmp_path, capsys):
+    go5 = rlgames.load_game("go", board_size=5)
+    journal = write_journal(tmp_path / "games.jsonl", "go", {"board_size": 5}, [random_game(go5, s) for s in range(6)])
+    out = tmp_path / "go5.npz"
+    assert trainer.main(["go", "-p", "board_size=5", "--journal", journal, "--out", str(out)]) == 0
+    assert np.abs(RolloutWeights.load(out).shape).max() > 0
+    assert f"fitted to 6 games of {journal}" in capsys.readouterr().out
+    games, openings = trainer.journal_games(go5, [journal])
+    assert openings == [2] * 6 and games[0] == random_game(go5, 0)
+
+
+def test_the_trainer_refuses_a_journal_of_another_game_or_no_journal_in_one_line(tmp_path, capsys):
+    nine = write_journal(tmp_path / "nine.jsonl", "go", {"board_size": 9}, [[40, 41, 42]] * 3)
+    assert trainer.main(["go", "-p", "board_size=5", "--journal", nine, "--out", str(tmp_path / "w.npz")]) == 2
+    assert "holds games of go {'board_size': 9}" in capsys.readouterr().err
+    (tmp_path / "text.jsonl").write_text("not json\n")
+    assert trainer.main(["go", "--journal", str(tmp_path / "text.jsonl"), "--out", str(tmp_path / "w.npz")]) == 2
+    error = capsys.readouterr().err
+    assert "is not a match journal" in error and len(error.strip().splitlines()) == 1
+    assert not (tmp_path / "w.npz").exists()
