@@ -6,10 +6,18 @@ player's moves, for a game that names one (`rlgames.Game.rollout_policy`: go's):
 
 **Data.** ``games`` games of ``player`` against itself (default: MCTS with RAVE, 1,000 simulations a move),
 each opening with 0 to ``random_opening`` uniformly random plies so that they do not repeat one line,
-played in ``workers`` processes. Every later position where the player placed a stone that is one of the
-policy's candidates is recorded: the candidates' features (a shape class and local flags, the policy's
-``candidates``) and which one was played. Passes and moves the policy never plays (filling one's own eye)
-are left out.
+played in ``workers`` processes; or, with ``--journal``, the games of recorded matches (the ``games.jsonl``
+of ``rlgames arena --out DIR``), the moves of both players after each game's opening, so that a policy can
+be fitted to any engine's games, an external one's (``gtp:COMMAND``) or the shipped network's (what those
+gave: docs/research/go.md#network-games)::
+
+    rlgames arena go "gtp:gnugo --mode gtp --level 1" "mcts(time=0.1, rave=true)" -p board_size=9 \
+        --games 400 --opening-plies 4 --out runs/go9_games
+    python -m rlgames.train.rollout go -p board_size=9 --journal runs/go9_games/games.jsonl --out go9_rollout.npz
+
+Every position where the player placed a stone that is one of the policy's candidates is recorded: the
+candidates' features (a shape class and flags, the policy's ``candidates``) and which one was played.
+Passes and moves the policy never plays (filling one's own eye) are left out.
 
 **Model.** The probability of candidate ``a`` is ``softmax_a(shape[class(a)] + local . flags(a))``, the
 weights fitted by maximum likelihood (mean cross-entropy of the move played) with an L2 penalty ``l2 / 2
@@ -37,6 +45,7 @@ import numpy as np
 import torch
 
 import rlgames
+from rlgames.arena.journal import read_games
 from rlgames.cli.common import add_game_params
 from rlgames.game import Game
 from rlgames.parallel import game_recipe, map_ordered, rebuild_game
@@ -132,6 +141,36 @@ def _setup(recipe: Any, player: str) -> tuple[Game, Any]:
     return game, rlgames.load_agent(player, game)
 
 
+def play_games(
+    game: Game, config: RolloutConfig, rng: np.random.Generator, workers: int
+) -> tuple[list[list[int]], list[int]]:
+    """The games of the player against itself and their random opening plies, in ``workers`` processes."""
+    items = [(i, int(rng.integers(2**31)), int(rng.integers(config.random_opening + 1))) for i in range(config.games)]
+    setup_args = (game_recipe(game), config.player)
+    games = list(map_ordered(play_game, items, workers=workers, setup=_setup, setup_args=setup_args))
+    return games, [opening for _, _, opening in items]
+
+
+def journal_games(game: Game, paths: Sequence[str]) -> tuple[list[list[int]], list[int]]:
+    """The games of the match journals ``paths`` and their opening lengths; a journal of another game, or
+    of other parameters, raises `ValueError` in one line."""
+    games, openings = [], []
+    for path in paths:
+        header, records = read_games(path)
+        try:
+            same = rlgames.load_game(header["game"], **header["params"]).params == game.params
+        except (KeyError, TypeError, ValueError):
+            same = False
+        if not same:
+            found = f"{header.get('game')} {header.get('params')}"
+            raise ValueError(f"{path} holds games of {found}, not {game.name} {game.params}")
+        games += [list(record["actions"]) for record in records]
+        openings += [len(record["opening"]) for record in records]
+    if len(games) < 2:
+        raise ValueError(f"need at least 2 games to fit and hold out, found {len(games)} in {', '.join(paths)}")
+    return games, openings
+
+
 def record_moves(game: Game, games: Sequence[Sequence[int]], openings: Sequence[int]) -> Moves:
     """The features of the moves of ``games`` after their openings (see the module docstring)."""
     policy = game.locate(game.rollout_policy)
@@ -211,19 +250,19 @@ def fit(moves: Moves, num_shapes: int, num_local: int, l2: float) -> tuple[np.nd
     return shape.detach().numpy(), local.detach().numpy()
 
 
-def train_rollout(game: Game, config: RolloutConfig, *, workers: int = 1) -> dict[str, Any]:
-    """Plays the games, fits the policy and measures it; returns the weights and the record."""
+def train_rollout(
+    game: Game, config: RolloutConfig, *, workers: int = 1, journals: Sequence[str] = ()
+) -> dict[str, Any]:
+    """Plays the games (or reads those of the match ``journals``), fits the policy and measures it; returns
+    the weights and the record."""
     if game.rollout_policy is None:
         raise ValueError(f"{game.name} has no learnable rollout policy (Game.rollout_policy)")
     policy = game.locate(game.rollout_policy)
     rng = np.random.default_rng(config.seed)
-    items = [(i, int(rng.integers(2**31)), int(rng.integers(config.random_opening + 1))) for i in range(config.games)]
-    games = list(
-        map_ordered(play_game, items, workers=workers, setup=_setup, setup_args=(game_recipe(game), config.player))
-    )
-    moves = record_moves(game, games, [opening for _, _, opening in items])
-    held = np.zeros(config.games, dtype=bool)
-    held[rng.choice(config.games, max(1, round(config.holdout * config.games)), replace=False)] = True
+    games, openings = journal_games(game, journals) if journals else play_games(game, config, rng, workers)
+    moves = record_moves(game, games, openings)
+    held = np.zeros(len(games), dtype=bool)
+    held[rng.choice(len(games), max(1, round(config.holdout * len(games))), replace=False)] = True
     train, test = moves.subset(~held[moves.game_ids]), moves.subset(held[moves.game_ids])
     shape, local = fit(train, policy.num_shapes, len(policy.local_names), config.l2)
     weights = (torch.as_tensor(shape), torch.as_tensor(local))
@@ -237,6 +276,7 @@ def train_rollout(game: Game, config: RolloutConfig, *, workers: int = 1) -> dic
         "game": game.name,
         "params": game.params,
         "config": asdict(config),
+        "source": {"journals": list(journals), "games": len(games)} if journals else {"player": config.player},
         "metrics": metrics,
         "local": dict(zip(policy.local_names, map(float, local))),
         "shape": shape,
@@ -247,7 +287,10 @@ def train_rollout(game: Game, config: RolloutConfig, *, workers: int = 1) -> dic
 def report(record: dict[str, Any]) -> str:
     """The fit's figures, one line a part."""
     m = record["metrics"]
-    lines = [f"rollout policy of {record['game']} {record['params']}: local weights {record['local']}"]
+    source = record["source"]
+    fitted = f"{source['games']} games of {', '.join(source['journals'])}" if "journals" in source else source["player"]
+    game = f"{record['game']} {record['params']}"
+    lines = [f"rollout policy of {game}, fitted to {fitted}: flag weights {record['local']}"]
     for part in ("train", "holdout"):
         lines.append(
             f"  {part:8s} {m[f'{part}_positions']:7d} positions  cross-entropy {m[f'{part}_cross_entropy']:.3f} "
@@ -273,6 +316,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, help="games of the player (the same as --set games=N)")
     parser.add_argument("--seed", type=int, help="the seed of everything random (the same as --set seed=S)")
     parser.add_argument("--workers", type=int, default=1, help="play the games in this many processes (default 1)")
+    parser.add_argument(
+        "--journal",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="fit the moves of the games of this match journal (rlgames arena --out DIR: DIR/games.jsonl) instead "
+        "of playing games; repeat for more (the settings of the games played are then unused)",
+    )
     add_game_params(parser)
     return parser.parse_args(argv)
 
@@ -285,7 +336,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         game = rlgames.load_game(args.game, **dict(args.param))
         if args.workers < 1:
             raise ValueError(f"--workers must be at least 1, got {args.workers}")
-        record = train_rollout(game, config, workers=args.workers)
+        record = train_rollout(game, config, workers=args.workers, journals=args.journal)
     except ValueError as error:
         print(f"python -m rlgames.train.rollout: {error}", file=sys.stderr)
         return 2

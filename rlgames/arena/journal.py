@@ -95,6 +95,29 @@ def read_journal(path: str | Path, header: dict[str, Any], scheduled: Sequence[S
     return records
 
 
+def read_games(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header and every game's record (`record_line`'s fields) of the journal at ``path``, unchecked
+    against any schedule: a match's games to read, e.g. their moves to fit a policy to. A file that is no
+    journal, or a line that is no game's record, raises `JournalError` in one line; a last line cut short
+    (the match stopped as it was written) is dropped."""
+    try:
+        lines = Path(path).read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise JournalError(f"cannot read the journal {path}: {error}") from None
+    header = _parse(lines[0]) if lines else None
+    if header is None or header.get("journal") != KIND:
+        raise JournalError(f"{path} is not a match journal (the games.jsonl of rlgames arena --out DIR)")
+    games = []
+    for number, line in enumerate(lines[1:], 2):
+        data = _parse(line)
+        if data is None or not {"opening", "actions"} <= data.keys():
+            if number == len(lines):
+                break
+            raise JournalError(f"{path}, line {number}: not a game's record")
+        games.append(data)
+    return header, games
+
+
 class JournalWriter:
     """Writes a journal: the header and the records kept from before (replacing the file in one step, so
     a stop while it is written loses nothing), then each new record as it comes, flushed at once."""
