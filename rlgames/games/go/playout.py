@@ -106,56 +106,6 @@ def lone_liberty(b, chain: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def self_atari(b, p: int, colour: int) -> bool:
-    """Whether ``colour`` playing the playable point ``p`` captures nothing and leaves the chain of its new
-    stone with exactly one liberty: a self-atari, which the opponent can take at once. Most moves have two
-    empty neighbours and are answered by that test alone, inlined where it is called; the rest by
-    `_leaves_one_liberty`."""
-    w = b[_META, _WIDTH]
-    empty = (
-        (b[_COLOUR, _ix(p + w)] == EMPTY)
-        + (b[_COLOUR, _ix(p + 1)] == EMPTY)
-        + (b[_COLOUR, _ix(p - 1)] == EMPTY)
-        + (b[_COLOUR, _ix(p - w)] == EMPTY)
-    )
-    return empty < 2 and _leaves_one_liberty(b, p, colour)
-
-
-@njit(cache=True)
-def _leaves_one_liberty(b, p: int, colour: int) -> bool:
-    """`self_atari` for a point with at most one empty neighbour: counts distinct liberties up to two, from
-    ``p``'s empty neighbour and a walk of each chain of ``colour`` next to it; a chain with more than 8
-    pseudo-liberties has two besides ``p`` (``p`` and one other point account for at most 4 each) and is
-    not walked."""
-    neighbours, c = _around(b, p)
-    w = b[_META, _WIDTH]
-    found = NO_POINT
-    for k in range(4):
-        q = neighbours[k]
-        if c[k] == EMPTY:
-            found = q
-        elif c[k] == 3 - colour and lone_liberty(b, b[_HEAD, _ix(q)]) == p:
-            return False  # a capture
-    for k in range(4):
-        if c[k] != colour:
-            continue
-        chain = b[_HEAD, _ix(neighbours[k])]
-        if b[_LIBS, _ix(chain)] > 8:
-            return False
-        r = chain
-        while True:
-            for x in (r + w, r + 1, r - 1, r - w):
-                if b[_COLOUR, _ix(x)] == EMPTY and x != p and x != found:
-                    if found != NO_POINT:
-                        return False
-                    found = x
-            r = b[_NEXT, _ix(r)]
-            if r == chain:
-                break
-    return True
-
-
-@njit(cache=True, inline="always")
 def _take_empty(b, p: int) -> None:
     """Removes ``p`` from the list of empty points."""
     last = b[_EMPTIES, _ix(b[_META, _EMPTY_COUNT] - 1)]

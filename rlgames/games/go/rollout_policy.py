@@ -11,10 +11,7 @@ own one-point eyes; `rlgames.games.go.playout.is_playable`) with probability pro
   into one class, so that a shape is learnt once whichever way it faces;
 * the local flags (`local_points`) say how ``p`` answers the opponent's last stone: `RESPONSE`, one of
   the 8 points around it; `ESCAPE`, the liberty of a chain of the mover's next to it left in atari;
-  `CAPTURE`, the liberty of the last stone's chain in atari;
-* `SELF_ATARI`: ``p`` captures nothing and leaves its own chain in atari
-  (`rlgames.games.go.playout.self_atari`), the move that playout policies learnt to avoid (Coulom 2007
-  fitted such a feature the weight 0.06 among his playout patterns). Its weight is played as at most 1.
+  `CAPTURE`, the liberty of the last stone's chain in atari.
 
 The weights are fitted to the moves of strong searches (``python -m rlgames.train.rollout go``), and a
 file of them (`RolloutWeights`, ``.npz``) plays as ``mcts(rollout=FILE.npz)``.
@@ -25,9 +22,7 @@ refreshes only the points around a new stone and around the stones it captured (
 its list of empty points); each point's 3x3 code is kept beside them too, a stone changing one cell of
 each of its 8 neighbours' codes (`code_stone`), so that a refresh is one table lookup, not 8 reads of the
 board. A move then costs the few local points and a walk over the empty points to the one drawn, instead
-of a 3x3 lookup per empty point. The self-atari weight, a factor of at most 1, is drawn by rejection: a
-point drawn that is a self-atari is played with that probability, else the draw starts again, which
-samples the softmax exactly and tests only the points drawn, never every candidate. `move_weights`
+of a 3x3 lookup per empty point. `move_weights`
 is the readable reference, every candidate's weight computed from scratch, and the tests hold the compiled
 draw to its probabilities.
 """
@@ -66,7 +61,6 @@ from rlgames.games.go.playout import (
     playout_over,
     point_action,
     point_of,
-    self_atari,
 )
 from rlgames.games.go.rules import MAX_LENGTH, MOVES, PASSES, SIZE, deduction2
 from rlgames.jit.cache import never_cache
@@ -74,12 +68,10 @@ from rlgames.jit.nrt import borrowed
 from rlgames.jit.rng import uniform
 from rlgames.jit.stack import stack_float64, stack_int64
 
-RESPONSE, ESCAPE, CAPTURE, SELF_ATARI = 1, 2, 4, 8
-"""The flags of a candidate, bits of a mask: three local ones (the last stone's), then the self-atari."""
+RESPONSE, ESCAPE, CAPTURE = 1, 2, 4
+"""The local flags, bits of a mask."""
 LOCAL_FLAGS = (RESPONSE, ESCAPE, CAPTURE)
-"""The flags of the points around the opponent's last stone (`local_points`)."""
-FLAGS = (*LOCAL_FLAGS, SELF_ATARI)
-FLAG_NAMES = ("response", "escape", "capture", "self_atari")
+LOCAL_NAMES = ("response", "escape", "capture")
 MAX_LOCAL = 16
 """More than the local points of any move: 8 around the last stone, 4 escapes, 1 capture."""
 WEIGHTS_FORMAT = "rlgames-go-rollout-policy"
@@ -116,12 +108,11 @@ class RolloutWeights:
     shape: np.ndarray
     """float64[NUM_SHAPES]: the log-weight of each 3x3 shape class."""
     local: np.ndarray
-    """float64[4]: the log-weights of the flags, in `FLAGS`' order (a file of the three local ones alone,
-    written before the self-atari flag, reads with a self-atari weight of 0: the policy it was)."""
+    """float64[3]: the log-weights of the local flags, in `LOCAL_FLAGS`' order."""
 
     def __post_init__(self) -> None:
-        if self.shape.shape != (NUM_SHAPES,) or self.local.shape != (len(FLAGS),):
-            raise ValueError(f"go rollout weights: {NUM_SHAPES} shape and {len(FLAGS)} flag weights expected")
+        if self.shape.shape != (NUM_SHAPES,) or self.local.shape != (len(LOCAL_FLAGS),):
+            raise ValueError(f"go rollout weights: {NUM_SHAPES} shape and {len(LOCAL_FLAGS)} local weights expected")
 
     def save(self, path: str | Path, **meta: str) -> None:
         """Writes the weights (``.npz``) with ``meta`` (strings: how they were trained)."""
@@ -135,10 +126,7 @@ class RolloutWeights:
             with np.load(path) as data:
                 if str(data.get("format", "")) != WEIGHTS_FORMAT:
                     raise ValueError(f"{path} is not a go rollout policy (no {WEIGHTS_FORMAT} format)")
-                local = data["local"].astype(np.float64)
-                if local.shape == (len(LOCAL_FLAGS),):
-                    local = np.append(local, 0.0)
-                return cls(shape=data["shape"].astype(np.float64), local=local)
+                return cls(shape=data["shape"].astype(np.float64), local=data["local"].astype(np.float64))
         except (OSError, KeyError, ValueError) as error:
             raise ValueError(f"cannot read the go rollout policy {path}: {error}") from None
 
@@ -184,18 +172,16 @@ def _local_gamma(mask: int, local_gamma) -> float:
     return gamma
 
 
-def mask_gammas(gamma: np.ndarray) -> np.ndarray:
-    """float64[16]: the product of the flags' weights ``gamma`` (one per flag of `FLAGS`, the self-atari's
-    played as at most 1) of each flag mask: the table that `sample_move` reads a local point's weight and
-    the self-atari's acceptance (``[SELF_ATARI]``) from, and `move_weights` every candidate's flags."""
-    capped = np.append(gamma[: len(LOCAL_FLAGS)], min(1.0, float(gamma[len(LOCAL_FLAGS)])))
-    return np.array([_local_gamma(mask, capped) for mask in range(1 << len(FLAGS))])
+def mask_gammas(local_gamma: np.ndarray) -> np.ndarray:
+    """float64[8]: the product of the local weights ``local_gamma`` (one per flag) of each flag mask, the
+    table that `sample_move` reads a local point's weight from."""
+    return np.array([_local_gamma(mask, local_gamma) for mask in range(1 << len(LOCAL_FLAGS))])
 
 
 @njit(cache=True)
 def candidate_features(b, colour: int, last: int, points, shapes, flags) -> int:
     """The reference: every candidate of the policy (empty and `is_playable`) with its shape class and its
-    flags (`FLAGS`), into ``points``, ``shapes`` and ``flags`` (each as long as the board's points); returns
+    local flags, into ``points``, ``shapes`` and ``flags`` (each as long as the board's points); returns
     their number. Training reads these, and `move_weights` scores them."""
     local, masks = stack_int64(MAX_LOCAL), stack_int64(MAX_LOCAL)
     nl = local_points(b, colour, last, local, masks)
@@ -208,21 +194,18 @@ def candidate_features(b, colour: int, last: int, points, shapes, flags) -> int:
         for j in range(nl):
             if local[j] == p:
                 mask = masks[j]
-        if self_atari(b, p, colour):
-            mask |= SELF_ATARI
         points[n], shapes[n], flags[n] = p, SHAPE_CLASS[block_index(b, p, colour)], mask
         n += 1
     return n
 
 
 @njit(cache=True)
-def move_weights(b, colour: int, last: int, shape_gamma, mask_gamma, points, weights) -> int:
-    """The reference policy's unnormalised weights of every candidate, into ``points`` and ``weights``
-    (``mask_gamma``: the flags' `mask_gammas`)."""
+def move_weights(b, colour: int, last: int, shape_gamma, local_gamma, points, weights) -> int:
+    """The reference policy's unnormalised weights of every candidate, into ``points`` and ``weights``."""
     shapes, flags = np.empty(points.shape[0], dtype=np.int64), np.empty(points.shape[0], dtype=np.int64)
     n = candidate_features(b, colour, last, points, shapes, flags)
     for i in range(n):
-        weights[i] = shape_gamma[shapes[i]] * mask_gamma[flags[i]]
+        weights[i] = shape_gamma[shapes[i]] * _local_gamma(flags[i], local_gamma)
     return n
 
 
@@ -333,15 +316,12 @@ def sample_move(b, gammas, colour: int, last: int, rng_state, mask_gamma, marks,
 
     The weights: ``gammas[colour - 1]`` (`new_gammas`, kept by `refresh_around`) times, at the local
     points, the local flags' product ``mask_gamma[mask]`` (`mask_gammas`). A point drawn that the light
-    policy may not play is set aside (its weight out of the total) and the draw repeats; one that is a
-    self-atari is played with probability ``mask_gamma[SELF_ATARI]``, else the draw repeats with every
-    weight as it was (rejection: the self-atari's factor exactly, tested on the points drawn alone). ``marks`` (int64
+    policy may not play is set aside (its weight out of the total) and the draw repeats. ``marks`` (int64
     per padded point) holds ``stamp`` at the points set aside or local in this draw, so that the walk over
     the empty points skips them; ``stamp`` must be new at each call."""
     g = gammas[colour - 1]
     local, flags, weight = stack_int64(MAX_LOCAL), stack_int64(MAX_LOCAL), stack_float64(MAX_LOCAL)
     nl = local_points(b, colour, last, local, flags)
-    accept = mask_gamma[SELF_ATARI]
     local_total = 0.0
     for j in range(nl):
         marks[local[j]] = stamp
@@ -362,9 +342,7 @@ def sample_move(b, gammas, colour: int, last: int, rng_state, mask_gamma, marks,
                     if u < 0.0:
                         break
             if is_playable(b, local[j], colour):
-                if accept >= 1.0 or not self_atari(b, local[j], colour) or uniform(rng_state) < accept:
-                    return local[j]
-                continue
+                return local[j]
             weight[j] = 0.0
             local_total = 0.0  # summed again: a difference could leave a rounding residue behind
             for k in range(nl):
@@ -382,9 +360,7 @@ def sample_move(b, gammas, colour: int, last: int, rng_state, mask_gamma, marks,
         if chosen == NO_POINT:
             break
         if is_playable(b, chosen, colour):
-            if accept >= 1.0 or not self_atari(b, chosen, colour) or uniform(rng_state) < accept:
-                return chosen
-            continue
+            return chosen
         marks[chosen] = stamp
         rest -= g[chosen]
         if rest < 1e-9:  # summed again where rounding may have left a residue
@@ -456,11 +432,9 @@ __all__ = [
     "CAPTURE",
     "POLICY",
     "ESCAPE",
-    "FLAGS",
     "LOCAL_FLAGS",
     "NUM_SHAPES",
     "RESPONSE",
-    "SELF_ATARI",
     "SHAPE_CLASS",
     "RolloutWeights",
     "candidate_features",
@@ -475,12 +449,12 @@ class GoRolloutPolicy:
     (``python -m rlgames.train.rollout``) and ``mcts(rollout=FILE.npz)`` use."""
 
     num_shapes = NUM_SHAPES
-    local_names = FLAG_NAMES
+    local_names = LOCAL_NAMES
 
     def candidates(self, state, last_action: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The policy's candidate moves at ``state`` (a player to move), the opponent's last move being
-        ``last_action`` (None or a pass: none): int64 arrays of their actions, shape classes and flag
-        masks (bit ``i`` the flag `FLAGS[i]`)."""
+        ``last_action`` (None or a pass: none): int64 arrays of their actions, shape classes and local
+        flag masks (bit ``i`` the flag `LOCAL_FLAGS[i]`)."""
         n = state.game.board_size
         b = new_board()
         load(b, state.compact)

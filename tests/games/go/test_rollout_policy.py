@@ -16,7 +16,6 @@ from rlgames.games.go.rollout_policy import (
     NUM_SHAPES,
     POLICY,
     RESPONSE,
-    SELF_ATARI,
     SHAPE_CLASS,
     RolloutWeights,
     code_gammas,
@@ -75,56 +74,6 @@ def test_the_local_flags_name_the_response_the_escape_and_the_capture():
     assert not POLICY.candidates(state, GO9.num_actions - 1)[2].any()  # after a pass: no local point
 
 
-def liberties_and_captures(state, action: int) -> tuple[int, bool]:
-    """From the rules and a flood fill, not the playout board: the liberties of the chain of the stone
-    ``action`` places, and whether it captured."""
-    n = 9
-    before = (state.board_grid() == 2 - state.current_player()).sum()
-    grid = state.apply(action).board_grid()[::-1].ravel()
-    captured = (grid == 2 - state.current_player()).sum() < before
-    chain, seen, liberties = [action], {action}, set()
-    while chain:
-        a = chain.pop()
-        r, c = divmod(a, n)
-        for rr, cc in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-            b = rr * n + cc
-            if 0 <= rr < n and 0 <= cc < n and b not in seen:
-                if grid[b] == 0:
-                    liberties.add(b)
-                elif grid[b] == grid[action]:
-                    seen.add(b)
-                    chain.append(b)
-    return len(liberties), captured
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_the_self_atari_flag_is_a_move_that_captures_nothing_and_keeps_one_liberty(seed):
-    """`playout.self_atari` (liberties counted on the playout board, up to two) against the rules' board
-    after the move and a flood fill of its chain, for every candidate of positions along random games."""
-    rng = np.random.default_rng(seed)
-    state, last, flagged = GO9.new_initial_state(), None, 0
-    for ply in range(120):
-        if state.is_terminal():
-            break
-        if ply % 8 == 7:
-            actions, _, flags = POLICY.candidates(state, last)
-            for action, flag in zip(actions.tolist(), flags.tolist()):
-                liberties, captured = liberties_and_captures(state, action)
-                assert bool(flag & SELF_ATARI) == (liberties == 1 and not captured), (ply, action)
-                flagged += bool(flag & SELF_ATARI)
-        legal = state.legal_actions()[:-1]
-        last = int(legal[rng.integers(len(legal))]) if len(legal) else GO9.num_actions - 1
-        state = state.apply(last)
-    assert flagged > 0
-
-
-def test_a_stone_with_one_liberty_is_a_self_atari_and_a_capture_is_not():
-    corner = flags_at("B1")  # white at A1 would keep A2 alone
-    assert corner["A1"] == SELF_ATARI | RESPONSE and corner["A2"] == RESPONSE
-    ko = flags_at("D4 C6 C5 E6 E5 D7 pass D5")  # black's D6 takes D5: one liberty after, but a capture
-    assert ko["D6"] == CAPTURE | RESPONSE
-
-
 def test_the_candidates_are_the_light_policys_moves():
     state = GO9.state_from_moves("E5 D5 D4 E4 F4 C5 E3")
     actions, shapes, _ = POLICY.candidates(state, state.string_to_action("E3"))
@@ -153,20 +102,20 @@ def test_the_compiled_draw_follows_the_reference_softmax(seed, plies):
     set aside) against the probabilities of `move_weights`, which scores every candidate from scratch."""
     state, last = random_position(seed, plies)
     rng = np.random.default_rng(seed)
-    shape_gamma, flag_gamma = np.exp(rng.normal(0.0, 1.0, NUM_SHAPES)), np.exp(np.array([1.0, 2.0, 3.0, -1.5]))
+    shape_gamma, local_gamma = np.exp(rng.normal(0.0, 1.0, NUM_SHAPES)), np.exp(np.array([1.0, 2.0, 3.0]))
     board = playout.new_board()
     playout.load(board, state.compact)
     colour = state.current_player() + 1
     last_point = playout.NO_POINT if last is None else (last // 9 + 1) * 11 + last % 9 + 1
     points, weights = np.empty(81, dtype=np.int64), np.empty(81)
-    count = move_weights(board, colour, last_point, shape_gamma, mask_gammas(flag_gamma), points, weights)
+    count = move_weights(board, colour, last_point, shape_gamma, local_gamma, points, weights)
     expected = dict(zip(points[:count].tolist(), (weights[:count] / weights[:count].sum()).tolist()))
     gammas, marks = new_gammas(), np.full(playout.MAX_PADDED, -1, dtype=np.int64)
     refresh_all(board, gammas, np.empty(playout.MAX_PADDED, dtype=np.int64), code_gammas(shape_gamma))
     draws, generator = 40_000, new_rng_state(seed)
     drawn = np.zeros(playout.MAX_PADDED, dtype=np.int64)
     for stamp in range(draws):
-        drawn[sample_move(board, gammas, colour, last_point, generator, mask_gammas(flag_gamma), marks, stamp)] += 1
+        drawn[sample_move(board, gammas, colour, last_point, generator, mask_gammas(local_gamma), marks, stamp)] += 1
     assert set(np.flatnonzero(drawn).tolist()) <= set(expected)
     for p, probability in expected.items():
         assert abs(drawn[p] / draws - probability) < 5 * np.sqrt(probability * (1 - probability) / draws) + 1e-3
@@ -202,7 +151,7 @@ def test_the_codes_and_weights_kept_move_by_move_equal_those_from_scratch():
 
 def write_weights(path, seed: int = 0) -> str:
     rng = np.random.default_rng(seed)
-    RolloutWeights(shape=rng.normal(0.0, 0.5, NUM_SHAPES), local=np.array([0.5, 1.0, 2.0, -1.0])).save(path)
+    RolloutWeights(shape=rng.normal(0.0, 0.5, NUM_SHAPES), local=np.array([0.5, 1.0, 2.0])).save(path)
     return str(path)
 
 
@@ -228,10 +177,7 @@ def test_learned_playouts_play_legal_moves_and_score_as_the_rules(tmp_path):
 def test_the_weights_file_reads_back_and_a_foreign_file_is_refused(tmp_path):
     path = write_weights(tmp_path / "w.npz", seed=3)
     weights = RolloutWeights.load(path)
-    assert weights.shape.shape == (NUM_SHAPES,) and weights.local.tolist() == [0.5, 1.0, 2.0, -1.0]
-    older = tmp_path / "older.npz"  # the three local weights alone, from before the self-atari flag
-    np.savez(older, format="rlgames-go-rollout-policy", shape=weights.shape, local=np.array([0.5, 1.0, 2.0]))
-    assert RolloutWeights.load(older).local.tolist() == [0.5, 1.0, 2.0, 0.0]
+    assert weights.shape.shape == (NUM_SHAPES,) and weights.local.tolist() == [0.5, 1.0, 2.0]
     np.savez(tmp_path / "other.npz", shape=np.zeros(3))
     with pytest.raises(ValueError, match="not a go rollout policy"):
         RolloutWeights.load(tmp_path / "other.npz")
