@@ -24,7 +24,7 @@ from rlgames.models.checkpoint import load_network
 from rlgames.models.folded import fold
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import announce, save_json
+from common import announce, command_line, save_json
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECKPOINTS = {
@@ -94,8 +94,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 flush=True,
             )
     if args.json:
-        command = " ".join(["python benchmarks/bench_folded.py", *(argv if argv is not None else sys.argv[1:])])
-        save_json(args.json, {"command": command, "machine": machine, "rows": rows})
+        save_json(args.json, {"command": command_line(__file__, argv), "machine": machine, "rows": rows})
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import rlgames
 from rlgames.jit.rng import new_rng_state
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import announce, save_json
+from common import announce, command_line, save_json
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -90,8 +90,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"| {row['moves_per_playout']:.1f} | {ratio:.2f} |"
         )
     if args.json:
-        command = " ".join(["python benchmarks/bench_go_policies.py", *(argv if argv is not None else sys.argv[1:])])
-        save_json(args.json, {"command": command, "machine": machine, "policies": rows})
+        save_json(args.json, {"command": command_line(__file__, argv), "machine": machine, "policies": rows})
 
 
 if __name__ == "__main__":

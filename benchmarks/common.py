@@ -56,6 +56,13 @@ def announce(argv: Sequence[str] | None) -> dict[str, Any]:
     return machine
 
 
+def command_line(script: str, argv: Sequence[str] | None) -> str:
+    """The command that ran the benchmark ``script`` (its ``__file__``) with ``argv`` (None: the process's
+    own arguments), as a record gives it: ``python benchmarks/NAME.py ARGS``."""
+    args = argv if argv is not None else sys.argv[1:]
+    return " ".join([f"python benchmarks/{os.path.basename(script)}", *args])
+
+
 def save_json(path: str | None, record: dict[str, Any]) -> None:
     """Writes ``record`` to ``path`` (nothing when it is None) and says so."""
     if path:

@@ -25,20 +25,12 @@ from typing import Any, Sequence
 import numpy as np
 
 import rlgames
+from rlgames.agents.mcts import playout_kernel
 from rlgames.arena.journal import read_games
 from rlgames.jit.rng import new_rng_state
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import announce, save_json
-
-
-def kernel_of(game: rlgames.Game, policy: str) -> Any:
-    """The playout kernel of a policy named as ``mcts(rollout=...)`` names it."""
-    if policy == "light":
-        return game.kernels.playout
-    if policy in game.playouts:
-        return game.locate(game.playouts[policy])
-    return game.locate(game.rollout_policy).playout(policy)
+from common import announce, command_line, save_json
 
 
 def sample_positions(
@@ -85,7 +77,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     z = np.array([result for _, result in positions])
     machine = announce(argv)
     means = {
-        policy: playout_means(kernel_of(game, policy), positions, args.playouts, args.seed) for policy in args.policies
+        policy: playout_means(playout_kernel(game, policy), positions, args.playouts, args.seed)
+        for policy in args.policies
     }
     errors = {policy: (mean - z) ** 2 for policy, mean in means.items()}
     decided = z != 0
@@ -111,11 +104,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"| {row['difference']:+.4f} +- {row['difference_standard_error']:.4f} | {row['sign_agrees']:.1%} |"
         )
     if args.json:
-        command = " ".join(["python benchmarks/eval_go_rollouts.py", *(argv if argv is not None else sys.argv[1:])])
-        save_json(
-            args.json,
-            {"command": command, "machine": machine, "positions": len(positions), "policies": rows},
-        )
+        record = {"positions": len(positions), "policies": rows}
+        save_json(args.json, {"command": command_line(__file__, argv), "machine": machine, **record})
 
 
 if __name__ == "__main__":

@@ -11,27 +11,17 @@ import numpy as np
 import pytest
 
 import rlgames
-from rlgames.arena.journal import KIND
+from rlgames.agents.mcts import playout_kernel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from eval_go_rollouts import kernel_of, main, playout_means, sample_positions  # noqa: E402
-
-
-def journal(path: Path, games: list[tuple[list[int], float]], board_size: int = 5) -> str:
-    """A match journal of go games (actions, black's result), each opening with its first 2 actions."""
-    header = {"journal": KIND, "game": "go", "params": {"board_size": board_size}, "specs": ["a", "b"], "seed": 0}
-    lines = [json.dumps(header)]
-    for index, (actions, black) in enumerate(games):
-        record = {"index": index, "opening": actions[:2], "actions": actions, "returns": [black, -black]}
-        lines.append(json.dumps(record))
-    path.write_text("\n".join(lines) + "\n")
-    return str(path)
+from eval_go_rollouts import main, playout_means, sample_positions  # noqa: E402
+from journal_checks import random_game, write_journal  # noqa: E402
 
 
 def test_positions_come_after_the_opening_with_the_games_black_result(tmp_path):
     go5 = rlgames.load_game("go", board_size=5)
     moves = [12, 6, 18, 8, 16]  # C3 B2 D4 D2 B4
-    path = journal(tmp_path / "games.jsonl", [(moves, 1.0), (moves[:3], -1.0)])
+    path = write_journal(tmp_path / "games.jsonl", "go", {"board_size": 5}, [(moves, 1.0), (moves[:3], -1.0)])
     positions = sample_positions(go5, [path], 20, np.random.default_rng(0))
     assert len(positions) == 40
     for state, black in positions[:20]:
@@ -45,20 +35,12 @@ def test_the_mean_playout_result_is_black_s_and_counts_every_playout():
         game = rlgames.load_game("go", board_size=5, komi=komi)
         positions = [(game.state_from_moves("C3 B2"), 1.0), (game.state_from_moves("C3"), -1.0)]
         for policy in ("light", "patterns"):
-            assert playout_means(kernel_of(game, policy), positions, 8, seed=0).tolist() == [expected, expected]
+            assert playout_means(playout_kernel(game, policy), positions, 8, seed=0).tolist() == [expected, expected]
 
 
 def test_the_report_pairs_each_policy_with_the_first(tmp_path, capsys):
     go5 = rlgames.load_game("go", board_size=5)
-    rng, games = np.random.default_rng(1), []
-    for _ in range(4):
-        state, actions = go5.new_initial_state(), []
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            actions.append(int(legal[rng.integers(len(legal))]))
-            state = state.apply(actions[-1])
-        games.append((actions, float(state.returns()[0])))
-    path = journal(tmp_path / "games.jsonl", games)
+    path = write_journal(tmp_path / "games.jsonl", "go", {"board_size": 5}, [random_game(go5, s) for s in range(4)])
     main([path, "--board-size", "5", "--per-game", "3", "--playouts", "4", "--json", str(tmp_path / "r.json")])
     rows = json.loads((tmp_path / "r.json").read_text())["policies"]
     assert [row["policy"] for row in rows] == ["light", "patterns"]

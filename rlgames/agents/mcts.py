@@ -67,7 +67,7 @@ class MCTSAgent:
     ) -> None:
         if simulations is None:  # a time budget alone runs as many simulations as fit in it
             simulations = UNLIMITED if time is not None else DEFAULT_SIMULATIONS
-        playout = _playout(game, rollout)
+        playout = playout_kernel(game, rollout)
         if playout is not None and eval is not None:
             raise ValueError(f"rollout={rollout} is a playout policy: it values leaves itself, or mixed with model=")
         if eval is not None and model is not None:
@@ -169,7 +169,7 @@ def _evaluator(
     return load_evaluator("policy_rollout", game, path=model, rollout_path=rollout_model, mix=mix, seed=seed)
 
 
-def _playout(game: Game, rollout: str) -> Callable | None:
+def playout_kernel(game: Game, rollout: str) -> Callable | None:
     """The compiled playout that ``rollout`` names: one of the game's own (`Game.playouts`), or a weights file
     of its learned rollout policy (`Game.rollout_policy`); None for ``random`` and ``policy``."""
     if rollout in ROLLOUTS:

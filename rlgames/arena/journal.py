@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -72,12 +72,7 @@ def read_journal(path: str | Path, header: dict[str, Any], scheduled: Sequence[S
         raise JournalError(f"{path} is the journal of another match ({_difference(first, header)}): not resumed")
     by_index = {game.index: game for game in scheduled}
     records = []
-    for number, line in enumerate(lines[1:], 2):
-        data = _parse(line)
-        if data is None:
-            if number == len(lines):
-                break  # cut short by a stop: that game is played again
-            raise JournalError(f"{path}, line {number}: not a game's record")
+    for number, data in _game_lines(path, lines):
         game = by_index.get(data["index"])
         if game is None or (game.first, game.second, game.opening_index, game.opening) != (
             data["first"],
@@ -108,14 +103,23 @@ def read_games(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     if header is None or header.get("journal") != KIND:
         raise JournalError(f"{path} is not a match journal (the games.jsonl of rlgames arena --out DIR)")
     games = []
-    for number, line in enumerate(lines[1:], 2):
-        data = _parse(line)
-        if data is None or not {"opening", "actions"} <= data.keys():
-            if number == len(lines):
-                break
+    for number, data in _game_lines(path, lines):
+        if not {"opening", "actions"} <= data.keys():
             raise JournalError(f"{path}, line {number}: not a game's record")
         games.append(data)
     return header, games
+
+
+def _game_lines(path: str | Path, lines: Sequence[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each game's line of a journal's ``lines`` after the header, parsed, with its line number; a last line
+    cut short by a stop is dropped (that game is played again), any other line that is not JSON raises."""
+    for number, line in enumerate(lines[1:], 2):
+        data = _parse(line)
+        if data is None:
+            if number == len(lines):
+                return
+            raise JournalError(f"{path}, line {number}: not a game's record")
+        yield number, data
 
 
 class JournalWriter:

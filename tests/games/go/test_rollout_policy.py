@@ -3,8 +3,6 @@ compiled draw held to the reference softmax, the playout, the weights file, the 
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
@@ -29,7 +27,7 @@ from rlgames.games.go.rollout_policy import (
 )
 import torch
 
-from rlgames.arena.journal import KIND
+from journal_checks import random_game, write_journal
 from rlgames.jit.rng import new_rng_state
 from rlgames.train import rollout as trainer
 
@@ -221,25 +219,6 @@ def test_the_fit_prefers_the_moves_played():
     assert fitted < trainer.uniform_cross_entropy(moves) == pytest.approx(np.log(3))
 
 
-def write_journal(path, game: str, params: dict, games: list[list[int]]) -> str:
-    """A match journal (`rlgames.arena.journal`) of ``games``, each opening with its first 2 actions."""
-    lines = [json.dumps({"journal": KIND, "game": game, "params": params, "specs": ["a", "b"], "seed": 0})]
-    for index, actions in enumerate(games):
-        record = {"index": index, "opening": actions[:2], "actions": actions, "returns": [1.0, -1.0]}
-        lines.append(json.dumps(record))
-    path.write_text("\n".join(lines) + "\n")
-    return str(path)
-
-
-def random_game(game, seed: int) -> list[int]:
-    rng, state, actions = np.random.default_rng(seed), game.new_initial_state(), []
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        actions.append(int(legal[rng.integers(len(legal))]))
-        state = state.apply(actions[-1])
-    return actions
-
-
 def test_the_trainer_fits_the_moves_of_recorded_matches(tmp_path, capsys):
     go5 = rlgames.load_game("go", board_size=5)
     journal = write_journal(tmp_path / "games.jsonl", "go", {"board_size": 5}, [random_game(go5, s) for s in range(6)])
@@ -248,11 +227,11 @@ def test_the_trainer_fits_the_moves_of_recorded_matches(tmp_path, capsys):
     assert np.abs(RolloutWeights.load(out).shape).max() > 0
     assert f"fitted to 6 games of {journal}" in capsys.readouterr().out
     games, openings = trainer.journal_games(go5, [journal])
-    assert openings == [2] * 6 and games[0] == random_game(go5, 0)
+    assert openings == [2] * 6 and games[0] == random_game(go5, 0)[0]
 
 
 def test_the_trainer_refuses_a_journal_of_another_game_or_no_journal_in_one_line(tmp_path, capsys):
-    nine = write_journal(tmp_path / "nine.jsonl", "go", {"board_size": 9}, [[40, 41, 42]] * 3)
+    nine = write_journal(tmp_path / "nine.jsonl", "go", {"board_size": 9}, [([40, 41, 42], 1.0)] * 3)
     assert trainer.main(["go", "-p", "board_size=5", "--journal", nine, "--out", str(tmp_path / "w.npz")]) == 2
     assert "holds games of go {'board_size': 9}" in capsys.readouterr().err
     (tmp_path / "text.jsonl").write_text("not json\n")
