@@ -39,6 +39,7 @@ from rlgames.train.alphazero.selfplay import (
     Siblings,
     _collect,
     _Game,
+    _new_game,
     make_search,
     play_games,
     play_iteration,
@@ -340,6 +341,53 @@ def test_several_random_moves_open_varied_middle_games_and_leave_the_value_loss_
     assert stats.games == 24 and (stones == 3).sum() == 24
     assert len({obs.tobytes() for obs in positions.observations[stones == 3]}) >= 15  # 343 openings, 24 draws
     assert np.array_equal(positions.value_weights, (stones > 2).astype(np.float32))
+
+
+def replayed(game: rlgames.Game, moves: list[int] | tuple[int, ...]) -> rlgames.State:
+    """The state after ``moves`` from the start."""
+    state = game.new_initial_state()
+    for move in moves:
+        state = state.apply(move)
+    return state
+
+
+EARLIER_C4_GAME = (3, 3, 2, 4, 1, 0, 5, 6, 3, 2, 4, 4, 1, 1)
+"""A connect four line of 14 legal moves (the archive's one game in the tests below); no four in it."""
+
+
+def test_a_game_from_the_archive_starts_at_one_of_its_positions_and_only_when_asked() -> None:
+    """``archive_fraction=1``: a start is a prefix of the archived game, shorter than it and spread over its
+    positions, and the game's state is that prefix replayed; at 0.5 about half the games start so; at 0 (or
+    with an empty archive) every game starts from the empty board and no random number is drawn."""
+    config = SelfPlayConfig(archive_fraction=1.0)
+    rng = np.random.default_rng(0)
+    starts = [_new_game(C4, config, rng, [EARLIER_C4_GAME]) for _ in range(200)]
+    for game in starts:
+        assert tuple(game.path) == EARLIER_C4_GAME[: len(game.path)] and len(game.path) < len(EARLIER_C4_GAME)
+        assert game.state == replayed(C4, game.path) and game.decisions == 0
+    assert {len(game.path) for game in starts} == set(range(len(EARLIER_C4_GAME)))
+    half = dataclasses.replace(config, archive_fraction=0.5)
+    later = sum(len(_new_game(C4, half, rng, [EARLIER_C4_GAME]).path) > 0 for _ in range(200))
+    assert 65 < later < 120  # 200 * 0.5 * 13 / 14 = 93 expected
+    for fraction, archive in ((0.0, [EARLIER_C4_GAME]), (1.0, [])):
+        before = rng.bit_generator.state
+        game = _new_game(C4, dataclasses.replace(config, archive_fraction=fraction), rng, archive)
+        assert game.path == [] and rng.bit_generator.state == before
+
+
+def test_self_play_from_the_archive_records_the_positions_after_each_start_and_returns_the_whole_games() -> None:
+    """Each game's path comes back whole (its archived start's moves first), legal to its end; the positions
+    before an archived start are not recorded, so fewer positions than moves, where games from the empty
+    board record every move (no random moves, every search full)."""
+    evaluator = _tiny_c4_evaluator()
+    config = SelfPlayConfig(games_per_iteration=12, parallel_games=6, search="gumbel", simulations=8)
+    for fraction in (0.0, 1.0):
+        explored = dataclasses.replace(config, archive_fraction=fraction)
+        positions, stats = play_games(C4, evaluator, explored, seed=0, archive=[EARLIER_C4_GAME])
+        assert stats.games == len(stats.paths) == 12
+        assert all(replayed(C4, path).is_terminal() for path in stats.paths)
+        moves = sum(len(path) for path in stats.paths)
+        assert len(positions) == moves if fraction == 0.0 else len(positions) < moves
 
 
 def test_the_playout_cap_records_only_the_full_searches(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -850,12 +898,17 @@ def test_smoke_run_writes_checkpoint_replay_and_tensorboard(tmp_path: Path) -> N
     assert "config/text_summary" in events.Tags()["tensors"]
 
 
-def test_resume_after_a_kill_gives_the_same_weights(tmp_path: Path) -> None:
-    uninterrupted = Trainer(TTT, smoke_config(), tmp_path / "a", **QUIET)
+@pytest.mark.parametrize("archive", [0.0, 0.5], ids=["plain", "archive"])
+def test_resume_after_a_kill_gives_the_same_weights(tmp_path: Path, archive: float) -> None:
+    """A run resumed from its checkpoint ends as the uninterrupted one, self-play's archive of earlier games
+    (``archive_fraction``, saved beside the replay) included."""
+    explore = {"selfplay": {"archive_fraction": archive, "archive_games": 6}}
+    uninterrupted = Trainer(TTT, load_config("smoke", explore), tmp_path / "a", **QUIET)
     uninterrupted.run()
-    Trainer(TTT, smoke_config(iterations=1), tmp_path / "b", **QUIET).run()  # "killed" after iteration 1
+    Trainer(TTT, load_config("smoke", explore, iterations=1), tmp_path / "b", **QUIET).run()  # "killed" after 1
     (tmp_path / "b" / ".checkpoint.pt.123.tmp").write_bytes(b"half a file")  # what a kill mid-save leaves
-    resumed = Trainer(TTT, smoke_config(), tmp_path / "b", resume=True, **QUIET)
+    resumed = Trainer(TTT, load_config("smoke", explore), tmp_path / "b", resume=True, **QUIET)
+    assert len(resumed.archive) == (resumed.config.selfplay.games_per_iteration if archive else 0)  # < 6
     assert resumed.iteration == 1
     resumed.run()
     assert resumed.iteration == 2
@@ -863,6 +916,8 @@ def test_resume_after_a_kill_gives_the_same_weights(tmp_path: Path) -> None:
         assert torch.equal(tensor, weights(resumed)[name]), name
     assert np.array_equal(uninterrupted.replay.observations, resumed.replay.observations)
     assert uninterrupted.rng.numpy.bit_generator.state == resumed.rng.numpy.bit_generator.state
+    assert uninterrupted.archive == resumed.archive
+    assert sorted(p.name for p in (tmp_path / "b").glob("archive-*")) == (["archive-000002.json"] if archive else [])
     events = EventAccumulator(str(tmp_path / "b" / "tb"))
     events.Reload()
     # two event files, read in file-name order: names made in one second order by a process-wide counter

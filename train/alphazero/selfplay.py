@@ -12,13 +12,15 @@ best move after that; with the Gumbel search, drawn from the root's visit counts
 chance outcomes are drawn by their probabilities. With ``random_move_fraction`` > 0, that fraction of the
 games plays one uniformly random move (``random_moves_per_game`` of them, at distinct plies) at a ply drawn
 uniformly below ``random_move_plies`` (AlphaGo's value-network data, Silver et al. 2016: the positions after
-a random move, often a blunder, labelled by the play that follows). With ``sibling_fraction`` > 0, that
-fraction of the recorded positions also records a *sibling* (see `Siblings`). With ``full_search_fraction``
-< 1 (KataGo's playout cap randomisation, Wu 2019), each step is a full search (``simulations``, recorded)
-with that probability and otherwise a fast one (``fast_simulations``, without root noise, not recorded): the
-games stepped together share the draw, so that their network batches stay full. The tree below the move
-played is kept (`MultiTreeMCTS.advance`). A finished game's slot starts the next game until
-``games_per_iteration`` have been started; once slots empty, the remaining games go on in fresh trees.
+a random move, often a blunder, labelled by the play that follows). With ``archive_fraction`` > 0, that
+fraction of the games starts from a position of an earlier game of the ``archive`` (Go-Exploit, Trudeau &
+Bowling 2023; the trainer keeps the archive: each game's moves come back in `SelfPlayStats.paths`). With
+``sibling_fraction`` > 0, that fraction of the recorded positions also records a *sibling* (see `Siblings`).
+With ``full_search_fraction`` < 1 (KataGo's playout cap randomisation, Wu 2019), each step is a full search
+(``simulations``, recorded) with that probability and otherwise a fast one (``fast_simulations``, without
+root noise, not recorded): the games stepped together share the draw, so that their network batches stay
+full. The tree below the move played is kept (`MultiTreeMCTS.advance`). A finished game's slot starts the
+next game until ``games_per_iteration`` have been started; once slots empty, the remaining games go on in fresh trees.
 
 Each recorded position holds the observation and legal mask from the side to move, the policy
 target (the root's visit distribution; one-hot on the winning move when the search proved a win), the
@@ -35,7 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -94,6 +96,7 @@ class SelfPlayStats:
     seconds: float
     mean_length: float
     first_player_score: float  # mean result of player 0, as a value (`outcome_values`) in [-1, 1]
+    paths: tuple[tuple[int, ...], ...] = ()  # each game's moves from the game's start, chance outcomes too
 
 
 @dataclass
@@ -102,6 +105,7 @@ class _Game:
 
     state: State
     random_plies: tuple[int, ...] = ()  # the decisions at which the game plays a uniformly random move
+    path: list[int] = field(default_factory=list)  # the moves from the game's start (an archived start's too)
     decisions: int = 0  # moves played so far by a player (recorded or not)
     recorded_at: list[int] = field(default_factory=list)  # the decision of each recorded position
     observations: list[np.ndarray] = field(default_factory=list)
@@ -227,16 +231,19 @@ class SelfPlay:
         self.actors: RayPool | None = None  # on Ray: started by the first `play`
         self.version = 0  # the network versions sent to the actors
 
-    def play(self, evaluator: NetworkEvaluator, seed: int) -> tuple[Positions, SelfPlayStats]:
+    def play(
+        self, evaluator: NetworkEvaluator, seed: int, archive: Sequence[Sequence[int]] = ()
+    ) -> tuple[Positions, SelfPlayStats]:
         """``config.games_per_iteration`` games with ``evaluator``'s network: `play_games` in this process, or
         an equal share in each worker, each with a copy of the network on the CPU and its share's seed drawn
-        from ``(seed, share)`` (`share_seed`); the shares' positions in order."""
+        from ``(seed, share)`` (`share_seed`); the shares' positions in order. ``archive``: the earlier games'
+        moves that ``config.archive_fraction`` of the games start from."""
         config = self.config
         if config.workers == 1:
-            return play_games(self.game, evaluator, config, seed)
+            return play_games(self.game, evaluator, config, seed, archive)
         start = time.perf_counter()
         parts = np.array_split(np.arange(config.games_per_iteration), config.workers)
-        shares = [(share_seed(seed, k), len(part)) for k, part in enumerate(parts) if len(part)]
+        shares = [(share_seed(seed, k), len(part), archive) for k, part in enumerate(parts) if len(part)]
         played = list(self._play_shares(evaluator.network, shares))
         return concatenate([positions for positions, _ in played]), merged(
             [stats for _, stats in played], time.perf_counter() - start
@@ -249,7 +256,7 @@ class SelfPlay:
             self.actors = None
 
     def _play_shares(
-        self, network: PolicyValueNet, shares: list[tuple[int, int]]
+        self, network: PolicyValueNet, shares: list[tuple[int, int, Sequence[Sequence[int]]]]
     ) -> Iterator[tuple[Positions, SelfPlayStats]]:
         recipe = game_recipe(self.game)
         if self.backend.kind == "local":
@@ -266,12 +273,18 @@ class SelfPlay:
 
 
 def play_iteration(
-    game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, seed: int, *, backend: Backend = LOCAL
+    game: Game,
+    evaluator: NetworkEvaluator,
+    config: SelfPlayConfig,
+    seed: int,
+    *,
+    backend: Backend = LOCAL,
+    archive: Sequence[Sequence[int]] = (),
 ) -> tuple[Positions, SelfPlayStats]:
     """One iteration's self-play (`SelfPlay.play`) on ``backend``, its workers ended after it."""
     selfplay = SelfPlay(game, config, backend)
     try:
-        return selfplay.play(evaluator, seed)
+        return selfplay.play(evaluator, seed, archive)
     finally:
         selfplay.close()
 
@@ -290,15 +303,15 @@ def _share_setup(
 
 
 def _play_share(
-    context: tuple[Game, NetworkEvaluator, SelfPlayConfig], item: tuple[int, int]
+    context: tuple[Game, NetworkEvaluator, SelfPlayConfig], item: tuple[int, int, Sequence[Sequence[int]]]
 ) -> tuple[Positions, SelfPlayStats]:
     game, evaluator, config = context
-    seed, games = item
+    seed, games, archive = item
     evaluator.clear_cache()  # a worker may play several shares: each starts as it would in any worker
     share = dataclasses.replace(
         config, games_per_iteration=games, parallel_games=min(config.parallel_games, games), workers=1
     )
-    return play_games(game, evaluator, share, seed)
+    return play_games(game, evaluator, share, seed, archive)
 
 
 @dataclass
@@ -318,16 +331,18 @@ def _actor_setup(recipe: GameRecipe, config: SelfPlayConfig, network: dict[str, 
     return _Actor(game, NetworkEvaluator(network_from_config(NetworkConfig.from_dict(network)).eval(), game), config)
 
 
-def _play_versioned_share(actor: _Actor, item: tuple[int, Any, int, int]) -> tuple[Positions, SelfPlayStats]:
-    """A share (seed, games) on a Ray actor with network ``version``, whose weights (a reference into Ray's
-    object store) it fetches when it holds another version."""
-    version, weights, seed, games = item
+def _play_versioned_share(
+    actor: _Actor, item: tuple[int, Any, int, int, Sequence[Sequence[int]]]
+) -> tuple[Positions, SelfPlayStats]:
+    """A share (seed, games, archive) on a Ray actor with network ``version``, whose weights (a reference into
+    Ray's object store) it fetches when it holds another version."""
+    version, weights, seed, games, archive = item
     if version != actor.version:
         import ray
 
         actor.evaluator.network.load_state_dict({k: torch.tensor(v) for k, v in ray.get(weights).items()})
         actor.version = version
-    return _play_share((actor.game, actor.evaluator, actor.config), (seed, games))
+    return _play_share((actor.game, actor.evaluator, actor.config), (seed, games, archive))
 
 
 def merged(parts: list[SelfPlayStats], seconds: float) -> SelfPlayStats:
@@ -341,14 +356,20 @@ def merged(parts: list[SelfPlayStats], seconds: float) -> SelfPlayStats:
         seconds=seconds,
         mean_length=positions / games,
         first_player_score=sum(s.first_player_score * s.games for s in parts) / games,
+        paths=tuple(path for s in parts for path in s.paths),
     )
 
 
 def play_games(
-    game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, seed: int
+    game: Game,
+    evaluator: NetworkEvaluator,
+    config: SelfPlayConfig,
+    seed: int,
+    archive: Sequence[Sequence[int]] = (),
 ) -> tuple[Positions, SelfPlayStats]:
-    """Plays ``config.games_per_iteration`` games; positions come out game by game, in the order the
-    games end. Everything random derives from ``seed``."""
+    """Plays ``config.games_per_iteration`` games, ``config.archive_fraction`` of them from positions of the
+    ``archive``'s games; positions come out game by game, in the order the games end. Everything random
+    derives from ``seed``."""
     start, evaluations = time.perf_counter(), evaluator.evaluations
     search_seed, move_seed, fast_seed = np.random.SeedSequence(seed).generate_state(3, dtype=np.uint32)
     full_search = make_search(config, evaluator, int(search_seed))
@@ -356,7 +377,9 @@ def play_games(
     fast_search = make_search(config, evaluator, int(fast_seed), fast=True) if capped else full_search
     rng = np.random.default_rng(int(move_seed))
     siblings = Siblings(game, config.sibling_fraction, config.sibling_proof_depth, config.siblings_per_position)
-    in_flight = [_new_game(game, config, rng) for _ in range(min(config.parallel_games, config.games_per_iteration))]
+    in_flight = [
+        _new_game(game, config, rng, archive) for _ in range(min(config.parallel_games, config.games_per_iteration))
+    ]
     started, finished = len(in_flight), []
     while in_flight:
         # no random number is drawn without the playout cap, so such runs keep their streams
@@ -373,7 +396,7 @@ def play_games(
                 continue
             finished.append(played)
             if started < config.games_per_iteration:  # the slot starts a new game (a fresh tree)
-                still_playing.append(_new_game(game, config, rng))
+                still_playing.append(_new_game(game, config, rng, archive))
                 started += 1
         in_flight = still_playing  # with fewer games than trees, MultiTreeMCTS rebuilds its trees
     positions = _collect(game, finished, config.search_value_weight)
@@ -386,23 +409,32 @@ def play_games(
         seconds=time.perf_counter() - start,
         mean_length=sum(g.decisions for g in finished) / len(finished),
         first_player_score=float(np.mean([outcome_values(g.state)[0] for g in finished])),
+        paths=tuple(tuple(g.path) for g in finished),
     )
     return positions, stats
 
 
-def _new_game(game: Game, config: SelfPlayConfig, rng: np.random.Generator) -> _Game:
-    """A game from the start (past the chance outcomes a game may open with: backgammon's first roll);
-    it plays random moves with probability ``config.random_move_fraction`` (no random number is drawn
-    when that is 0, so such runs keep their streams)."""
-    state = game.new_initial_state()
+def _new_game(game: Game, config: SelfPlayConfig, rng: np.random.Generator, archive: Sequence[Sequence[int]]) -> _Game:
+    """A game from the start, or with probability ``config.archive_fraction`` from a position of a game of
+    the ``archive`` (a game, then a position before its end, each drawn uniformly), past the chance outcomes
+    it may open with (backgammon's first roll); it plays random moves with probability
+    ``config.random_move_fraction``. No random number is drawn for a fraction that is 0, so such runs keep
+    their streams."""
+    state, path = game.new_initial_state(), []
+    if config.archive_fraction and archive and rng.random() < config.archive_fraction:
+        earlier = archive[int(rng.integers(len(archive)))]
+        path = list(earlier[: int(rng.integers(len(earlier)))])
+        for move in path:
+            state = state.apply(move)
     while state.is_chance_node():
-        state = state.apply(state.sample_chance_outcome(rng))
+        path.append(state.sample_chance_outcome(rng))
+        state = state.apply(path[-1])
     if config.random_move_fraction and rng.random() < config.random_move_fraction:
         plies: set[int] = set()
         while len(plies) < config.random_moves_per_game:  # one draw for one move, as before there could be more
             plies.add(int(rng.integers(config.random_move_plies)))
-        return _Game(state, random_plies=tuple(sorted(plies)))
-    return _Game(state)
+        return _Game(state, random_plies=tuple(sorted(plies)), path=path)
+    return _Game(state, path=path)
 
 
 def _play_move(
@@ -425,6 +457,7 @@ def _play_move(
     while played.state.is_chance_node():
         moves.append(played.state.sample_chance_outcome(rng))
         played.state = played.state.apply(moves[-1])
+    played.path += moves
     if played.state.is_terminal():
         return False
     for move in moves:  # MCTS keeps the subtree; the Gumbel search starts afresh anyway

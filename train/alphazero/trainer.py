@@ -7,6 +7,8 @@ A run directory holds::
                          counters, config), replaced atomically after every iteration
     replay-<it>.npz      the replay buffer as of that checkpoint (written atomically before it; older
                          ones are deleted after it)
+    archive-<it>.json    with ``selfplay.archive_fraction`` > 0, the archive of earlier games' moves that
+                         self-play starts games from, as of that checkpoint (kept as the replay file)
     tb/                  TensorBoard events
 
 Everything random derives from ``config.seed``: the network's initial weights, the replay sampling
@@ -48,6 +50,7 @@ from rlgames.train.alphazero.replay import ReplayBuffer, growing_window
 from rlgames.train.alphazero.selfplay import SelfPlay
 from rlgames.parallel import LOCAL, Backend
 
+from rlgames.files import atomic_write
 from rlgames.game import Game
 
 CHECKPOINT = "checkpoint.pt"
@@ -114,6 +117,7 @@ class Trainer:
         self.rng = RngStreams.from_seed(iteration_seed(config.seed, Stream.SAMPLING))
         self.replay = ReplayBuffer(config.replay.capacity, tuple(game.observation_shape), game.num_actions)
         self.selfplay = SelfPlay(game, config.selfplay, backend)
+        self.archive: list[tuple[int, ...]] = []  # the last ``selfplay.archive_games`` games' moves, oldest first
         self.evaluator = NetworkEvaluator(self.network, game, batch_size=1024, device=self.device)
         self.iteration = 0
         self.evaluations: list[tuple[int, dict[str, float]]] = []  # (iteration, results) of this process
@@ -174,23 +178,31 @@ class Trainer:
         self.replay = ReplayBuffer.load(
             self.run_dir / info.counters["replay_file"], tuple(self.game.observation_shape), self.game.num_actions
         )
+        if "archive_file" in info.counters:
+            saved = json.loads((self.run_dir / info.counters["archive_file"]).read_text())
+            self.archive = [tuple(path) for path in saved]
         self.echo(f"resumed {self.run_dir} at iteration {self.iteration} ({len(self.replay)} positions in replay)")
 
     def _checkpoint(self) -> None:
-        """Replay file first, then the checkpoint naming it (atomic), then the older replay files."""
+        """Replay (and archive) file first, then the checkpoint naming it (atomic), then the older ones."""
         replay_file = f"replay-{self.iteration:06d}.npz"
         self.replay.save(self.run_dir / replay_file)
+        counters = {"iteration": self.iteration, "replay_file": replay_file, "positions_added": self.replay.added}
+        if self.config.selfplay.archive_fraction:
+            counters["archive_file"] = f"archive-{self.iteration:06d}.json"
+            with atomic_write(self.run_dir / counters["archive_file"]) as handle:
+                handle.write(json.dumps(self.archive).encode())
         save_checkpoint(
             self.run_dir / CHECKPOINT,
             network=self.network,
             game=self.game,
             optimizer=self.optimizer,
-            counters={"iteration": self.iteration, "replay_file": replay_file, "positions_added": self.replay.added},
+            counters=counters,
             config=self.config.to_dict(),
             rng=self.rng,
         )
-        for old in self.run_dir.glob("replay-*.npz"):
-            if old.name != replay_file:
+        for old in [*self.run_dir.glob("replay-*.npz"), *self.run_dir.glob("archive-*.json")]:
+            if old.name not in (replay_file, counters.get("archive_file")):
                 old.unlink()
 
     # --- the loop ---------------------------------------------------------------------------------
@@ -215,8 +227,11 @@ class Trainer:
         """Self-play, replay, learning, checkpoint: one iteration."""
         config, iteration = self.config, self.iteration
         start = time.perf_counter()
-        positions, stats = self.selfplay.play(self.evaluator, iteration_seed(config.seed, Stream.SELFPLAY, iteration))
+        seed = iteration_seed(config.seed, Stream.SELFPLAY, iteration)
+        positions, stats = self.selfplay.play(self.evaluator, seed, self.archive)
         self.replay.add(positions)
+        if config.selfplay.archive_fraction:
+            self.archive = (self.archive + list(stats.paths))[-config.selfplay.archive_games :]
         lr = config.lr_at(iteration)
         losses = self._learn(lr)
         self.evaluator.clear_cache()  # the weights changed
