@@ -37,6 +37,7 @@ from rlgames.train.alphazero.replay import FIELDS, ReplayBuffer, augment, growin
 from rlgames.train.alphazero.selfplay import (
     Positions,
     Siblings,
+    ArchivedGame,
     _collect,
     _Game,
     _new_game,
@@ -172,6 +173,9 @@ def test_overrides_from_json_and_toml(tmp_path: Path) -> None:
             "selfplay.random_moves_per_game (4) must be at most selfplay.random_move_plies (3)",
         ),
         ({"selfplay": {"search_value_weight": -0.1}}, "selfplay.search_value_weight must be in [0, 1], got -0.1"),
+        ({"selfplay": {"archive_fraction": 1.5}}, "selfplay.archive_fraction must be in [0, 1], got 1.5"),
+        ({"selfplay": {"archive_games": 0}}, "selfplay.archive_games must be positive"),
+        ({"selfplay": {"archive_value_limit": -0.5}}, "selfplay.archive_value_limit must be non-negative, got -0.5"),
         ({"selfplay": {"sibling_fraction": 2.0}}, "selfplay.sibling_fraction must be in [0, 1], got 2.0"),
         ({"selfplay": {"full_search_fraction": 0.0}}, "selfplay.full_search_fraction must be in (0, 1], got 0.0"),
         ({"selfplay": {"fast_simulations": 0}}, "selfplay.fast_simulations must be positive"),
@@ -351,21 +355,25 @@ def replayed(game: rlgames.Game, moves: list[int] | tuple[int, ...]) -> rlgames.
     return state
 
 
-EARLIER_C4_GAME = (3, 3, 2, 4, 1, 0, 5, 6, 3, 2, 4, 4, 1, 1)
-"""A connect four line of 14 legal moves (the archive's one game in the tests below); no four in it."""
+EARLIER_C4_MOVES = (3, 3, 2, 4, 1, 0, 5, 6, 3, 2, 4, 4, 1, 1)
+"""A connect four line of 14 legal moves; no four in it."""
+EARLIER_C4_GAME = ArchivedGame(EARLIER_C4_MOVES, tuple(range(len(EARLIER_C4_MOVES))))
+"""The archive's one game in the tests below, every position of it a start."""
 
 
 def test_a_game_from_the_archive_starts_at_one_of_its_positions_and_only_when_asked() -> None:
-    """``archive_fraction=1``: a start is a prefix of the archived game, shorter than it and spread over its
-    positions, and the game's state is that prefix replayed; at 0.5 about half the games start so; at 0 (or
-    with an empty archive) every game starts from the empty board and no random number is drawn."""
+    """``archive_fraction=1``: a start is a prefix of the archived game, spread over its `ArchivedGame.starts`
+    and only those, and the game's state is that prefix replayed; at 0.5 about half the games start so; at 0
+    (or with an empty archive) every game starts from the empty board and no random number is drawn."""
     config = SelfPlayConfig(archive_fraction=1.0)
     rng = np.random.default_rng(0)
     starts = [_new_game(C4, config, rng, [EARLIER_C4_GAME]) for _ in range(200)]
     for game in starts:
-        assert tuple(game.path) == EARLIER_C4_GAME[: len(game.path)] and len(game.path) < len(EARLIER_C4_GAME)
+        assert tuple(game.path) == EARLIER_C4_MOVES[: len(game.path)]
         assert game.state == replayed(C4, game.path) and game.decisions == 0
-    assert {len(game.path) for game in starts} == set(range(len(EARLIER_C4_GAME)))
+    assert {len(game.path) for game in starts} == set(EARLIER_C4_GAME.starts)
+    two = ArchivedGame(EARLIER_C4_MOVES, (5, 9))
+    assert {len(_new_game(C4, config, rng, [two]).path) for _ in range(50)} == {5, 9}
     half = dataclasses.replace(config, archive_fraction=0.5)
     later = sum(len(_new_game(C4, half, rng, [EARLIER_C4_GAME]).path) > 0 for _ in range(200))
     assert 65 < later < 120  # 200 * 0.5 * 13 / 14 = 93 expected
@@ -376,18 +384,25 @@ def test_a_game_from_the_archive_starts_at_one_of_its_positions_and_only_when_as
 
 
 def test_self_play_from_the_archive_records_the_positions_after_each_start_and_returns_the_whole_games() -> None:
-    """Each game's path comes back whole (its archived start's moves first), legal to its end; the positions
-    before an archived start are not recorded, so fewer positions than moves, where games from the empty
-    board record every move (no random moves, every search full)."""
+    """Each game comes back whole (its archived start's moves first), legal to its end, with its searched
+    positions as starts; the positions before an archived start are not recorded, so fewer positions than
+    moves, where games from the empty board record every move (no random moves, every search full). A value
+    limit keeps as starts only the positions searched as closest to even: a subset of the same games'."""
     evaluator = _tiny_c4_evaluator()
     config = SelfPlayConfig(games_per_iteration=12, parallel_games=6, search="gumbel", simulations=8)
     for fraction in (0.0, 1.0):
         explored = dataclasses.replace(config, archive_fraction=fraction)
         positions, stats = play_games(C4, evaluator, explored, seed=0, archive=[EARLIER_C4_GAME])
-        assert stats.games == len(stats.paths) == 12
-        assert all(replayed(C4, path).is_terminal() for path in stats.paths)
-        moves = sum(len(path) for path in stats.paths)
+        assert stats.games == len(stats.archived) == 12
+        assert all(replayed(C4, game.moves).is_terminal() for game in stats.archived)
+        moves = sum(len(game.moves) for game in stats.archived)
+        assert sum(len(game.starts) for game in stats.archived) == len(positions)
         assert len(positions) == moves if fraction == 0.0 else len(positions) < moves
+    limited = dataclasses.replace(explored, archive_value_limit=0.05)
+    _, close = play_games(C4, evaluator, limited, seed=0, archive=[EARLIER_C4_GAME])
+    assert [game.moves for game in close.archived] == [game.moves for game in stats.archived]
+    assert all(set(a.starts) <= set(b.starts) for a, b in zip(close.archived, stats.archived))
+    assert 0 < sum(len(game.starts) for game in close.archived) < len(positions)
 
 
 def test_the_playout_cap_records_only_the_full_searches(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -82,10 +82,14 @@ class SelfPlayConfig:
     """Fraction of games that start from a position of an earlier game rather than the game's start
     (Go-Exploit, Trudeau & Bowling 2023, which measured it more sample-efficient than AlphaZero's
     start-state distribution on connect four and 9x9 go): a game drawn uniformly from the archive, then one
-    of its positions drawn uniformly; the moves before it are replayed, neither searched nor recorded."""
+    of its searched positions drawn uniformly; the moves before it are replayed, neither searched nor
+    recorded."""
     archive_games: int = 2_000
-    """The archive: the move sequences of the last this many games played (saved with the run, so that a
-    resumed run draws from the same)."""
+    """The archive: the last this many games played that have a position to start from (saved with the
+    run, so that a resumed run draws from the same)."""
+    archive_value_limit: float = 1.0
+    """A game may start only from a searched position whose search value for the side to move was within
+    this of 0: 1, any searched position; lower, those where self-play was least sure who wins."""
     search_value_weight: float = 0.0
     """The value target is ``(1 - w) z + w q``: the outcome ``z`` mixed with the root value ``q`` (Lessons
     from AlphaZero, Oracle 2018, found 0.5 best on connect four)."""
@@ -264,6 +268,10 @@ def validate(config: TrainConfig) -> None:
         )
     if not 0.0 <= config.selfplay.archive_fraction <= 1.0:
         raise ConfigError(f"selfplay.archive_fraction must be in [0, 1], got {config.selfplay.archive_fraction}")
+    if config.selfplay.archive_value_limit < 0.0:
+        raise ConfigError(
+            f"selfplay.archive_value_limit must be non-negative, got {config.selfplay.archive_value_limit}"
+        )
     if not 0.0 <= config.selfplay.search_value_weight <= 1.0:
         raise ConfigError(f"selfplay.search_value_weight must be in [0, 1], got {config.selfplay.search_value_weight}")
     if not 0.0 <= config.selfplay.sibling_fraction <= 1.0:

@@ -14,7 +14,7 @@ games plays one uniformly random move (``random_moves_per_game`` of them, at dis
 uniformly below ``random_move_plies`` (AlphaGo's value-network data, Silver et al. 2016: the positions after
 a random move, often a blunder, labelled by the play that follows). With ``archive_fraction`` > 0, that
 fraction of the games starts from a position of an earlier game of the ``archive`` (Go-Exploit, Trudeau &
-Bowling 2023; the trainer keeps the archive: each game's moves come back in `SelfPlayStats.paths`). With
+Bowling 2023; the trainer keeps the archive: each game comes back as an `ArchivedGame`). With
 ``sibling_fraction`` > 0, that fraction of the recorded positions also records a *sibling* (see `Siblings`).
 With ``full_search_fraction`` < 1 (KataGo's playout cap randomisation, Wu 2019), each step is a full search
 (``simulations``, recorded) with that probability and otherwise a fast one (``fast_simulations``, without
@@ -39,7 +39,7 @@ import dataclasses
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import torch
@@ -96,7 +96,17 @@ class SelfPlayStats:
     seconds: float
     mean_length: float
     first_player_score: float  # mean result of player 0, as a value (`outcome_values`) in [-1, 1]
-    paths: tuple[tuple[int, ...], ...] = ()  # each game's moves from the game's start, chance outcomes too
+    archived: tuple[ArchivedGame, ...] = ()  # each game's moves and the positions an archive may start from
+
+
+class ArchivedGame(NamedTuple):
+    """A self-play game as the archive keeps it (``selfplay.archive_fraction``)."""
+
+    moves: tuple[int, ...]
+    """Its moves from the game's start, chance outcomes too."""
+    starts: tuple[int, ...]
+    """The positions a later game may start from, each the number of ``moves`` before it: the searched
+    positions whose search value was within ``selfplay.archive_value_limit`` of 0."""
 
 
 @dataclass
@@ -106,6 +116,7 @@ class _Game:
     state: State
     random_plies: tuple[int, ...] = ()  # the decisions at which the game plays a uniformly random move
     path: list[int] = field(default_factory=list)  # the moves from the game's start (an archived start's too)
+    path_at: list[int] = field(default_factory=list)  # len(path) at each recorded position
     decisions: int = 0  # moves played so far by a player (recorded or not)
     recorded_at: list[int] = field(default_factory=list)  # the decision of each recorded position
     observations: list[np.ndarray] = field(default_factory=list)
@@ -232,7 +243,7 @@ class SelfPlay:
         self.version = 0  # the network versions sent to the actors
 
     def play(
-        self, evaluator: NetworkEvaluator, seed: int, archive: Sequence[Sequence[int]] = ()
+        self, evaluator: NetworkEvaluator, seed: int, archive: Sequence[ArchivedGame] = ()
     ) -> tuple[Positions, SelfPlayStats]:
         """``config.games_per_iteration`` games with ``evaluator``'s network: `play_games` in this process, or
         an equal share in each worker, each with a copy of the network on the CPU and its share's seed drawn
@@ -256,7 +267,7 @@ class SelfPlay:
             self.actors = None
 
     def _play_shares(
-        self, network: PolicyValueNet, shares: list[tuple[int, int, Sequence[Sequence[int]]]]
+        self, network: PolicyValueNet, shares: list[tuple[int, int, Sequence[ArchivedGame]]]
     ) -> Iterator[tuple[Positions, SelfPlayStats]]:
         recipe = game_recipe(self.game)
         if self.backend.kind == "local":
@@ -279,7 +290,7 @@ def play_iteration(
     seed: int,
     *,
     backend: Backend = LOCAL,
-    archive: Sequence[Sequence[int]] = (),
+    archive: Sequence[ArchivedGame] = (),
 ) -> tuple[Positions, SelfPlayStats]:
     """One iteration's self-play (`SelfPlay.play`) on ``backend``, its workers ended after it."""
     selfplay = SelfPlay(game, config, backend)
@@ -303,7 +314,7 @@ def _share_setup(
 
 
 def _play_share(
-    context: tuple[Game, NetworkEvaluator, SelfPlayConfig], item: tuple[int, int, Sequence[Sequence[int]]]
+    context: tuple[Game, NetworkEvaluator, SelfPlayConfig], item: tuple[int, int, Sequence[ArchivedGame]]
 ) -> tuple[Positions, SelfPlayStats]:
     game, evaluator, config = context
     seed, games, archive = item
@@ -332,7 +343,7 @@ def _actor_setup(recipe: GameRecipe, config: SelfPlayConfig, network: dict[str, 
 
 
 def _play_versioned_share(
-    actor: _Actor, item: tuple[int, Any, int, int, Sequence[Sequence[int]]]
+    actor: _Actor, item: tuple[int, Any, int, int, Sequence[ArchivedGame]]
 ) -> tuple[Positions, SelfPlayStats]:
     """A share (seed, games, archive) on a Ray actor with network ``version``, whose weights (a reference into
     Ray's object store) it fetches when it holds another version."""
@@ -356,7 +367,7 @@ def merged(parts: list[SelfPlayStats], seconds: float) -> SelfPlayStats:
         seconds=seconds,
         mean_length=positions / games,
         first_player_score=sum(s.first_player_score * s.games for s in parts) / games,
-        paths=tuple(path for s in parts for path in s.paths),
+        archived=tuple(game for s in parts for game in s.archived),
     )
 
 
@@ -365,7 +376,7 @@ def play_games(
     evaluator: NetworkEvaluator,
     config: SelfPlayConfig,
     seed: int,
-    archive: Sequence[Sequence[int]] = (),
+    archive: Sequence[ArchivedGame] = (),
 ) -> tuple[Positions, SelfPlayStats]:
     """Plays ``config.games_per_iteration`` games, ``config.archive_fraction`` of them from positions of the
     ``archive``'s games; positions come out game by game, in the order the games end. Everything random
@@ -409,21 +420,21 @@ def play_games(
         seconds=time.perf_counter() - start,
         mean_length=sum(g.decisions for g in finished) / len(finished),
         first_player_score=float(np.mean([outcome_values(g.state)[0] for g in finished])),
-        paths=tuple(tuple(g.path) for g in finished),
+        archived=tuple(_archived(g, config.archive_value_limit) for g in finished),
     )
     return positions, stats
 
 
-def _new_game(game: Game, config: SelfPlayConfig, rng: np.random.Generator, archive: Sequence[Sequence[int]]) -> _Game:
+def _new_game(game: Game, config: SelfPlayConfig, rng: np.random.Generator, archive: Sequence[ArchivedGame]) -> _Game:
     """A game from the start, or with probability ``config.archive_fraction`` from a position of a game of
-    the ``archive`` (a game, then a position before its end, each drawn uniformly), past the chance outcomes
+    the ``archive`` (a game, then one of its `ArchivedGame.starts`, each drawn uniformly), past the chance outcomes
     it may open with (backgammon's first roll); it plays random moves with probability
     ``config.random_move_fraction``. No random number is drawn for a fraction that is 0, so such runs keep
     their streams."""
     state, path = game.new_initial_state(), []
     if config.archive_fraction and archive and rng.random() < config.archive_fraction:
         earlier = archive[int(rng.integers(len(archive)))]
-        path = list(earlier[: int(rng.integers(len(earlier)))])
+        path = list(earlier.moves[: earlier.starts[int(rng.integers(len(earlier.starts)))]])
         for move in path:
             state = state.apply(move)
     while state.is_chance_node():
@@ -478,6 +489,14 @@ def _record(played: _Game, result: SearchResult) -> None:
     played.players.append(state.current_player())
     played.search_values.append(result.value)
     played.recorded_at.append(played.decisions)
+    played.path_at.append(len(played.path))
+
+
+def _archived(played: _Game, value_limit: float) -> ArchivedGame:
+    """``played`` as the archive keeps it: its moves, and its searched positions valued within
+    ``value_limit`` of 0."""
+    starts = (at for at, value in zip(played.path_at, played.search_values) if abs(value) <= value_limit)
+    return ArchivedGame(tuple(played.path), tuple(starts))
 
 
 def _collect(game: Game, games: list[_Game], search_value_weight: float) -> Positions:

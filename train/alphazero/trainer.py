@@ -47,7 +47,7 @@ from rlgames.train.alphazero.evaluate import SolverBenchmark, evaluate
 from rlgames.train.alphazero.learner import Learner, Losses, make_optimizer, mean_losses
 from rlgames.train.alphazero.logger import IterationLogger
 from rlgames.train.alphazero.replay import ReplayBuffer, growing_window
-from rlgames.train.alphazero.selfplay import SelfPlay
+from rlgames.train.alphazero.selfplay import ArchivedGame, SelfPlay
 from rlgames.parallel import LOCAL, Backend
 
 from rlgames.files import atomic_write
@@ -117,7 +117,7 @@ class Trainer:
         self.rng = RngStreams.from_seed(iteration_seed(config.seed, Stream.SAMPLING))
         self.replay = ReplayBuffer(config.replay.capacity, tuple(game.observation_shape), game.num_actions)
         self.selfplay = SelfPlay(game, config.selfplay, backend)
-        self.archive: list[tuple[int, ...]] = []  # the last ``selfplay.archive_games`` games' moves, oldest first
+        self.archive: list[ArchivedGame] = []  # the last ``selfplay.archive_games`` games, oldest first
         self.evaluator = NetworkEvaluator(self.network, game, batch_size=1024, device=self.device)
         self.iteration = 0
         self.evaluations: list[tuple[int, dict[str, float]]] = []  # (iteration, results) of this process
@@ -180,7 +180,7 @@ class Trainer:
         )
         if "archive_file" in info.counters:
             saved = json.loads((self.run_dir / info.counters["archive_file"]).read_text())
-            self.archive = [tuple(path) for path in saved]
+            self.archive = [ArchivedGame(tuple(moves), tuple(starts)) for moves, starts in saved]
         self.echo(f"resumed {self.run_dir} at iteration {self.iteration} ({len(self.replay)} positions in replay)")
 
     def _checkpoint(self) -> None:
@@ -231,7 +231,8 @@ class Trainer:
         positions, stats = self.selfplay.play(self.evaluator, seed, self.archive)
         self.replay.add(positions)
         if config.selfplay.archive_fraction:
-            self.archive = (self.archive + list(stats.paths))[-config.selfplay.archive_games :]
+            startable = [game for game in stats.archived if game.starts]
+            self.archive = (self.archive + startable)[-config.selfplay.archive_games :]
         lr = config.lr_at(iteration)
         losses = self._learn(lr)
         self.evaluator.clear_cache()  # the weights changed
