@@ -78,6 +78,8 @@ class NetworkEvaluator(Evaluator):
         self.cache_size = cache_size
         self.value_scale = value_scale
         self._cache: OrderedDict[CompactState, tuple[float, np.ndarray]] = OrderedDict()
+        self.input_shape = expected
+        """What the network reads of a position (`inputs`): the observation's shape or its encoding's."""
         self._obs = np.zeros((batch_size, *expected), dtype=np.float32)  # [N, *input_shape]
         self._mask = np.zeros((batch_size, game.num_actions), dtype=np.bool_)  # [N, A]
         self._actions = np.empty(game.kernels.max_actions, dtype=np.int64)
@@ -108,6 +110,14 @@ class NetworkEvaluator(Evaluator):
 
     def policy(self, state: State) -> np.ndarray:
         return self.evaluate_batch([state])[1][0]
+
+    def inputs(self, state: State, player: int | None = None) -> np.ndarray:
+        """float32[*input_shape], a new array: what the network reads of ``state`` seen by ``player`` (by
+        default the side to move): the observation, or the encoding the network names."""
+        out = np.zeros(self._obs.shape[1:], dtype=np.float32)
+        compact = state.compact
+        self._observe(compact, self._observer(compact) if player is None else player, out)
+        return out
 
     def clear_cache(self) -> None:
         """Forgets every position evaluated, and the folded copy of a ResNet's weights: call it after

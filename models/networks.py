@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, fields, replace
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -43,7 +44,8 @@ class ResNetArgs:
     head's hidden layer; ``policy_channels`` 1x1 filters in the policy head; with ``final_head`` 1, an
     auxiliary head predicts the planes of the game's final position (`ResNet.training_heads`); with ``wdl``
     1, the value head gives the probabilities of a win, a draw and a loss for the side to move (Leela Chess
-    Zero's value head), and the value is the first less the last."""
+    Zero's value head), and the value is the first less the last. ``inputs`` names the planar encoding it
+    reads in place of the observation (`rlgames.game.Game.encodings`: connect four's ``("threats",)``)."""
 
     blocks: int = 4
     channels: int = 64
@@ -51,6 +53,10 @@ class ResNetArgs:
     policy_channels: int = 2
     final_head: int = 0
     wdl: int = 0
+    inputs: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:  # a list read from a checkpoint or a JSON setting, or one name
+        object.__setattr__(self, "inputs", names(self.inputs))
 
 
 @dataclass(frozen=True)
@@ -82,8 +88,14 @@ class NNUEArgs:
     inputs: tuple[str, ...] = ()
     outcomes: int = 0
 
-    def __post_init__(self) -> None:  # a list read from a checkpoint or a JSON setting
-        object.__setattr__(self, "inputs", tuple(self.inputs))
+    def __post_init__(self) -> None:  # a list read from a checkpoint or a JSON setting, or one name
+        object.__setattr__(self, "inputs", names(self.inputs))
+
+
+def names(inputs: str | Sequence[str]) -> tuple[str, ...]:
+    """The input names of an architecture's arguments as a tuple: one name given alone (``--set
+    network.args.inputs=threats``) or a list (from a checkpoint or a JSON setting)."""
+    return (inputs,) if isinstance(inputs, str) else tuple(inputs)
 
 
 ARCH_ARGS: dict[str, type] = {"resnet": ResNetArgs, "mlp": MLPArgs, "nnue": NNUEArgs}
@@ -149,7 +161,7 @@ def describe_args(arch: str, args: ResNetArgs | MLPArgs | NNUEArgs) -> str:
     def shown(value: Any) -> str:
         return "+".join(value) or "observation" if isinstance(value, tuple) else str(value)
 
-    unsaid = {("outcomes", 0), ("final_head", 0), ("wdl", 0)}
+    unsaid = {("outcomes", 0), ("final_head", 0), ("wdl", 0)} | ({("inputs", ())} if arch == "resnet" else set())
     items = [f"{k}={shown(v)}" for k, v in asdict(args).items() if (k, v) not in unsaid]
     return f"{arch}({', '.join(items)})"
 
@@ -180,8 +192,9 @@ def reads_features(game: Game, arch: str) -> bool:
 
 
 def feature_inputs(args: ResNetArgs | MLPArgs | NNUEArgs) -> tuple[str, ...]:
-    """The feature sets a network with ``args`` reads (`NNUEArgs.inputs`); none: its observation."""
-    return args.inputs if isinstance(args, NNUEArgs) else ()
+    """The feature sets or encoding a network with ``args`` reads (`NNUEArgs.inputs`, `ResNetArgs.inputs`);
+    none: its observation."""
+    return () if isinstance(args, MLPArgs) else args.inputs
 
 
 def input_shape(game: Game, arch: str, *, inputs: tuple[str, ...] = ()) -> tuple[int, ...]:
@@ -191,10 +204,10 @@ def input_shape(game: Game, arch: str, *, inputs: tuple[str, ...] = ()) -> tuple
     else the observation."""
     if not inputs:
         return tuple(game.observation_shape)
-    if arch != "nnue":
-        raise ValueError(f"a {arch} network reads the observation, not feature sets ({'+'.join(inputs)})")
     try:
         dense = encoding_of(game, inputs)
+        if arch != "nnue" and not dense:
+            raise ValueError(f"a {arch} network reads the observation or an encoding, not feature sets")
         return dense[1] if dense else (feature_set(game, inputs).inputs,)
     except ValueError as error:
         raise ValueError(f"a {arch} network of {game.name} cannot read {'+'.join(inputs)}: {error}") from None

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import abc
 import importlib
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
@@ -279,17 +280,26 @@ class FeatureSet(NamedTuple):
 class Encoding(NamedTuple):
     """A dense input of a network other than the game's observation, by name in `Game.encodings`:
     backgammon's ``expert``, the observation followed by the hand-crafted evaluator's features (as
-    TD-Gammon 1.0 gave its network hand-crafted features beside the raw board). A network names it as
-    its one input (`rlgames.models.networks.NNUEArgs.inputs`).
+    TD-Gammon 1.0 gave its network hand-crafted features beside the raw board); connect four's
+    ``threats``, the observation's planes followed by planes of the cells that would complete a four
+    (as KataGo gives its network liberties and ladders beside the stones). A network names it as its
+    one input (`rlgames.models.networks.NNUEArgs.inputs`, `rlgames.models.networks.ResNetArgs.inputs`).
 
-    * ``encode(s, player, out: float32[size])`` writes every entry as ``player`` sees ``s``.
-    * ``extends_observation``: its first entries are the observation's, flattened, so that a network of
-      the observation starts a network of it (`rlgames.train.td`'s ``init``: the rows of the rest at 0).
+    * ``encode(s, player, out: float32[*shape])`` writes every entry as ``player`` sees ``s``.
+    * ``shape``: a vector ``(size,)``, or planes ``(C, H, W)`` on the observation's board (its last two
+      axes), so that the game's symmetries (`Symmetry.observation`) map them as they map the observation.
+    * ``extends_observation``: its first entries are the observation's, so that a network of the
+      observation starts a network of it (`rlgames.train.td`'s ``init``: the rows of the rest at 0).
     """
 
     encode: Callable[..., None]
-    size: int
+    shape: tuple[int, ...]
     extends_observation: bool = False
+
+    @property
+    def size(self) -> int:
+        """The number of entries."""
+        return math.prod(self.shape)
 
 
 @dataclass(frozen=True)

@@ -134,6 +134,31 @@ def test_network_config_round_trip_and_bad_input() -> None:
         net(torch.zeros(1, 2, 7, 6))
 
 
+def test_a_resnet_reads_the_planar_encoding_it_names(tmp_path: Path) -> None:
+    """``inputs`` names an encoding of the game (connect four's threat planes): the network's input shape is
+    the encoding's, a checkpoint keeps it, and its evaluator feeds the network exactly the encoding; feature
+    sets are refused."""
+    net = build_network(C4, "resnet", blocks=1, channels=8, inputs="threats", seed=0)
+    assert net.config.observation_shape == (5, 6, 7) and net.config.args.inputs == ("threats",)
+    assert net.config.describe() == "resnet(blocks=1, channels=8, value_hidden=64, policy_channels=2, inputs=threats)"
+    loaded, _ = load_network(save_checkpoint(tmp_path / "threats.pt", network=net, game=C4))
+    assert loaded.config == net.config
+    evaluator = NetworkEvaluator(loaded, C4)
+    states = random_states(C4, np.random.default_rng(4), 8, 20)
+    encoded = np.zeros((len(states), 5, 6, 7), np.float32)
+    for row, state in zip(encoded, states):
+        C4.encodings["threats"].encode(state.compact, state.current_player(), row)
+        np.testing.assert_array_equal(evaluator.inputs(state), row)
+    masks = np.stack([state.legal_action_mask() for state in states]).astype(bool)
+    with torch.inference_mode():
+        logits, values = net.eval()(torch.from_numpy(encoded), torch.from_numpy(masks))
+    got_values, got_priors = evaluator.evaluate_batch(states)
+    np.testing.assert_allclose(got_values, values.numpy(), atol=1e-5)
+    np.testing.assert_allclose(got_priors, torch.softmax(logits.double(), 1).numpy(), atol=1e-5)
+    with pytest.raises(ValueError, match="reads the observation or an encoding, not feature sets"):
+        build_network(C4, "resnet", inputs="lines")
+
+
 # --- checkpoints ---------------------------------------------------------------------------------
 def train_step(net: torch.nn.Module, optimizer: torch.optim.Optimizer, rng: RngStreams) -> None:
     """One optimizer step on a batch drawn from all three random streams."""

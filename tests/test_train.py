@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -301,15 +302,16 @@ def test_self_play_of_a_game_that_opens_with_a_roll() -> None:
     assert set(np.unique(positions.values)) <= {-1.0, 1.0}  # win/loss scoring: every game is decided
 
 
-def _tiny_c4_evaluator() -> NetworkEvaluator:
-    """A small untrained connect four network's evaluator: self-play tests need legal moves, not good ones."""
-    return NetworkEvaluator(build_network(C4, "mlp", hidden=16, layers=1, seed=0), C4)
+def _tiny_evaluator(game: rlgames.Game = C4, **args: Any) -> NetworkEvaluator:
+    """A small untrained network's evaluator (an MLP unless ``args`` say otherwise): self-play tests need legal
+    moves, not good ones."""
+    return NetworkEvaluator(build_network(game, **(args or {"arch": "mlp", "hidden": 16, "layers": 1}), seed=0), game)
 
 
 def test_a_random_move_branches_the_game_and_leaves_the_earlier_positions_out_of_the_value_loss() -> None:
     """Without temperature moves Gumbel self-play repeats one game; a random first move (ply 0 of
     ``random_move_plies=1``) spreads the second positions over the board and weights the first 0."""
-    evaluator = _tiny_c4_evaluator()
+    evaluator = _tiny_evaluator()
     plain = SelfPlayConfig(
         games_per_iteration=24, parallel_games=24, search="gumbel", simulations=8, temperature_moves=0
     )
@@ -329,7 +331,7 @@ def test_several_random_moves_open_varied_middle_games_and_leave_the_value_loss_
     """``random_moves_per_game=3`` of ``random_move_plies=3``: the first three moves of every game are random,
     so the positions after them spread over many boards, and only the positions after the third are value
     targets."""
-    evaluator = _tiny_c4_evaluator()
+    evaluator = _tiny_evaluator()
     config = SelfPlayConfig(
         games_per_iteration=24,
         parallel_games=24,
@@ -388,7 +390,7 @@ def test_self_play_from_the_archive_records_the_positions_after_each_start_and_r
     positions as starts; the positions before an archived start are not recorded, so fewer positions than
     moves, where games from the empty board record every move (no random moves, every search full). A value
     limit keeps as starts only the positions searched as closest to even: a subset of the same games'."""
-    evaluator = _tiny_c4_evaluator()
+    evaluator = _tiny_evaluator()
     config = SelfPlayConfig(games_per_iteration=12, parallel_games=6, search="gumbel", simulations=8)
     for fraction in (0.0, 1.0):
         explored = dataclasses.replace(config, archive_fraction=fraction)
@@ -409,7 +411,7 @@ def test_the_playout_cap_records_only_the_full_searches(monkeypatch: pytest.Monk
     """KataGo's playout cap randomisation: about ``full_search_fraction`` of the moves are searched with
     ``simulations`` and recorded, the others with ``fast_simulations`` and not; the value weights still
     follow the game's decisions (a random first move: only positions after it are value targets)."""
-    evaluator = _tiny_c4_evaluator()
+    evaluator = _tiny_evaluator()
     config = SelfPlayConfig(
         games_per_iteration=16,
         parallel_games=16,
@@ -423,9 +425,9 @@ def test_the_playout_cap_records_only_the_full_searches(monkeypatch: pytest.Monk
     recorded: list[int] = []
     record = selfplay_module._record
 
-    def spy(played: _Game, result: SearchResult) -> None:
+    def spy(played: _Game, result: SearchResult, evaluator: NetworkEvaluator) -> None:
         recorded.append(result.stats.nodes)
-        record(played, result)
+        record(played, result, evaluator)
 
     monkeypatch.setattr(selfplay_module, "_record", spy)
     positions, stats = play_games(C4, evaluator, config, seed=0)
@@ -461,7 +463,7 @@ def test_the_value_target_mixes_the_outcome_with_the_search_value() -> None:
     )
     z, q = np.array([1, -1, 1, -1, 1]), np.array(played.search_values)
     for w in (0.0, 0.25, 1.0):
-        positions = _collect(TTT, [played], w)
+        positions = _collect(TTT, _tiny_evaluator(TTT), [played], w)
         assert np.allclose(positions.values, (1 - w) * z + w * q)
         assert positions.value_weights.tolist() == [0, 0, 1, 1, 1]
 
@@ -501,8 +503,11 @@ def test_the_value_target_of_a_two_point_game_is_scaled_into_minus_one_one(actio
         search_values=[0.2, -0.4][:n],
         recorded_at=list(range(n)),
     )
-    assert _collect(TUG, [played], 0.0).values.tolist() == [z0, -z0][:n]
-    assert _collect(TUG, [played], 0.5).values.tolist() == pytest.approx([(z0 + 0.2) / 2, (-z0 - 0.4) / 2][:n])
+    evaluator = _tiny_evaluator(TUG)
+    assert _collect(TUG, evaluator, [played], 0.0).values.tolist() == [z0, -z0][:n]
+    assert _collect(TUG, evaluator, [played], 0.5).values.tolist() == pytest.approx(
+        [(z0 + 0.2) / 2, (-z0 - 0.4) / 2][:n]
+    )
 
 
 def _sibling_children(state: rlgames.State) -> dict[bytes, rlgames.State]:
@@ -515,7 +520,7 @@ def _sibling_children(state: rlgames.State) -> dict[bytes, rlgames.State]:
 def test_siblings_are_children_labelled_with_their_exact_value(depth: int, per_position: int) -> None:
     """Every sibling is a distinct child of the recorded position, its value the solver's (1 or -1 for
     its side to move), its policy target a winning move when it wins and absent when it loses."""
-    siblings, rng = Siblings(C4, 1.0, depth, per_position), np.random.default_rng(0)
+    siblings, rng = Siblings(C4, _tiny_evaluator(), 1.0, depth, per_position), np.random.default_rng(0)
     found = {1: 0, -1: 0}
     for state in states_after_random_play(C4, np.random.default_rng(3), 150, plies=(8, 24)):
         for _ in range(3 // per_position):
@@ -541,13 +546,14 @@ def test_siblings_draw_nothing_when_off_and_skip_games_with_chance() -> None:
     rng = np.random.default_rng(5)
     before = rng.bit_generator.state
     played = _Game(C4.state_from_moves("4455"))  # the position after 5 would be won for the mover
-    Siblings(C4, 0.0, 4).record(played, rng)
+    Siblings(C4, _tiny_evaluator(), 0.0, 4).record(played, rng)
     assert rng.bit_generator.state == before and played.siblings == []
-    assert Siblings(rlgames.load_game("pig"), 1.0, 4).fraction == 0.0
+    pig = rlgames.load_game("pig")
+    assert Siblings(pig, _tiny_evaluator(pig), 1.0, 4).fraction == 0.0
 
 
 def test_self_play_records_siblings_after_each_game() -> None:
-    evaluator = _tiny_c4_evaluator()
+    evaluator = _tiny_evaluator()
     config = SelfPlayConfig(
         games_per_iteration=8,
         parallel_games=8,
@@ -793,7 +799,7 @@ def test_a_win_draw_loss_head_learns_the_target_with_the_most_draw() -> None:
 def test_self_play_records_the_final_position_seen_by_each_side() -> None:
     """Discs never leave a connect four board: every recorded position's discs are among its final
     position's, seen from the same side; the siblings carry no final position."""
-    evaluator = _tiny_c4_evaluator()
+    evaluator = _tiny_evaluator()
     config = SelfPlayConfig(
         games_per_iteration=6, parallel_games=6, search="gumbel", simulations=4, sibling_fraction=0.5
     )
@@ -803,6 +809,33 @@ def test_self_play_records_the_final_position_seen_by_each_side() -> None:
     own = positions.observations[~sibling] > 0.5
     finals = positions.finals[~sibling]
     assert np.all(finals[own]) and np.all(finals.sum(axis=(1, 2, 3)) > own.sum(axis=(1, 2, 3)))
+
+
+def test_self_play_records_what_the_network_reads_and_the_replay_mirrors_it() -> None:
+    """A network that reads connect four's threat planes gets them as its training inputs, siblings too,
+    and as its final-position targets (the stones of the end, its threats and playable cells); mirrored in
+    the replay as the game's mirror maps them."""
+    evaluator = _tiny_evaluator(C4, arch="resnet", blocks=1, channels=8, inputs="threats")
+    config = SelfPlayConfig(
+        games_per_iteration=4, parallel_games=4, search="gumbel", simulations=4, sibling_fraction=0.5
+    )
+    positions, stats = play_games(C4, evaluator, config, seed=0)
+    assert positions.observations.shape == positions.finals.shape == (len(positions), 5, 6, 7) and stats.siblings > 0
+    encode, out = C4.encodings["threats"].encode, np.zeros((5, 6, 7), np.float32)
+    for observation in positions.observations:  # the encoding of the position of its stones, from its side to move
+        current, mask = (_bitboard(observation[0]), _bitboard(observation[0] + observation[1]))
+        plies = int(observation[:2].sum())
+        encode((plies % 2, 0, current, mask, plies), plies % 2, out)
+        np.testing.assert_array_equal(observation, out)
+    _, mirror = C4.symmetries()
+    mirrored = augment(positions, (mirror,), np.random.default_rng(0))
+    np.testing.assert_array_equal(mirrored.observations, positions.observations[..., ::-1])
+    np.testing.assert_array_equal(mirrored.finals, positions.finals[..., ::-1])
+
+
+def _bitboard(plane: np.ndarray) -> int:
+    """The connect four bitboard (bit ``7 * col + row``, row 0 at the bottom) of a plane (row 0 at the top)."""
+    return sum(1 << 7 * col + 5 - row for row, col in zip(*np.nonzero(plane)))
 
 
 # --- evaluation helpers --------------------------------------------------------------------------------

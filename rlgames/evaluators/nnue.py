@@ -52,7 +52,7 @@ def encoding_of(game: Game, inputs: Sequence[str]) -> tuple[Callable[..., None],
     if len(inputs) > 1:
         raise ValueError(f"{game.name}: a network reads its encoding {inputs[0]!r} alone, not {'+'.join(inputs)}")
     encoding = game.encodings[inputs[0]]
-    return encoding.encode, (encoding.size,)
+    return encoding.encode, tuple(encoding.shape)
 
 
 def feature_set(game: Game, inputs: Sequence[str]) -> FeatureSet:

@@ -22,15 +22,16 @@ root noise, not recorded): the games stepped together share the draw, so that th
 full. The tree below the move played is kept (`MultiTreeMCTS.advance`). A finished game's slot starts the
 next game until ``games_per_iteration`` have been started; once slots empty, the remaining games go on in fresh trees.
 
-Each recorded position holds the observation and legal mask from the side to move, the policy
+Each recorded position holds what the network reads of it (the observation, or the encoding the network
+names: `NetworkEvaluator.inputs`) and the legal mask, from the side to move, the policy
 target (the root's visit distribution; one-hot on the winning move when the search proved a win), the
 final outcome from that side's point of view as a value in [-1, 1] (`rlgames.train.targets.outcome_values`:
 a 2-point win of a game whose utility is (-2, 2) is 1, a 1-point win 0.5), mixed with the search's
 root value by ``search_value_weight``, and its weight in the value loss: 0 for the positions up to and
 including the last random move (their outcome no longer follows from the players' own moves), else 1,
 and its weight in the policy loss (1, except for a sibling whose side to move is proven lost); and the
-cells set in the game's final position observed by that side (``finals``, the target of a network's
-final-position head), weighted as the value (a sibling has none).
+cells set in what the network would read of the game's final position, seen by that side (``finals``,
+the target of a network's final-position head), weighted as the value (a sibling has none).
 """
 
 from __future__ import annotations
@@ -72,13 +73,13 @@ if TYPE_CHECKING:
 class Positions:
     """A batch of training positions (N of them, A actions)."""
 
-    observations: np.ndarray  # float32[N, *observation_shape], from the side to move
+    observations: np.ndarray  # float32[N, *input_shape], what the network reads, from the side to move
     masks: np.ndarray  # bool[N, A], legal actions
     policies: np.ndarray  # float32[N, A], search policy targets
     values: np.ndarray  # float32[N], value target for the side to move: the outcome, mixed with the search's
     value_weights: np.ndarray  # float32[N], 1 where ``values`` is a value target, 0 before a random move
     policy_weights: np.ndarray  # float32[N], 1 where ``policies`` is a policy target, 0 for a proven-lost sibling
-    finals: np.ndarray  # bool[N, *observation_shape], the set cells of the game's final position, by the side to move
+    finals: np.ndarray  # bool[N, *input_shape], the set cells of the game's final position, by the side to move
     final_weights: np.ndarray  # float32[N], 1 where ``finals`` is a target (as ``value_weights``), 0 for a sibling
 
     def __len__(self) -> int:
@@ -146,7 +147,10 @@ class Siblings:
     ``connect_four_small`` preset with them beats it (docs/research/alphazero.md, "Connect four").
     """
 
-    def __init__(self, game: Game, fraction: float, proof_depth: int, per_position: int = 1) -> None:
+    def __init__(
+        self, game: Game, evaluator: NetworkEvaluator, fraction: float, proof_depth: int, per_position: int = 1
+    ) -> None:
+        self.evaluator = evaluator  # what the network reads of a position (`NetworkEvaluator.inputs`)
         self.fraction = 0.0 if game.has_chance else fraction
         self.per_position = per_position
         # fixed depth and no transposition table: nothing is allocated per call, so a shallow proof costs
@@ -181,13 +185,13 @@ class Siblings:
             policy[result.action] = 1.0
         played.siblings.append(
             Positions(
-                observations=sibling.observation(sibling.current_player())[None],
+                observations=self.evaluator.inputs(sibling)[None],
                 masks=sibling.legal_action_mask().astype(bool)[None],
                 policies=policy[None],
                 values=np.array([result.value], dtype=np.float32),
                 value_weights=np.ones(1, dtype=np.float32),
                 policy_weights=np.array([float(won)], dtype=np.float32),
-                finals=np.zeros((1, *sibling.game.observation_shape), dtype=bool),
+                finals=np.zeros((1, *self.evaluator.input_shape), dtype=bool),
                 final_weights=np.zeros(1, dtype=np.float32),
             )
         )
@@ -387,7 +391,9 @@ def play_games(
     capped = config.full_search_fraction < 1.0
     fast_search = make_search(config, evaluator, int(fast_seed), fast=True) if capped else full_search
     rng = np.random.default_rng(int(move_seed))
-    siblings = Siblings(game, config.sibling_fraction, config.sibling_proof_depth, config.siblings_per_position)
+    siblings = Siblings(
+        game, evaluator, config.sibling_fraction, config.sibling_proof_depth, config.siblings_per_position
+    )
     in_flight = [
         _new_game(game, config, rng, archive) for _ in range(min(config.parallel_games, config.games_per_iteration))
     ]
@@ -400,7 +406,7 @@ def play_games(
         still_playing = []
         for index, (played, result) in enumerate(zip(in_flight, results)):
             if full:
-                _record(played, result)
+                _record(played, result, evaluator)
                 siblings.record(played, rng)
             if _play_move(search, index, played, result, config.temperature_moves, rng):
                 still_playing.append(played)
@@ -410,7 +416,7 @@ def play_games(
                 still_playing.append(_new_game(game, config, rng, archive))
                 started += 1
         in_flight = still_playing  # with fewer games than trees, MultiTreeMCTS rebuilds its trees
-    positions = _collect(game, finished, config.search_value_weight)
+    positions = _collect(game, evaluator, finished, config.search_value_weight)
     recorded = sum(len(g.players) for g in finished)
     stats = SelfPlayStats(
         games=len(finished),
@@ -476,14 +482,15 @@ def _play_move(
     return True
 
 
-def _record(played: _Game, result: SearchResult) -> None:
-    """Records the position of ``played`` searched by ``result``: observation, legal mask, policy target."""
+def _record(played: _Game, result: SearchResult, evaluator: NetworkEvaluator) -> None:
+    """Records the position of ``played`` searched by ``result``: what ``evaluator``'s network reads of it,
+    legal mask, policy target."""
     state = played.state
     policy = result.policy
     if result.value == 1.0 and result.plies_to_end is not None:  # a proven win: the winning move
         policy = np.zeros_like(policy)
         policy[result.action] = 1.0
-    played.observations.append(state.observation(state.current_player()))
+    played.observations.append(evaluator.inputs(state))
     played.masks.append(state.legal_action_mask().astype(bool))
     played.policies.append(policy.astype(np.float32))
     played.players.append(state.current_player())
@@ -499,20 +506,20 @@ def _archived(played: _Game, value_limit: float) -> ArchivedGame:
     return ArchivedGame(tuple(played.path), tuple(starts))
 
 
-def _collect(game: Game, games: list[_Game], search_value_weight: float) -> Positions:
+def _collect(game: Game, evaluator: NetworkEvaluator, games: list[_Game], search_value_weight: float) -> Positions:
     """The positions of finished games, each game's followed by its siblings (none at all when the
     playout cap recorded nothing). A game position is labelled with ``(1 - w) z + w q`` for
     ``w = search_value_weight``, the outcome ``z`` as a value (`outcome_values`) and the search's root value
     ``q`` for its side to move, and weighted 0 in the value loss up to and including the game's last
     random move."""
-    parts = [zero_positions(0, game.observation_shape, game.num_actions)]
+    parts = [zero_positions(0, evaluator.input_shape, game.num_actions)]
     w = search_value_weight
     for played in games:
         if not played.players:  # every move of the game was a fast search
             continue
         z = outcome_values(played.state)  # player 0's and player 1's, in [-1, 1]
         n = len(played.players)
-        finals = [played.state.observation(player) > 0.5 for player in range(2)]  # the final position, by each side
+        finals = [evaluator.inputs(played.state, player) > 0.5 for player in range(2)]  # the end, by each side
         last_random = max(played.random_plies, default=-1)
         value_weights = (np.array(played.recorded_at) > last_random).astype(np.float32)
         parts.append(
@@ -533,16 +540,16 @@ def _collect(game: Game, games: list[_Game], search_value_weight: float) -> Posi
     return concatenate(parts)
 
 
-def zero_positions(count: int, observation_shape: tuple[int, ...], num_actions: int) -> Positions:
+def zero_positions(count: int, input_shape: tuple[int, ...], num_actions: int) -> Positions:
     """``count`` positions of zeros, of the given shapes (`Positions`' dtypes)."""
     return Positions(
-        observations=np.zeros((count, *observation_shape), dtype=np.float32),
+        observations=np.zeros((count, *input_shape), dtype=np.float32),
         masks=np.zeros((count, num_actions), dtype=bool),
         policies=np.zeros((count, num_actions), dtype=np.float32),
         values=np.zeros(count, dtype=np.float32),
         value_weights=np.zeros(count, dtype=np.float32),
         policy_weights=np.zeros(count, dtype=np.float32),
-        finals=np.zeros((count, *observation_shape), dtype=bool),
+        finals=np.zeros((count, *input_shape), dtype=bool),
         final_weights=np.zeros(count, dtype=np.float32),
     )
 

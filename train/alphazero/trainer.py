@@ -115,7 +115,7 @@ class Trainer:
         self.optimizer = make_optimizer(self.network, config.optim)
         self.learner = Learner(self.network, self.optimizer, config.optim, self.device)
         self.rng = RngStreams.from_seed(iteration_seed(config.seed, Stream.SAMPLING))
-        self.replay = ReplayBuffer(config.replay.capacity, tuple(game.observation_shape), game.num_actions)
+        self.replay = ReplayBuffer(config.replay.capacity, self.network.config.observation_shape, game.num_actions)
         self.selfplay = SelfPlay(game, config.selfplay, backend)
         self.archive: list[ArchivedGame] = []  # the last ``selfplay.archive_games`` games, oldest first
         self.evaluator = NetworkEvaluator(self.network, game, batch_size=1024, device=self.device)
@@ -176,7 +176,7 @@ class Trainer:
         self.rng.set_state(info.rng_state)
         self.iteration = int(info.counters["iteration"])
         self.replay = ReplayBuffer.load(
-            self.run_dir / info.counters["replay_file"], tuple(self.game.observation_shape), self.game.num_actions
+            self.run_dir / info.counters["replay_file"], self.network.config.observation_shape, self.game.num_actions
         )
         if "archive_file" in info.counters:
             saved = json.loads((self.run_dir / info.counters["archive_file"]).read_text())

@@ -145,6 +145,6 @@ def expert_escapes(s, player, out) -> None:
 
 
 ENCODINGS = {
-    "expert": Encoding(expert, EXPERT_SIZE, extends_observation=True),
-    "expert_escapes": Encoding(expert_escapes, EXPERT_ESCAPES_SIZE, extends_observation=True),
+    "expert": Encoding(expert, (EXPERT_SIZE,), extends_observation=True),
+    "expert_escapes": Encoding(expert_escapes, (EXPERT_ESCAPES_SIZE,), extends_observation=True),
 }

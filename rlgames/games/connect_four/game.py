@@ -9,12 +9,14 @@ import numpy as np
 from rlgames.game import (
     PLAYER,
     TERMINAL,
+    Encoding,
     Game,
     GameInfo,
     IllegalActionError,
     State,
     Symmetry,
 )
+from rlgames.games.connect_four.encoding import THREAT_PLANES, threats
 from rlgames.games.connect_four.features import FEATURE_SETS
 from rlgames.games.connect_four.rules import (
     BOTTOM,
@@ -81,6 +83,7 @@ class ConnectFour(Game):
     info = GameInfo(name, num_actions=WIDTH, observation_shape=(2, HEIGHT, WIDTH), max_game_length=NUM_CELLS)
     kernels = KERNELS
     feature_sets = FEATURE_SETS
+    encodings = {"threats": Encoding(threats, (THREAT_PLANES, HEIGHT, WIDTH), extends_observation=True)}
     heuristic = ".evaluator:ConnectFourEvaluator"
     solver = ".solver:solve"
     move_separator = ""  # Pons' notation: 4453

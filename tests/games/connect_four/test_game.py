@@ -290,6 +290,50 @@ def test_winning_positions_match_brute_force() -> None:
             assert can_win_next(state.compact) == wins_now
 
 
+def completes_four(board: np.ndarray, row: int, col: int) -> bool:
+    """Whether a stone on the empty cell (row, col) of ``board`` (bool[6, 7] of one player's stones, row 0
+    at the top) makes four in a line, counted cell by cell."""
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            r, c = row + sign * dr, col + sign * dc
+            while 0 <= r < 6 and 0 <= c < 7 and board[r, c]:
+                run, r, c = run + 1, r + sign * dr, c + sign * dc
+        if run >= 4:
+            return True
+    return False
+
+
+def test_threat_planes_match_their_definition_cell_by_cell_from_both_seats() -> None:
+    """The ``threats`` encoding: the observation's planes, each side's empty cells that would complete a four,
+    and the playable cells, as counted on the board; and the mirror maps it as it maps the observation."""
+    encoding = GAME.encodings["threats"]
+    assert encoding.shape == (5, 6, 7) and encoding.extends_observation
+    _, mirror = GAME.symmetries()
+    rng = random.Random(3)
+    out, image_out = np.zeros(encoding.shape, np.float32), np.zeros(encoding.shape, np.float32)
+    seen = [0, 0]
+    for _ in range(30):
+        state, image = GAME.new_initial_state(), GAME.new_initial_state()
+        for action in random_actions(rng)[:-1]:
+            state, image = state.apply(action), image.apply(int(mirror.action_map[action]))
+            for player in (0, 1):
+                encoding.encode(state.compact, player, out)
+                planes = state.observation(player)
+                np.testing.assert_array_equal(out[:2], planes)
+                empty = planes.sum(axis=0) == 0
+                for side in (0, 1):
+                    stones = planes[side] > 0
+                    expected = [[empty[r, c] and completes_four(stones, r, c) for c in range(7)] for r in range(6)]
+                    np.testing.assert_array_equal(out[2 + side], np.array(expected, np.float32))
+                    seen[side] += int(out[2 + side].sum())
+                lowest = [[empty[r, c] and (r == 5 or not empty[r + 1, c]) for c in range(7)] for r in range(6)]
+                np.testing.assert_array_equal(out[4], np.array(lowest, np.float32))
+                encoding.encode(image.compact, player, image_out)
+                np.testing.assert_array_equal(mirror.observation(out), image_out)
+    assert min(seen) > 50  # the threats the games reached, each side's
+
+
 # --- against OpenSpiel and Pons' benchmark -------------------------------------------------------
 
 
