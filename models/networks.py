@@ -44,8 +44,10 @@ class ResNetArgs:
     head's hidden layer; ``policy_channels`` 1x1 filters in the policy head; with ``final_head`` 1, an
     auxiliary head predicts the planes of the game's final position (`ResNet.training_heads`); with ``wdl``
     1, the value head gives the probabilities of a win, a draw and a loss for the side to move (Leela Chess
-    Zero's value head), and the value is the first less the last. ``inputs`` names the planar encoding it
-    reads in place of the observation (`rlgames.game.Game.encodings`: connect four's ``("threats",)``)."""
+    Zero's value head), and the value is the first less the last; with ``moves_left_head`` 1, an auxiliary
+    head predicts the share of the game's longest length still to be played (Leela Chess Zero's moves-left
+    head). ``inputs`` names the planar encoding it reads in place of the observation
+    (`rlgames.game.Game.encodings`: connect four's ``("threats",)``)."""
 
     blocks: int = 4
     channels: int = 64
@@ -53,6 +55,7 @@ class ResNetArgs:
     policy_channels: int = 2
     final_head: int = 0
     wdl: int = 0
+    moves_left_head: int = 0
     inputs: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:  # a list read from a checkpoint or a JSON setting, or one name
@@ -161,7 +164,9 @@ def describe_args(arch: str, args: ResNetArgs | MLPArgs | NNUEArgs) -> str:
     def shown(value: Any) -> str:
         return "+".join(value) or "observation" if isinstance(value, tuple) else str(value)
 
-    unsaid = {("outcomes", 0), ("final_head", 0), ("wdl", 0)} | ({("inputs", ())} if arch == "resnet" else set())
+    unsaid = {("outcomes", 0), ("final_head", 0), ("wdl", 0), ("moves_left_head", 0)}
+    if arch == "resnet":
+        unsaid.add(("inputs", ()))
     items = [f"{k}={shown(v)}" for k, v in asdict(args).items() if (k, v) not in unsaid]
     return f"{arch}({', '.join(items)})"
 
@@ -297,6 +302,8 @@ class TrainingHeads:
     """[B, 3]: the logits of a win, a draw and a loss for the side to move (ResNet argument ``wdl``)."""
     final: torch.Tensor | None = None
     """[B, *observation_shape]: the logits of the final position's cells (ResNet argument ``final_head``)."""
+    moves_left: torch.Tensor | None = None
+    """[B]: the logit of the share of the game's longest length still to be played (``moves_left_head``)."""
 
 
 def value_of(value_out: torch.Tensor) -> torch.Tensor:
@@ -340,8 +347,10 @@ class ResNet(PolicyValueNet):
     convolutions batch-normalised. With ``final_head``, a 1x1 convolution from the trunk gives a logit per
     plane and cell of the observation: the probability that the cell is set in the game's final position,
     seen by the side to move (KataGo's ownership target, Wu 2019, made generic: in go the final stones, in
-    connect four the discs that end the game). It is trained beside policy and value (`training_heads`)
-    and never read in play."""
+    connect four the discs that end the game). With ``moves_left_head``, a head shaped as the value head gives
+    the logit of the share of the game's longest length still to be played (Leela Chess Zero's moves-left
+    head, here an auxiliary target: how long the game lasts tells a position about to be decided from one
+    that holds). Both are trained beside policy and value (`training_heads`) and never read in play."""
 
     def __init__(self, config: NetworkConfig) -> None:
         super().__init__(config)
@@ -357,6 +366,17 @@ class ResNet(PolicyValueNet):
             nn.Linear(cells, args.value_hidden), nn.ReLU(), nn.Linear(args.value_hidden, WDL_OUTPUTS if args.wdl else 1)
         )
         self.final_conv = nn.Conv2d(args.channels, planes, 1) if args.final_head else None
+        self.moves_left = (
+            nn.Sequential(
+                conv_bn_relu(args.channels, 1, 1),
+                nn.Flatten(),
+                nn.Linear(cells, args.value_hidden),
+                nn.ReLU(),
+                nn.Linear(args.value_hidden, 1),
+            )
+            if args.moves_left_head
+            else None
+        )
 
     def heads(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         logits, value_out = self._heads(self.blocks(self.stem(obs)))
@@ -370,6 +390,7 @@ class ResNet(PolicyValueNet):
             value_of(value_out),
             wdl=value_out if value_out.shape[1] == WDL_OUTPUTS else None,
             final=None if self.final_conv is None else self.final_conv(x),
+            moves_left=None if self.moves_left is None else self.moves_left(x).squeeze(1),
         )
 
     def _heads(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

@@ -109,6 +109,7 @@ def solver_batch(states: list[rlgames.State]) -> Positions:
         np.ones(len(states), dtype=np.float32),
         np.stack([s.observation() > 0.5 for s in states]),  # a stand-in for the final positions
         np.ones(len(states), dtype=np.float32),
+        np.array([solve(s).plies_to_end / 9 for s in states], dtype=np.float32),  # a stand-in for the moves left
     )
 
 
@@ -586,6 +587,7 @@ def test_replay_ring_buffer_keeps_the_newest_and_round_trips(tmp_path: Path) -> 
             1 - values % 2,
             np.repeat(values % 3 == 0, 2).reshape(n, 1, 2),
             values % 3,
+            values / 100,
         )
 
     buffer.add(positions(0, 3))
@@ -603,8 +605,13 @@ def test_replay_ring_buffer_keeps_the_newest_and_round_trips(tmp_path: Path) -> 
     assert np.array_equal(sample.policy_weights, 1 - sample.values % 2)
     assert np.array_equal(sample.finals[:, 0, 0], sample.values % 3 == 0)
     assert np.array_equal(sample.final_weights, sample.values % 3)
+    assert np.array_equal(sample.plies_left, sample.values / 100)
     with pytest.raises(ValueError, match="do not fit"):
         ReplayBuffer.load(tmp_path / "r.npz", (2, 2), 3)
+    with np.load(tmp_path / "r.npz") as data:  # a buffer saved before the moves left were kept
+        np.savez(tmp_path / "old.npz", **{k: data[k] for k in data.files if k != "plies_left"})
+    old = ReplayBuffer.load(tmp_path / "old.npz", (1, 2), 3)
+    assert not old.plies_left.any() and np.array_equal(old.final_weights, loaded.final_weights)
     loaded.add(positions(10, 12))  # more than the capacity at once: the last 5 stay
     assert sorted(loaded.values.tolist()) == [17, 18, 19, 20, 21] and loaded.added == 19
     newest = loaded.sample(200, np.random.default_rng(0), newest=2)  # across the ring's wrap
@@ -643,12 +650,13 @@ def test_augmentation_maps_positions_to_their_symmetric_positions(game: rlgames.
             np.ones(1, np.float32),
             state.observation()[None] > 0.5,
             np.ones(1, np.float32),
+            np.full(1, 0.5, np.float32),
         )
         for symmetry in game.symmetries():
             image = game.state_from_actions([int(symmetry.action_map[a]) for a in line])
             out = augment(batch, [symmetry], rng)
             assert np.array_equal(out.observations[0], image.observation())
-            assert np.array_equal(out.finals[0], image.observation() > 0.5)
+            assert np.array_equal(out.finals[0], image.observation() > 0.5) and out.plies_left[0] == 0.5
             assert np.array_equal(out.masks[0], image.legal_action_mask().astype(bool))
             assert np.argmax(out.policies[0]) == symmetry.action_map[np.argmax(policy)]
             assert np.array_equal(out.policies[0], symmetry.policy(policy))
@@ -667,6 +675,7 @@ def test_sampling_uses_every_symmetry() -> None:
             np.ones(1, np.float32),
             np.ones(1, np.float32),
             np.zeros((1, *TTT.observation_shape), bool),
+            np.zeros(1, np.float32),
             np.zeros(1, np.float32),
         )
     )
@@ -772,6 +781,33 @@ def test_the_final_position_head_learns_and_leaves_out_positions_of_weight_zero(
         load_config("connect_four_small", {"optim": {"final_weight": 1.0}})
 
 
+def test_the_moves_left_head_learns_and_leaves_out_positions_of_weight_zero() -> None:
+    """The moves-left loss (the squared error of the head's sigmoid) is computed by hand on one batch, counts
+    only the positions of weight 1, falls on a fixed batch, and needs a network with the head."""
+    batch = solver_batch(states_after_random_play(TTT, np.random.default_rng(5), 32))
+    config = dataclasses.replace(load_config("tic_tac_toe").optim, moves_left_weight=2.0)
+    network = build_network(TTT, "resnet", seed=0, blocks=1, channels=8, moves_left_head=1)
+    learner = Learner(network, make_optimizer(network, config), config, torch.device("cpu"))
+    keep = (np.arange(32) % 2 == 0).astype(np.float32)
+    network.eval()
+    with torch.no_grad():
+        heads = network.training_heads(torch.from_numpy(batch.observations), torch.from_numpy(batch.masks))
+        errors = (torch.sigmoid(heads.moves_left).numpy() - batch.plies_left) ** 2  # type: ignore[arg-type]
+    halved = dataclasses.replace(batch, final_weights=keep)
+    assert learner.losses(halved)[1].moves_left == pytest.approx(errors[keep == 1].mean(), rel=1e-5)
+    first = learner.step(batch)
+    for _ in range(100):
+        last = learner.step(batch)
+    assert last.moves_left < 0.25 * first.moves_left and first.total == pytest.approx(
+        first.policy + config.value_weight * first.value + 2.0 * first.moves_left, rel=1e-5
+    )
+    plain = build_network(TTT, "resnet", seed=0, blocks=1, channels=8)
+    with pytest.raises(ValueError, match="moves-left head"):
+        Learner(plain, make_optimizer(plain, config), config, torch.device("cpu"))
+    with pytest.raises(ConfigError, match="moves_left_head = 1"):
+        load_config("connect_four_small", {"optim": {"moves_left_weight": 1.0}})
+
+
 def test_a_win_draw_loss_head_learns_the_target_with_the_most_draw() -> None:
     """A ``wdl`` network's value loss is the cross-entropy of its three chances against ``(max(z, 0),
     1 - |z|, max(-z, 0))``, by hand on one batch; trained on a fixed batch, its values reach the targets."""
@@ -809,6 +845,10 @@ def test_self_play_records_the_final_position_seen_by_each_side() -> None:
     own = positions.observations[~sibling] > 0.5
     finals = positions.finals[~sibling]
     assert np.all(finals[own]) and np.all(finals.sum(axis=(1, 2, 3)) > own.sum(axis=(1, 2, 3)))
+    # the moves left: the discs still to come, over the 42 a game may last; none for a sibling
+    stones_to_come = finals.sum(axis=(1, 2, 3)) - own.sum(axis=(1, 2, 3))
+    np.testing.assert_allclose(positions.plies_left[~sibling], stones_to_come / 42, rtol=1e-6)
+    assert not positions.plies_left[sibling].any()
 
 
 def test_self_play_records_what_the_network_reads_and_the_replay_mirrors_it() -> None:

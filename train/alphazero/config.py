@@ -146,6 +146,10 @@ class OptimConfig:
     final_weight: float = 0.0
     """Weight of the final-position loss (an auxiliary target, as KataGo's ownership, Wu 2019, weighted 1.5
     per cell): needs the network argument ``final_head = 1``; 0: no such target."""
+    moves_left_weight: float = 0.0
+    """Weight of the moves-left loss (the squared error of the share of the game's longest length still to be
+    played, Leela Chess Zero's moves-left head as an auxiliary target): needs the network argument
+    ``moves_left_head = 1``; 0: no such target."""
     min_replay: int = 256
     """Positions the buffer must hold before the first step."""
 
@@ -241,6 +245,7 @@ def validate(config: TrainConfig) -> None:
         "optim.min_replay": config.optim.min_replay,
         "optim.value_weight": config.optim.value_weight,
         "optim.final_weight": config.optim.final_weight,
+        "optim.moves_left_weight": config.optim.moves_left_weight,
         "replay.window_base": config.replay.window_base,
         "replay.window_beta": config.replay.window_beta,
         "selfplay.temperature_moves": config.selfplay.temperature_moves,
@@ -278,6 +283,10 @@ def validate(config: TrainConfig) -> None:
         raise ConfigError(f"selfplay.sibling_fraction must be in [0, 1], got {config.selfplay.sibling_fraction}")
     if config.optim.final_weight and not config.network.args.get("final_head"):
         raise ConfigError("optim.final_weight needs the network's final-position head: network.args.final_head = 1")
+    if config.optim.moves_left_weight and not config.network.args.get("moves_left_head"):
+        raise ConfigError(
+            "optim.moves_left_weight needs the network's moves-left head: network.args.moves_left_head = 1"
+        )
     if config.selfplay.search not in ("auto", "puct", "gumbel"):
         raise ConfigError(f"selfplay.search must be 'auto', 'puct' or 'gumbel', got {config.selfplay.search!r}")
     if config.optim.optimizer not in ("adam", "sgd"):

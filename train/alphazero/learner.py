@@ -10,7 +10,9 @@ the most draw, so that an outcome (a win, a draw or a loss) is its own class and
 the rest of its weight on the draw. With ``final_weight`` > 0, plus
 ``final_weight`` times the binary cross-entropy of the network's final-position head against the cells set
 in the game's final position (`rlgames.models.networks.TrainingHeads.final`), averaged over cells and over
-the positions that carry it; weight decay comes from the optimizer
+the positions that carry it; with ``moves_left_weight`` > 0, plus that times the squared error of the
+moves-left head's sigmoid against the share of the game's longest length its players still played
+(`rlgames.models.networks.TrainingHeads.moves_left`), over the same positions; weight decay comes from the optimizer
 (AdamW's decoupled decay, or L2 through SGD's ``weight_decay``). The entropy of the network's policy is
 reported alongside (it falls as the policy sharpens).
 """
@@ -29,14 +31,15 @@ from rlgames.train.alphazero.selfplay import Positions
 @dataclass(frozen=True)
 class Losses:
     """Batch means: policy cross-entropy, the value loss (the squared error, or a win/draw/loss head's
-    cross-entropy), the network policy's entropy, the total, and the final-position cross-entropy (0
-    without that target)."""
+    cross-entropy), the network policy's entropy, the total, the final-position cross-entropy and the
+    moves-left squared error (each 0 without its target)."""
 
     policy: float
     value: float
     entropy: float
     total: float
     final: float = 0.0
+    moves_left: float = 0.0
 
 
 def make_optimizer(network: PolicyValueNet, config: OptimConfig) -> torch.optim.Optimizer:
@@ -59,6 +62,9 @@ class Learner:
         self.final_weight = config.final_weight
         if self.final_weight and getattr(network, "final_conv", None) is None:
             raise ValueError("optim.final_weight needs a network with a final-position head (final_head = 1)")
+        self.moves_left_weight = config.moves_left_weight
+        if self.moves_left_weight and getattr(network, "moves_left", None) is None:
+            raise ValueError("optim.moves_left_weight needs a network with a moves-left head (moves_left_head = 1)")
         self.device = device
 
     def set_lr(self, lr: float) -> None:
@@ -85,7 +91,13 @@ class Learner:
             assert heads.final is not None  # the constructor checked the head
             final_loss = self._final_loss(heads.final, batch)
             total = total + self.final_weight * final_loss
-        return total, Losses(policy_loss.item(), value_loss.item(), entropy.item(), total.item(), final_loss.item())
+        moves_left_loss = torch.zeros(())
+        if self.moves_left_weight:
+            assert heads.moves_left is not None  # the constructor checked the head
+            moves_left_loss = self._moves_left_loss(heads.moves_left, batch)
+            total = total + self.moves_left_weight * moves_left_loss
+        parts = (policy_loss, value_loss, entropy, total, final_loss, moves_left_loss)
+        return total, Losses(*(part.item() for part in parts))
 
     @staticmethod
     def _value_errors(heads: TrainingHeads, target: torch.Tensor) -> torch.Tensor:
@@ -104,6 +116,13 @@ class Learner:
         per_cell = torch.nn.functional.binary_cross_entropy_with_logits(final_logits, target, reduction="none")
         return (weight * per_cell.flatten(1).mean(dim=1)).sum() / weight.sum().clamp(min=1.0)
 
+    def _moves_left_loss(self, logits: torch.Tensor, batch: Positions) -> torch.Tensor:
+        """The moves-left head's squared error, averaged over the positions that carry the target (as the final
+        position's)."""
+        target = torch.from_numpy(batch.plies_left).to(self.device)  # [B], in [0, 1]
+        weight = torch.from_numpy(batch.final_weights).to(self.device)  # [B], 0 or 1
+        return (weight * (torch.sigmoid(logits) - target) ** 2).sum() / weight.sum().clamp(min=1.0)
+
     def step(self, batch: Positions) -> Losses:
         """One optimisation step on ``batch``; returns its losses before the step."""
         self.network.train()
@@ -117,5 +136,5 @@ class Learner:
 def mean_losses(history: list[Losses]) -> Losses:
     """The mean of each part over ``history`` (not empty)."""
     n = len(history)
-    parts = ("policy", "value", "entropy", "total", "final")
+    parts = ("policy", "value", "entropy", "total", "final", "moves_left")
     return Losses(*(sum(getattr(losses, name) for losses in history) / n for name in parts))

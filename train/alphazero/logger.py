@@ -51,10 +51,13 @@ class IterationLogger(RunLogger):
             }
             if losses.final:
                 values["loss/final"] = losses.final
+            if losses.moves_left:
+                values["loss/moves_left"] = losses.moves_left
         self.scalars(values, step)
         loss_text = (
             f"loss p {losses.policy:.3f} v {losses.value:.3f} ent {losses.entropy:.2f}"
             + (f" final {losses.final:.3f}" if losses.final else "")
+            + (f" ml {losses.moves_left:.4f}" if losses.moves_left else "")
             if losses is not None
             else "loss - (filling replay)"
         )

@@ -29,7 +29,7 @@ class ReplayBuffer:
         slots = zero_positions(capacity, observation_shape, num_actions)  # C slots of each `Positions` field
         self.observations, self.masks, self.policies = slots.observations, slots.masks, slots.policies
         self.values, self.value_weights, self.policy_weights = slots.values, slots.value_weights, slots.policy_weights
-        self.finals, self.final_weights = slots.finals, slots.final_weights
+        self.finals, self.final_weights, self.plies_left = slots.finals, slots.final_weights, slots.plies_left
         self.size = 0
         self.cursor = 0  # the next slot written
         self.added = 0  # positions added since the start
@@ -77,7 +77,8 @@ class ReplayBuffer:
     def load(cls, path: str | Path, observation_shape: tuple[int, ...], num_actions: int) -> ReplayBuffer:
         """The buffer saved at ``path``; raises `ValueError` when it does not fit the shapes. A file
         written before value or policy weights existed loads with every such weight 1; one written before
-        final positions were kept, with no final-position target (weight 0)."""
+        final positions were kept, with no final-position target (weight 0); one written before the moves left
+        were kept, with 0 moves left."""
         with np.load(path) as data:
             cursor, added, capacity = (int(c) for c in data["counters"])
             buffer = cls(capacity, observation_shape, num_actions)
@@ -121,7 +122,7 @@ def augment(batch: Positions, symmetries: Sequence[Symmetry], rng: np.random.Gen
 FIELDS = tuple(field.name for field in dataclasses.fields(Positions))
 """The arrays of a batch of positions, in `Positions` order."""
 
-ABSENT = {"finals": False, "final_weights": 0.0}
+ABSENT = {"finals": False, "final_weights": 0.0, "plies_left": 0.0}
 """What a field missing from an older saved buffer loads as (the others: 1)."""
 
 

@@ -31,7 +31,9 @@ root value by ``search_value_weight``, and its weight in the value loss: 0 for t
 including the last random move (their outcome no longer follows from the players' own moves), else 1,
 and its weight in the policy loss (1, except for a sibling whose side to move is proven lost); and the
 cells set in what the network would read of the game's final position, seen by that side (``finals``,
-the target of a network's final-position head), weighted as the value (a sibling has none).
+the target of a network's final-position head), weighted as the value (a sibling has none), and as it the
+moves the game's players made after the position, over the game's longest length (``plies_left``, the
+target of a moves-left head).
 """
 
 from __future__ import annotations
@@ -81,6 +83,7 @@ class Positions:
     policy_weights: np.ndarray  # float32[N], 1 where ``policies`` is a policy target, 0 for a proven-lost sibling
     finals: np.ndarray  # bool[N, *input_shape], the set cells of the game's final position, by the side to move
     final_weights: np.ndarray  # float32[N], 1 where ``finals`` is a target (as ``value_weights``), 0 for a sibling
+    plies_left: np.ndarray  # float32[N], the game's moves after the position over its max length, as ``finals``
 
     def __len__(self) -> int:
         return len(self.values)
@@ -193,6 +196,7 @@ class Siblings:
                 policy_weights=np.array([float(won)], dtype=np.float32),
                 finals=np.zeros((1, *self.evaluator.input_shape), dtype=bool),
                 final_weights=np.zeros(1, dtype=np.float32),
+                plies_left=np.zeros(1, dtype=np.float32),
             )
         )
 
@@ -534,6 +538,7 @@ def _collect(game: Game, evaluator: NetworkEvaluator, games: list[_Game], search
                 policy_weights=np.ones(n, dtype=np.float32),
                 finals=np.stack([finals[p] for p in played.players]),
                 final_weights=value_weights,
+                plies_left=(played.decisions - np.array(played.recorded_at, dtype=np.float32)) / game.max_game_length,
             )
         )
         parts += played.siblings
@@ -551,6 +556,7 @@ def zero_positions(count: int, input_shape: tuple[int, ...], num_actions: int) -
         policy_weights=np.zeros(count, dtype=np.float32),
         finals=np.zeros((count, *input_shape), dtype=bool),
         final_weights=np.zeros(count, dtype=np.float32),
+        plies_left=np.zeros(count, dtype=np.float32),
     )
 
 
