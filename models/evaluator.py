@@ -114,7 +114,7 @@ class NetworkEvaluator(Evaluator):
     def inputs(self, state: State, player: int | None = None) -> np.ndarray:
         """float32[*input_shape], a new array: what the network reads of ``state`` seen by ``player`` (by
         default the side to move): the observation, or the encoding the network names."""
-        out = np.zeros(self._obs.shape[1:], dtype=np.float32)
+        out = np.zeros(self.input_shape, dtype=np.float32)
         compact = state.compact
         self._observe(compact, self._observer(compact) if player is None else player, out)
         return out

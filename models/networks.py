@@ -341,6 +341,14 @@ def conv_bn_relu(in_channels: int, out_channels: int, kernel: int) -> nn.Sequent
     )
 
 
+def scalar_head(args: ResNetArgs, cells: int, outputs: int) -> tuple[nn.Sequential, nn.Sequential]:
+    """A head shaped as AlphaZero's value head, from the trunk's ``args.channels``: a 1x1 convolution to one
+    plane of ``cells``, then linear to ``args.value_hidden`` units, ReLU, linear to ``outputs``."""
+    hidden = args.value_hidden
+    conv = conv_bn_relu(args.channels, 1, 1)  # first: the weights are drawn in the order the layers are made
+    return conv, nn.Sequential(nn.Linear(cells, hidden), nn.ReLU(), nn.Linear(hidden, outputs))
+
+
 class ResNet(PolicyValueNet):
     """Stem 3x3 conv, residual blocks, a policy head (1x1 conv, linear to A logits) and a value head
     (1x1 conv, linear, ReLU, linear, tanh; with ``wdl``, linear to three logits, `value_of`), all
@@ -361,22 +369,13 @@ class ResNet(PolicyValueNet):
         self.blocks = nn.Sequential(*(ResidualBlock(args.channels) for _ in range(args.blocks)))
         self.policy_conv = conv_bn_relu(args.channels, args.policy_channels, 1)
         self.policy_fc = nn.Linear(args.policy_channels * cells, config.num_actions)
-        self.value_conv = conv_bn_relu(args.channels, 1, 1)
-        self.value_fc = nn.Sequential(
-            nn.Linear(cells, args.value_hidden), nn.ReLU(), nn.Linear(args.value_hidden, WDL_OUTPUTS if args.wdl else 1)
-        )
+        self.value_conv, self.value_fc = scalar_head(args, cells, WDL_OUTPUTS if args.wdl else 1)
         self.final_conv = nn.Conv2d(args.channels, planes, 1) if args.final_head else None
-        self.moves_left = (
-            nn.Sequential(
-                conv_bn_relu(args.channels, 1, 1),
-                nn.Flatten(),
-                nn.Linear(cells, args.value_hidden),
-                nn.ReLU(),
-                nn.Linear(args.value_hidden, 1),
-            )
-            if args.moves_left_head
-            else None
-        )
+        if args.moves_left_head:
+            conv, fc = scalar_head(args, cells, 1)
+            self.moves_left: nn.Sequential | None = nn.Sequential(conv, nn.Flatten(), fc)
+        else:
+            self.moves_left = None
 
     def heads(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         logits, value_out = self._heads(self.blocks(self.stem(obs)))

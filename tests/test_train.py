@@ -758,9 +758,7 @@ def test_the_final_position_head_learns_and_leaves_out_positions_of_weight_zero(
     """The final-position loss (binary cross-entropy per cell) falls on a fixed batch, counts only the
     positions of weight 1, and needs a network with the head."""
     batch = solver_batch(states_after_random_play(TTT, np.random.default_rng(3), 32))
-    config = dataclasses.replace(load_config("tic_tac_toe").optim, final_weight=1.5)
-    network = build_network(TTT, "resnet", seed=0, blocks=1, channels=8, final_head=1)
-    learner = Learner(network, make_optimizer(network, config), config, torch.device("cpu"))
+    network, learner, config = _head_learner({"final_weight": 1.5}, final_head=1)
     keep = np.arange(32) % 2 == 0
     wrong = dataclasses.replace(batch, finals=~batch.finals, final_weights=keep.astype(np.float32))
     wrong = dataclasses.replace(wrong, finals=np.where(keep[:, None, None, None], batch.finals, wrong.finals))
@@ -774,20 +772,13 @@ def test_the_final_position_head_learns_and_leaves_out_positions_of_weight_zero(
     assert last.final < 0.5 * first.final and first.total == pytest.approx(
         first.policy + config.value_weight * first.value + 1.5 * first.final, rel=1e-5
     )
-    plain = build_network(TTT, "resnet", seed=0, blocks=1, channels=8)
-    with pytest.raises(ValueError, match="final-position head"):
-        Learner(plain, make_optimizer(plain, config), config, torch.device("cpu"))
-    with pytest.raises(ConfigError, match="final_head = 1"):
-        load_config("connect_four_small", {"optim": {"final_weight": 1.0}})
 
 
 def test_the_moves_left_head_learns_and_leaves_out_positions_of_weight_zero() -> None:
     """The moves-left loss (the squared error of the head's sigmoid) is computed by hand on one batch, counts
     only the positions of weight 1, falls on a fixed batch, and needs a network with the head."""
     batch = solver_batch(states_after_random_play(TTT, np.random.default_rng(5), 32))
-    config = dataclasses.replace(load_config("tic_tac_toe").optim, moves_left_weight=2.0)
-    network = build_network(TTT, "resnet", seed=0, blocks=1, channels=8, moves_left_head=1)
-    learner = Learner(network, make_optimizer(network, config), config, torch.device("cpu"))
+    network, learner, config = _head_learner({"moves_left_weight": 2.0}, moves_left_head=1)
     keep = (np.arange(32) % 2 == 0).astype(np.float32)
     network.eval()
     with torch.no_grad():
@@ -801,11 +792,30 @@ def test_the_moves_left_head_learns_and_leaves_out_positions_of_weight_zero() ->
     assert last.moves_left < 0.25 * first.moves_left and first.total == pytest.approx(
         first.policy + config.value_weight * first.value + 2.0 * first.moves_left, rel=1e-5
     )
-    plain = build_network(TTT, "resnet", seed=0, blocks=1, channels=8)
-    with pytest.raises(ValueError, match="moves-left head"):
-        Learner(plain, make_optimizer(plain, config), config, torch.device("cpu"))
-    with pytest.raises(ConfigError, match="moves_left_head = 1"):
-        load_config("connect_four_small", {"optim": {"moves_left_weight": 1.0}})
+
+
+@pytest.mark.parametrize(
+    "setting, weight, head, words",
+    [
+        ("final_weight", 1.5, "final_head", "final-position head"),
+        ("moves_left_weight", 2.0, "moves_left_head", "moves-left head"),
+    ],
+)
+def test_an_auxiliary_loss_needs_its_head(setting: str, weight: float, head: str, words: str) -> None:
+    """The learner refuses a network without the head the loss reads, and the settings refuse the loss
+    without the network argument."""
+    with pytest.raises(ValueError, match=words):
+        _head_learner({setting: weight})
+    with pytest.raises(ConfigError, match=f"{head} = 1"):
+        load_config("connect_four_small", {"optim": {setting: 1.0}})
+
+
+def _head_learner(optim: dict[str, float], **heads: int) -> tuple[torch.nn.Module, Learner, Any]:
+    """A 1-block, 8-channel tic-tac-toe ResNet with ``heads``, and its learner under the tic-tac-toe preset's
+    optimizer settings changed by ``optim``."""
+    config = dataclasses.replace(load_config("tic_tac_toe").optim, **optim)
+    network = build_network(TTT, "resnet", seed=0, blocks=1, channels=8, **heads)
+    return network, Learner(network, make_optimizer(network, config), config, torch.device("cpu")), config
 
 
 def test_a_win_draw_loss_head_learns_the_target_with_the_most_draw() -> None:

@@ -9,25 +9,15 @@ from __future__ import annotations
 from numba import njit
 
 from rlgames.games.connect_four.rules import (
-    CURRENT,
-    HEIGHT,
     MASK,
-    PLIES,
-    WIDTH,
     observation,
     possible_moves,
+    stones_of,
     winning_positions,
+    write_plane,
 )
 
 THREAT_PLANES = 5
-
-
-@njit(cache=True, inline="always")
-def _plane(bits: int, out) -> None:
-    """out: float32[6, 7], the cells of bitboard ``bits``, row 0 the top row (as the observation)."""
-    for col in range(WIDTH):
-        for row in range(HEIGHT):
-            out[HEIGHT - 1 - row, col] = bits >> 7 * col + row & 1
 
 
 @njit(cache=True)
@@ -36,7 +26,7 @@ def threats(s, player, out) -> None:
     cells that would complete a four for ``player`` and for the opponent, playable now or later, then the
     cells playable now."""
     observation(s, player, out[:2])
-    mine = s[CURRENT] if player == s[PLIES] % 2 else s[CURRENT] ^ s[MASK]
-    _plane(winning_positions(mine, s[MASK]), out[2])
-    _plane(winning_positions(mine ^ s[MASK], s[MASK]), out[3])
-    _plane(possible_moves(s[MASK]), out[4])
+    mine = stones_of(s, player)
+    write_plane(winning_positions(mine, s[MASK]), out[2])
+    write_plane(winning_positions(mine ^ s[MASK], s[MASK]), out[3])
+    write_plane(possible_moves(s[MASK]), out[4])

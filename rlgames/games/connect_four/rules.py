@@ -116,17 +116,26 @@ def hash_key(s) -> int:
     return s[CURRENT] + s[MASK] + BOTTOM
 
 
+@njit(cache=True, inline="always")
+def stones_of(s, player) -> int:
+    """The bitboard of ``player``'s stones (`current` holds those of the player whose turn it is)."""
+    return s[CURRENT] if player == s[PLIES] % 2 else s[CURRENT] ^ s[MASK]
+
+
+@njit(cache=True, inline="always")
+def write_plane(bits: int, out) -> None:
+    """out: float32[6, 7], the cells of bitboard ``bits``, row 0 the top row."""
+    for col in range(WIDTH):
+        for row in range(HEIGHT):
+            out[HEIGHT - 1 - row, col] = bits >> 7 * col + row & 1
+
+
 @njit(cache=True)
 def observation(s, player, out) -> None:
     """out: float32[2, 6, 7], plane 0 ``player``'s stones, plane 1 the opponent's; row 0 is the top row."""
-    current_is_mine = player == s[PLIES] % 2  # `current` holds the stones of the player whose turn it is
-    mine = s[CURRENT] if current_is_mine else s[CURRENT] ^ s[MASK]
-    theirs = mine ^ s[MASK]
-    for col in range(WIDTH):
-        for row in range(HEIGHT):
-            bit = 7 * col + row
-            out[0, HEIGHT - 1 - row, col] = mine >> bit & 1
-            out[1, HEIGHT - 1 - row, col] = theirs >> bit & 1
+    mine = stones_of(s, player)
+    write_plane(mine, out[0])
+    write_plane(mine ^ s[MASK], out[1])
 
 
 KERNELS = GameKernels(
