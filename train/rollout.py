@@ -22,7 +22,10 @@ Passes and moves the policy never plays (filling one's own eye) are left out.
 **Model.** The probability of candidate ``a`` is ``softmax_a(shape[class(a)] + local . flags(a))``, the
 weights fitted by maximum likelihood (mean cross-entropy of the move played) with an L2 penalty ``l2 / 2
 * |w|^2``, by L-BFGS (the objective is convex). AlphaGo fitted its p_pi the same way to 8 million human
-positions (Silver et al. 2016, Methods); here the strong player is rlgames' own best search.
+positions (Silver et al. 2016, Methods); here the strong player is rlgames' own best search. The flags'
+weights are then multiplied by ``local_scale``: a playout policy is not the most likely one, and go's
+playouts measured better in MCTS answering the last move about twice as strongly as the fit says
+(docs/research/go.md#locality).
 
 **Evaluation.** The games are split by game into training and ``holdout`` held-out games; the report gives,
 on both, the mean cross-entropy of the fitted policy and of the uniform one over the same candidates, and
@@ -69,10 +72,15 @@ class RolloutConfig:
     """Fraction of the games held out to measure the fit."""
     seed: int = 0
     """Seed of the games and of the held-out split."""
+    local_scale: float = 1.0
+    """The fitted local flags' weights are multiplied by this: playouts that answer the opponent's last move
+    more often than the player did, which MCTS's playouts need (go: 2, docs/research/go.md#locality)."""
 
     def __post_init__(self) -> None:
-        if self.games < 2 or self.random_opening < 0 or self.l2 < 0 or not 0 < self.holdout < 1:
-            raise ConfigError(f"need games >= 2, random_opening >= 0, l2 >= 0 and 0 < holdout < 1: got {self}")
+        if self.games < 2 or self.random_opening < 0 or self.l2 < 0 or not 0 < self.holdout < 1 or self.local_scale < 0:
+            raise ConfigError(
+                f"need games >= 2, random_opening >= 0, l2 >= 0, 0 < holdout < 1 and local_scale >= 0: got {self}"
+            )
 
 
 PRESETS = {"default": RolloutConfig(), "smoke": RolloutConfig(games=4, player="mcts(simulations=50, rave=true)")}
@@ -264,7 +272,8 @@ def train_rollout(
     held = np.zeros(len(games), dtype=bool)
     held[rng.choice(len(games), max(1, round(config.holdout * len(games))), replace=False)] = True
     train, test = moves.subset(~held[moves.game_ids]), moves.subset(held[moves.game_ids])
-    shape, local = fit(train, policy.num_shapes, len(policy.local_names), config.l2)
+    shape, fitted = fit(train, policy.num_shapes, len(policy.local_names), config.l2)
+    local = config.local_scale * fitted
     weights = (torch.as_tensor(shape), torch.as_tensor(local))
     metrics = {}
     for part, data in (("train", train), ("holdout", test)):
@@ -279,6 +288,7 @@ def train_rollout(
         "source": {"journals": list(journals), "games": len(games)} if journals else {"player": config.player},
         "metrics": metrics,
         "local": dict(zip(policy.local_names, map(float, local))),
+        "local_fitted": dict(zip(policy.local_names, map(float, fitted))),
         "shape": shape,
         "local_weights": local,
     }
@@ -290,7 +300,9 @@ def report(record: dict[str, Any]) -> str:
     source = record["source"]
     fitted = f"{source['games']} games of {', '.join(source['journals'])}" if "journals" in source else source["player"]
     game = f"{record['game']} {record['params']}"
-    lines = [f"rollout policy of {game}, fitted to {fitted}: flag weights {record['local']}"]
+    scale = record["config"]["local_scale"]
+    scaled = f" (the fitted {record['local_fitted']} times {scale:g})" if scale != 1 else ""
+    lines = [f"rollout policy of {game}, fitted to {fitted}: flag weights {record['local']}{scaled}"]
     for part in ("train", "holdout"):
         lines.append(
             f"  {part:8s} {m[f'{part}_positions']:7d} positions  cross-entropy {m[f'{part}_cross_entropy']:.3f} "

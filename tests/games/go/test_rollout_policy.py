@@ -228,6 +228,15 @@ def test_the_trainer_fits_the_moves_of_recorded_matches(tmp_path, capsys):
     assert f"fitted to 6 games of {journal}" in capsys.readouterr().out
     games, openings = trainer.journal_games(go5, [journal])
     assert openings == [2] * 6 and games[0] == random_game(go5, 0)[0]
+    scaled = tmp_path / "scaled.npz"
+    assert (
+        trainer.main(["go", "-p", "board_size=5", "--journal", journal, "--set", "local_scale=2", "--out", str(scaled)])
+        == 0
+    )
+    assert "times 2" in capsys.readouterr().out
+    fitted, doubled = RolloutWeights.load(out), RolloutWeights.load(scaled)
+    np.testing.assert_allclose(doubled.local, 2 * fitted.local)
+    assert doubled.shape.tolist() == fitted.shape.tolist() and np.abs(fitted.local).max() > 0
 
 
 def test_the_trainer_refuses_a_journal_of_another_game_or_no_journal_in_one_line(tmp_path, capsys):
