@@ -6,9 +6,9 @@ e.g. ``rlgames/ConnectFour-v0``, and one of each for the parameter sets a game i
 (`rlgames.registry.game_variants`: ``rlgames/Go9x9-v0``, ``rlgames/Go19x19SelfPlay-v0``). Registration
 imports no game module; a game is loaded when its env is made.
 
->>> import gymnasium, envs
+>>> import gymnasium, rlgames.envs
 >>> env = gymnasium.make("rlgames/TicTacToe-v0", seat=0)
->>> env = envs.make_env("connect_four", self_play=True)
+>>> env = rlgames.envs.make_env("connect_four", self_play=True)
 """
 
 from __future__ import annotations
