@@ -36,6 +36,7 @@ DOCUMENTS = (
     "docs/guide/the-answer.md",
     "docs/guide/backgammon.md",
     "docs/guide/arena-and-compare.md",
+    "docs/guide/go.md",
 )
 """The files that hold generated regions, relative to the checkout."""
 REGION = re.compile(r"(<!-- generated: (?P<name>[^>]*?) -->)(?P<body>.*?)(<!-- end generated -->)", re.S)
