@@ -112,16 +112,20 @@ class Learner:
         """The final-position head's binary cross-entropy per cell, averaged over the cells and the positions
         that carry the target."""
         target = torch.from_numpy(batch.finals).to(self.device, torch.float32)  # [B, *obs_shape]
-        weight = torch.from_numpy(batch.final_weights).to(self.device)  # [B], 0 or 1
         per_cell = torch.nn.functional.binary_cross_entropy_with_logits(final_logits, target, reduction="none")
-        return (weight * per_cell.flatten(1).mean(dim=1)).sum() / weight.sum().clamp(min=1.0)
+        return self._over_final_positions(per_cell.flatten(1).mean(dim=1), batch)
 
     def _moves_left_loss(self, logits: torch.Tensor, batch: Positions) -> torch.Tensor:
         """The moves-left head's squared error, averaged over the positions that carry the target (as the final
         position's)."""
         target = torch.from_numpy(batch.plies_left).to(self.device)  # [B], in [0, 1]
-        weight = torch.from_numpy(batch.final_weights).to(self.device)  # [B], 0 or 1
-        return (weight * (torch.sigmoid(logits) - target) ** 2).sum() / weight.sum().clamp(min=1.0)
+        return self._over_final_positions((torch.sigmoid(logits) - target) ** 2, batch)
+
+    def _over_final_positions(self, per_position: torch.Tensor, batch: Positions) -> torch.Tensor:
+        """The mean of ``per_position`` [B] over the positions that carry the game's final targets
+        (``final_weights`` 0 or 1: a sibling or a position of an old replay carries none)."""
+        weight = torch.from_numpy(batch.final_weights).to(self.device)
+        return (weight * per_position).sum() / weight.sum().clamp(min=1.0)
 
     def step(self, batch: Positions) -> Losses:
         """One optimisation step on ``batch``; returns its losses before the step."""
