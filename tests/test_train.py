@@ -185,6 +185,8 @@ def test_overrides_from_json_and_toml(tmp_path: Path) -> None:
         ({"selfplay": {"siblings_per_position": 0}}, "selfplay.siblings_per_position must be positive"),
         ({"replay": {"window_base": -1}}, "replay.window_base must be non-negative"),
         ({"replay": {"window_alpha": 0.0}}, "replay.window_alpha must be positive"),
+        ({"selfplay": {"forced_playouts": -2.0}}, "selfplay.forced_playouts must be non-negative"),
+        ({"selfplay": {"forced_playouts": 2.0}}, "selfplay.forced_playouts needs selfplay.search = 'puct'"),
     ],
 )
 def test_bad_overrides_are_named(overrides: dict, message: str) -> None:
@@ -204,6 +206,8 @@ def test_bad_preset_and_file(tmp_path: Path) -> None:
 
 def test_self_play_searches_with_puct_or_gumbel() -> None:
     assert search_config(SelfPlayConfig()).selection == "puct" and search_config(SelfPlayConfig()).root_noise
+    forcing = SelfPlayConfig(search="puct", forced_playouts=2.0)
+    assert search_config(forcing).forced_playouts == 2.0 and search_config(forcing, fast=True).forced_playouts == 0.0
     game = rlgames.load_game("tic_tac_toe")
     evaluator = NetworkEvaluator(build_network(game, "mlp", hidden=8, layers=1, seed=0), game)
     assert isinstance(make_search(SelfPlayConfig(search="puct"), evaluator, 0), MultiTreeMCTS)

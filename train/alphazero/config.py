@@ -65,6 +65,10 @@ class SelfPlayConfig:
     """Alpha of the Dirichlet noise on the root's priors (AlphaZero: 0.3 in chess)."""
     dirichlet_epsilon: float = 0.25
     """Weight of that noise (AlphaZero's 0.25)."""
+    forced_playouts: float = 0.0
+    """PUCT's forced playouts with policy target pruning (KataGo, Wu 2019, used k = 2): ``k``, each root child
+    visited at least ``sqrt(k * P * N)`` times and the visits only forced left out of the policy target;
+    0: none (`rlgames.search.mcts.MCTSConfig.forced_playouts`)."""
     temperature_moves: int = 4
     """The first moves of a game are drawn from the root's visits (temperature 1), the later ones are the
     search's best move."""
@@ -249,6 +253,7 @@ def validate(config: TrainConfig) -> None:
         "replay.window_base": config.replay.window_base,
         "replay.window_beta": config.replay.window_beta,
         "selfplay.temperature_moves": config.selfplay.temperature_moves,
+        "selfplay.forced_playouts": config.selfplay.forced_playouts,
         "eval.interval": config.eval.interval,
         "eval.games": config.eval.games,
         "eval.opening_plies": config.eval.opening_plies,
@@ -289,6 +294,8 @@ def validate(config: TrainConfig) -> None:
         )
     if config.selfplay.search not in ("auto", "puct", "gumbel"):
         raise ConfigError(f"selfplay.search must be 'auto', 'puct' or 'gumbel', got {config.selfplay.search!r}")
+    if config.selfplay.forced_playouts and config.selfplay.search != "puct":
+        raise ConfigError("selfplay.forced_playouts needs selfplay.search = 'puct' (the Gumbel search forces none)")
     if config.optim.optimizer not in ("adam", "sgd"):
         raise ConfigError(f"optim.optimizer must be 'adam' or 'sgd', got {config.optim.optimizer!r}")
     if config.eval.games % 2:

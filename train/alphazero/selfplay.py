@@ -231,6 +231,7 @@ def search_config(config: SelfPlayConfig, *, fast: bool = False) -> MCTSConfig:
         root_noise=not fast,
         dirichlet_alpha=config.dirichlet_alpha,
         dirichlet_epsilon=config.dirichlet_epsilon,
+        forced_playouts=0.0 if fast else config.forced_playouts,
         temperature=0.0,
         solver=True,
     )

@@ -11,8 +11,8 @@ from typing import Literal
 import numpy as np
 
 # Slots of MCTS's search parameters (float64), set by `MCTSConfig.params`.
-P_C, P_C_BASE, P_PUCT, P_SOLVER, P_UNVISITED, P_ROLLOUTS, P_RAVE, P_EXPANSION = range(8)
-NUM_PARAMS = 8
+P_C, P_C_BASE, P_PUCT, P_SOLVER, P_UNVISITED, P_ROLLOUTS, P_RAVE, P_EXPANSION, P_FORCED = range(9)
+NUM_PARAMS = 9
 
 # Slots of the Gumbel parameters (float64).
 G_C_VISIT, G_C_SCALE, G_RESCALE, G_GUMBEL_SCALE = range(4)
@@ -57,7 +57,12 @@ class MCTSConfig:
       too: a leaf is sent to the evaluator, and expanded, on its ``expansion_threshold``-th visit, and
       the visits before are valued by one compiled playout each, inside the compiled descent (AlphaGo's
       ``n_thr``, 40 on its 48 CPUs and 8 GPUs, Silver et al. 2016): the network's time goes to the nodes
-      that the search comes back to. The root is sent at once; 1 sends every leaf at once.
+      that the search comes back to. The root is sent at once; 1 sends every leaf at once;
+    * ``forced_playouts`` -- ``k`` of KataGo's forced playouts and policy target pruning (Wu 2019, section
+      3.1, ``k = 2``), under PUCT: a root child already visited but fewer than ``sqrt(k * P * N)`` times
+      (``N`` the root children's visits) is selected before any other, and the result's policy is the
+      visit distribution with those extra visits taken back where they were only forced (`pruned_visits`),
+      so that root noise widens the search without teaching its noise to the policy. 0: none (AlphaZero).
     """
 
     simulations: int = 800
@@ -77,6 +82,7 @@ class MCTSConfig:
     rave: bool = False
     rave_equivalence: float = 1000.0
     expansion_threshold: int = 1
+    forced_playouts: float = 0.0
 
     def __post_init__(self) -> None:
         if self.selection not in ("uct", "puct"):
@@ -97,6 +103,10 @@ class MCTSConfig:
             raise ValueError("dirichlet_alpha must be positive and dirichlet_epsilon in [0, 1]")
         if self.rave_equivalence <= 0:
             raise ValueError(f"rave_equivalence must be positive, got {self.rave_equivalence}")
+        if self.forced_playouts < 0:
+            raise ValueError(f"forced_playouts must be non-negative, got {self.forced_playouts}")
+        if self.forced_playouts > 0 and self.selection != "puct":
+            raise ValueError("forced_playouts needs selection 'puct' (they follow PUCT's priors)")
 
     def params(self) -> np.ndarray:
         """The float64 parameter slots read by the compiled tree operations."""
@@ -110,6 +120,7 @@ class MCTSConfig:
         params[P_ROLLOUTS] = self.rollouts
         params[P_RAVE] = self.rave_equivalence if self.rave else 0.0
         params[P_EXPANSION] = self.expansion_threshold
+        params[P_FORCED] = self.forced_playouts
         return params
 
 

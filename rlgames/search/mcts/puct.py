@@ -35,6 +35,8 @@ child); the action prefers a child proven winning, then the most visits (``tempe
 the higher mean, children known to be worse last) or a draw from ``visits ** (1 / temperature)``; the
 principal variation follows the most-visited children (the solved ones under a solved node) and stops
 at a chance node. ``stats.nodes`` counts this search's simulations, ``stats.depth`` its deepest descent.
+With forced playouts (``config.forced_playouts``) the policy is the visit distribution after KataGo's
+policy target pruning (`rlgames.search.mcts.result.pruned_visits`).
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ from rlgames.search.mcts.config import (
 )
 from rlgames.search.mcts.drivers import OneTree, TreeDriver
 from rlgames.search.mcts.ops import make_tree_ops
-from rlgames.search.mcts.result import search_result, visit_policy
+from rlgames.search.mcts.result import pruned_visits, search_result, visit_policy
 from rlgames.search.mcts.room import TreeRoom
 from rlgames.search.mcts.run import make_kernel_value, make_rollout_value, make_run
 from rlgames.search.mcts.tree import (
@@ -149,6 +151,9 @@ class MultiTreeMCTS(TreeDriver):
         batches = self._simulate(self.config.simulations, done, deadline)
         if deadline < math.inf:
             self._room.searched(self._tree, sizes, time.perf_counter() - started)
+        targets: list[np.ndarray | None] = [None] * len(states)
+        if self.config.forced_playouts > 0:  # pruned under the priors that forced the visits
+            targets = [pruned_visits(self._tree, t, self._params) for t in range(len(states))]
         if clean_priors is not None:  # the arrays may have grown: restore into the current ones
             for t, (first, priors) in enumerate(clean_priors):
                 self._tree.stats[t, first : first + len(priors), PRIOR] = priors
@@ -158,9 +163,11 @@ class MultiTreeMCTS(TreeDriver):
             extra = {"simulations": done[t], "reused_visits": float(reused[t])}
             if self._batched:
                 extra["batches"] = float(batches)
-            results.append(
-                search_result(self._tree, t, self._game.num_actions, self.config.temperature, self._rng, elapsed, extra)
+            temperature = self.config.temperature
+            result = search_result(
+                self._tree, t, self._game.num_actions, temperature, self._rng, elapsed, extra, targets[t]
             )
+            results.append(result)
         return results
 
     def advance(self, index: int, action: int) -> None:

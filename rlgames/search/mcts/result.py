@@ -11,10 +11,14 @@ most-visited ones elsewhere, and stops at a chance node.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from rlgames.game import CHANCE, TERMINAL
 from rlgames.jit.rng import sample_index
+from rlgames.search.mcts.config import P_C, P_C_BASE, P_FORCED
+from rlgames.search.mcts.selection import puct_c
 from rlgames.search.mcts.tree import (
     ACTION,
     DEEPEST,
@@ -45,6 +49,31 @@ def visit_policy(visits: np.ndarray, temperature: float) -> np.ndarray:
         return policy
     weights = (visits / most) ** (1.0 / temperature)  # scaled first: no overflow for small T
     return weights / weights.sum()
+
+
+def pruned_visits(tree: Tree, t: int, params: np.ndarray) -> np.ndarray:
+    """KataGo's policy target pruning (Wu 2019, section 3.1): the visits of tree ``t``'s root children with
+    the forced playouts taken back where they were only forced. Each child but the most-visited gives back
+    up to its `forced_visits`, as long as its PUCT score, its priors and values as the search left them,
+    stays below the most-visited child's at full visits; a child left with one visit or none is pruned.
+    Call it before the root's noise-free priors are restored: the forcing followed the noisy ones."""
+    kids = children(tree, t, 0)
+    visits = tree.nodes[t, kids, VISITS].astype(np.float64)
+    priors = tree.stats[t, kids, PRIOR]
+    solved = tree.nodes[t, kids, SOLVED] != 0
+    means = np.where(solved, tree.stats[t, kids, SOLVED_VALUE], tree.stats[t, kids, VALUE] / np.maximum(visits, 1.0))
+    parent = max(float(tree.nodes[t, 0, VISITS]), 1.0)
+    explore = puct_c(parent, params[P_C], params[P_C_BASE]) * math.sqrt(parent)
+    best = int(np.argmax(visits))
+    best_score = means[best] + explore * priors[best] / (1.0 + visits[best])
+    forced = np.sqrt(params[P_FORCED] * priors * visits.sum())
+    gap = best_score - means
+    with np.errstate(divide="ignore"):  # the fewest visits n with means + explore * P / (1 + n) < best_score
+        fewest = np.where(gap > 0, np.floor(explore * priors / np.where(gap > 0, gap, 1.0)), visits)
+    kept = np.minimum(visits, np.maximum(np.ceil(visits - forced), fewest))
+    kept[kept <= 1.0] = 0.0
+    kept[best] = visits[best]
+    return kept
 
 
 def solved_for_mover(tree: Tree, t: int, node: int) -> float | None:
@@ -111,11 +140,20 @@ def principal_variation(tree: Tree, t: int, child: int) -> tuple[list[int], int]
 
 
 def search_result(
-    tree: Tree, t: int, num_actions: int, temperature: float, rng: np.ndarray, elapsed: float, extra: dict[str, float]
+    tree: Tree,
+    t: int,
+    num_actions: int,
+    temperature: float,
+    rng: np.ndarray,
+    elapsed: float,
+    extra: dict[str, float],
+    visits: np.ndarray | None = None,
 ) -> SearchResult:
-    """The `SearchResult` of tree ``t``; ``extra`` holds the driver's counters, ``simulations`` first."""
+    """The `SearchResult` of tree ``t``; ``extra`` holds the driver's counters, ``simulations`` first. The
+    policy is the distribution of ``visits`` over the root's children (default: their visits)."""
     kids = children(tree, t, 0)
-    visits = tree.nodes[t, kids, VISITS].astype(np.float64)
+    if visits is None:
+        visits = tree.nodes[t, kids, VISITS].astype(np.float64)
     policy = np.zeros(num_actions, dtype=np.float64)
     weights = visits if visits.sum() > 0 else tree.stats[t, kids, PRIOR]
     policy[tree.nodes[t, kids, ACTION]] = weights / weights.sum()

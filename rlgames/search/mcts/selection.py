@@ -18,6 +18,7 @@ from numba import njit
 from rlgames.search.mcts.config import (
     P_C,
     P_C_BASE,
+    P_FORCED,
     P_PUCT,
     P_RAVE,
     P_UNVISITED,
@@ -71,13 +72,42 @@ def rave_beta(visits: float, equivalence: float) -> float:
     return math.sqrt(equivalence / (3.0 * visits + equivalence))
 
 
+@njit(cache=True)
+def forced_visits(k: float, prior: float, total_visits: float) -> float:
+    """KataGo's forced playouts of a root child, ``sqrt(k * P * N)`` with ``N`` the root children's visits
+    (Wu 2019, section 3.1)."""
+    return math.sqrt(k * prior * total_visits)
+
+
+@njit(inline="always")
+def forced_child(tree, t, node, k):
+    """The first unsolved child of ``node`` visited at least once but fewer than its `forced_visits`
+    times (virtual losses counting as visits), or -1."""
+    nodes, stats = tree.nodes, tree.stats
+    first = nodes[t, node, FIRST]
+    total = 0.0
+    for child in range(first, first + nodes[t, node, COUNT]):
+        total += nodes[t, child, VISITS] + nodes[t, child, VIRTUAL]
+    for child in range(first, first + nodes[t, node, COUNT]):
+        visits = float(nodes[t, child, VISITS] + nodes[t, child, VIRTUAL])
+        if nodes[t, child, SOLVED] == 0 and 0.0 < visits < forced_visits(k, stats[t, child, PRIOR], total):
+            return child
+    return -1
+
+
 @njit(inline="always")
 def uct_or_puct_child(tree, t, node, params):
     """The child of highest UCB1 or PUCT score (``params[P_PUCT]``), unvisited children first under
     UCB1 (the first of them, without scoring the rest), a solved child scored by its exact value; virtual
     losses count as lost visits. With RAVE (``params[P_RAVE]``, the equivalence ``k``) a child with AMAF
-    results is scored on ``(1 - beta) * Q + beta * Q_amaf`` (`rave_beta`), visited or not."""
+    results is scored on ``(1 - beta) * Q + beta * Q_amaf`` (`rave_beta`), visited or not. At the root,
+    with forced playouts (``params[P_FORCED]``, KataGo's ``k``), a child owed forced visits comes first
+    (`forced_child`)."""
     nodes, stats = tree.nodes, tree.stats
+    if node == 0 and params[P_FORCED] > 0.0:
+        forced = forced_child(tree, t, node, params[P_FORCED])
+        if forced >= 0:
+            return forced
     parent_visits = max(float(nodes[t, node, VISITS] + nodes[t, node, VIRTUAL]), 1.0)
     puct = params[P_PUCT] != 0.0
     c = puct_c(parent_visits, params[P_C], params[P_C_BASE]) if puct else params[P_C]
