@@ -6,7 +6,8 @@ played at once); otherwise the most-visited child (ties to the higher mean) or a
 ``visits ** (1 / temperature)``, among the children not known to be worse than another: a child solved
 below a solved sibling, or solved at the worst value (-1), is played only when nothing else is left.
 The principal variation follows the children solved at their parent's value under a solved node, the
-most-visited ones elsewhere, and stops at a chance node.
+most-visited ones elsewhere, and stops at a chance node. The policy is the root's visit distribution, or,
+after forced playouts, the visits left by KataGo's policy target pruning (`pruned_visits`).
 """
 
 from __future__ import annotations
