@@ -68,9 +68,9 @@ def pruned_visits(tree: Tree, t: int, params: np.ndarray) -> np.ndarray:
     best = int(np.argmax(visits))
     best_score = means[best] + explore * priors[best] / (1.0 + visits[best])
     forced = np.sqrt(params[P_FORCED] * priors * visits.sum())
-    gap = best_score - means
-    with np.errstate(divide="ignore"):  # the fewest visits n with means + explore * P / (1 + n) < best_score
-        fewest = np.where(gap > 0, np.floor(explore * priors / np.where(gap > 0, gap, 1.0)), visits)
+    gap = best_score - means  # a child at or above the best's score gives nothing back
+    # the fewest visits n with means + explore * P / (1 + n) < best_score
+    fewest = np.where(gap > 0, np.floor(explore * priors / np.where(gap > 0, gap, 1.0)), visits)
     kept = np.minimum(visits, np.maximum(np.ceil(visits - forced), fewest))
     kept[kept <= 1.0] = 0.0
     kept[best] = visits[best]
