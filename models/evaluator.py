@@ -15,6 +15,8 @@ from numba import njit
 
 from rlgames.models.checkpoint import load_network
 from rlgames.models.folded import FoldedResNet, fold
+from rlgames.models.precision import autocast
+from rlgames.models.precision import check as check_precision
 from rlgames.models.networks import (
     NNUE,
     PolicyValueNet,
@@ -45,7 +47,9 @@ class NetworkEvaluator(Evaluator):
     values, in much less time at a search's small batches. Values are float64 from the side to move,
     priors the softmax over the legal actions (exactly zero elsewhere). The cache is keyed by the compact
     state (exact; states of another game are refused), so call `clear_cache` after changing the weights
-    (it folds them again). Statistics: ``evaluations`` (positions sent to the network), ``cache_hits``
+    (it folds them again). ``precision``: the forward's arithmetic, float32 or bfloat16
+    (`rlgames.models.precision`: faster where the hardware multiplies bfloat16, values rounded to about
+    0.4%). Statistics: ``evaluations`` (positions sent to the network), ``cache_hits``
     (positions answered without it) and ``batches`` (forward calls).
     The network is moved to ``device``. Its values are multiplied by ``value_scale``: a network trained
     under another scoring of the game (`rlgames.game.Game.value_scale`, `from_checkpoint`'s ``rescore``).
@@ -60,9 +64,11 @@ class NetworkEvaluator(Evaluator):
         cache_size: int = 100_000,
         device: str | torch.device = "cpu",
         value_scale: float = 1.0,
+        precision: str = "float32",
     ) -> None:
         if batch_size < 1 or cache_size < 0:
             raise ValueError(f"batch_size must be >= 1 and cache_size >= 0, got {batch_size} and {cache_size}")
+        check_precision(precision)
         config = network.config
         expected = input_shape(game, config.arch, inputs=feature_inputs(config.args))
         if config.observation_shape != expected or config.num_actions != game.num_actions:
@@ -77,6 +83,7 @@ class NetworkEvaluator(Evaluator):
         self.batch_size = batch_size
         self.cache_size = cache_size
         self.value_scale = value_scale
+        self.precision = precision
         self._cache: OrderedDict[CompactState, tuple[float, np.ndarray]] = OrderedDict()
         self.input_shape = expected
         """What the network reads of a position (`inputs`): the observation's shape or its encoding's."""
@@ -171,7 +178,7 @@ class NetworkEvaluator(Evaluator):
         if was_training:
             network.eval()
         try:
-            with torch.inference_mode():
+            with torch.inference_mode(), autocast(self.precision, self.device):
                 forward = self._folded_forward() or network
                 logits, value = forward(torch.from_numpy(obs).to(self.device), torch.from_numpy(mask).to(self.device))
                 priors = torch.softmax(logits.to(torch.float64), dim=1)  # [n, A], exactly 0 where masked

@@ -20,6 +20,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
+from rlgames.models.precision import PRECISIONS
+from rlgames.models.precision import settle as settle_precision
 from rlgames.train.settings import ConfigError, apply_overrides
 
 
@@ -201,6 +203,10 @@ class TrainConfig:
     """The learner."""
     eval: EvalConfig = EvalConfig()
     """Evaluation."""
+    precision: str = "float32"
+    """The network's arithmetic in self-play and learning (`rlgames.models.precision`): float32, bfloat16
+    (autocast, float32 weights: several times faster where the hardware multiplies bfloat16, slower
+    elsewhere), or auto (bfloat16 where the hardware multiplies it natively)."""
 
     def __post_init__(self) -> None:
         validate(self)
@@ -296,6 +302,8 @@ def validate(config: TrainConfig) -> None:
         raise ConfigError(f"selfplay.search must be 'auto', 'puct' or 'gumbel', got {config.selfplay.search!r}")
     if config.selfplay.forced_playouts and config.selfplay.search != "puct":
         raise ConfigError("selfplay.forced_playouts needs selfplay.search = 'puct' (the Gumbel search forces none)")
+    if config.precision not in (*PRECISIONS, "auto"):
+        raise ConfigError(f"precision must be one of {', '.join(PRECISIONS)} or 'auto', got {config.precision!r}")
     if config.optim.optimizer not in ("adam", "sgd"):
         raise ConfigError(f"optim.optimizer must be 'adam' or 'sgd', got {config.optim.optimizer!r}")
     if config.eval.games % 2:
@@ -309,12 +317,17 @@ def validate(config: TrainConfig) -> None:
 
 def settle_for_device(config: TrainConfig, device_type: str) -> TrainConfig:
     """``config`` with its device-dependent defaults settled for ``device_type`` ("cpu" or "cuda"):
-    ``selfplay.search = "auto"`` becomes "gumbel" on the CPU and "puct" on CUDA. A run records the
-    settled config, so a resumed run keeps its search."""
-    if config.selfplay.search != "auto":
-        return config
-    search = "gumbel" if device_type == "cpu" else "puct"
-    return dataclasses.replace(config, selfplay=dataclasses.replace(config.selfplay, search=search))
+    ``selfplay.search = "auto"`` becomes "gumbel" on the CPU and "puct" on CUDA, ``precision = "auto"``
+    bfloat16 where the device multiplies it natively and float32 elsewhere (`rlgames.models.precision.settle`).
+    A run records the settled config, so a resumed run keeps its search and its arithmetic."""
+    search = config.selfplay.search
+    if search == "auto":
+        search = "gumbel" if device_type == "cpu" else "puct"
+    return dataclasses.replace(
+        config,
+        selfplay=dataclasses.replace(config.selfplay, search=search),
+        precision=settle_precision(config.precision, device_type),
+    )
 
 
 # Every preset names its search: the one its shipped network was trained with (connect_four: the shipped

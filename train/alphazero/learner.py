@@ -19,11 +19,13 @@ reported alongside (it falls as the policy sharpens).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 import torch
 from rlgames.models import PolicyValueNet
 from rlgames.models.networks import TrainingHeads
+from rlgames.models.precision import autocast
+from rlgames.models.precision import check as check_precision
 from rlgames.train.alphazero.config import OptimConfig
 from rlgames.train.alphazero.selfplay import Positions
 
@@ -51,11 +53,21 @@ def make_optimizer(network: PolicyValueNet, config: OptimConfig) -> torch.optim.
 
 
 class Learner:
-    """Takes optimisation steps on ``network`` (already on ``device``) with ``optimizer``."""
+    """Takes optimisation steps on ``network`` (already on ``device``) with ``optimizer``; with ``precision``
+    bfloat16 its forwards and backwards run under autocast (`rlgames.models.precision`), the weights, the
+    optimizer and the losses in float32."""
 
     def __init__(
-        self, network: PolicyValueNet, optimizer: torch.optim.Optimizer, config: OptimConfig, device: torch.device
+        self,
+        network: PolicyValueNet,
+        optimizer: torch.optim.Optimizer,
+        config: OptimConfig,
+        device: torch.device,
+        *,
+        precision: str = "float32",
     ) -> None:
+        check_precision(precision)
+        self.precision = precision
         self.network = network
         self.optimizer = optimizer
         self.value_weight = config.value_weight
@@ -79,7 +91,8 @@ class Learner:
         target_value = torch.from_numpy(batch.values).to(self.device)  # [B]
         value_weight = torch.from_numpy(batch.value_weights).to(self.device)  # [B], 0 or 1
         policy_weight = torch.from_numpy(batch.policy_weights).to(self.device)  # [B], 0 or 1
-        heads = self.network.training_heads(obs, mask)  # logits [B, A] (illegal: MASKED_LOGIT), value [B]
+        with autocast(self.precision, self.device):
+            heads = _float32(self.network.training_heads(obs, mask))  # logits [B, A] (illegal: MASKED_LOGIT), value [B]
         log_policy = torch.log_softmax(heads.logits, dim=1)  # [B, A]
         cross_entropy = -(target_policy * log_policy).sum(dim=1)  # [B]
         policy_loss = (policy_weight * cross_entropy).sum() / policy_weight.sum().clamp(min=1.0)
@@ -135,6 +148,13 @@ class Learner:
         total.backward()
         self.optimizer.step()
         return losses
+
+
+def _float32(heads: TrainingHeads) -> TrainingHeads:
+    """``heads`` in float32 (autocast leaves a bfloat16 forward's outputs in bfloat16)."""
+    return replace(
+        heads, **{f.name: getattr(heads, f.name).float() for f in fields(heads) if getattr(heads, f.name) is not None}
+    )
 
 
 def mean_losses(history: list[Losses]) -> Losses:

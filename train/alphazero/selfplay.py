@@ -255,7 +255,8 @@ class SelfPlay:
         self, evaluator: NetworkEvaluator, seed: int, archive: Sequence[ArchivedGame] = ()
     ) -> tuple[Positions, SelfPlayStats]:
         """``config.games_per_iteration`` games with ``evaluator``'s network: `play_games` in this process, or
-        an equal share in each worker, each with a copy of the network on the CPU and its share's seed drawn
+        an equal share in each worker, each with a copy of the network on the CPU (in ``evaluator``'s precision)
+        and its share's seed drawn
         from ``(seed, share)`` (`share_seed`); the shares' positions in order. ``archive``: the earlier games'
         moves that ``config.archive_fraction`` of the games start from."""
         config = self.config
@@ -264,7 +265,7 @@ class SelfPlay:
         start = time.perf_counter()
         parts = np.array_split(np.arange(config.games_per_iteration), config.workers)
         shares = [(share_seed(seed, k), len(part), archive) for k, part in enumerate(parts) if len(part)]
-        played = list(self._play_shares(evaluator.network, shares))
+        played = list(self._play_shares(evaluator.network, evaluator.precision, shares))
         return concatenate([positions for positions, _ in played]), merged(
             [stats for _, stats in played], time.perf_counter() - start
         )
@@ -276,16 +277,16 @@ class SelfPlay:
             self.actors = None
 
     def _play_shares(
-        self, network: PolicyValueNet, shares: list[tuple[int, int, Sequence[ArchivedGame]]]
+        self, network: PolicyValueNet, precision: str, shares: list[tuple[int, int, Sequence[ArchivedGame]]]
     ) -> Iterator[tuple[Positions, SelfPlayStats]]:
         recipe = game_recipe(self.game)
         if self.backend.kind == "local":
-            setup_args = (recipe, self.config, network_record(network))
+            setup_args = (recipe, self.config, network_record(network), precision)
             return map_ordered(_play_share, shares, workers=len(shares), setup=_share_setup, setup_args=setup_args)
         if self.actors is None:
             from rlgames.parallel.ray_pool import RayPool  # Ray is imported only when asked for
 
-            setup_args = (recipe, self.config, network.config.to_dict())
+            setup_args = (recipe, self.config, network.config.to_dict(), precision)
             self.actors = RayPool(len(shares), _actor_setup, setup_args, self.backend.address)
         self.version += 1
         weights = self.actors.put(network_record(network)[1])
@@ -315,11 +316,12 @@ def share_seed(seed: int, share: int) -> int:
 
 
 def _share_setup(
-    recipe: GameRecipe, config: SelfPlayConfig, record: NetworkRecord
+    recipe: GameRecipe, config: SelfPlayConfig, record: NetworkRecord, precision: str = "float32"
 ) -> tuple[Game, NetworkEvaluator, SelfPlayConfig]:
-    """A worker's game (rebuilt from its registry name and parameters), network and settings."""
+    """A worker's game (rebuilt from its registry name and parameters), network (evaluated in the
+    trainer's evaluator's ``precision``) and settings."""
     game = rebuild_game(recipe)
-    return game, NetworkEvaluator(network_from_record(record), game), config
+    return game, NetworkEvaluator(network_from_record(record), game, precision=precision), config
 
 
 def _play_share(
@@ -345,10 +347,12 @@ class _Actor:
     version: int = 0
 
 
-def _actor_setup(recipe: GameRecipe, config: SelfPlayConfig, network: dict[str, Any]) -> _Actor:
-    """An actor's game and a network of the run's architecture (``network``, its config), weights to come."""
+def _actor_setup(recipe: GameRecipe, config: SelfPlayConfig, network: dict[str, Any], precision: str) -> _Actor:
+    """An actor's game and a network of the run's architecture (``network``, its config, evaluated in
+    ``precision``), weights to come."""
     game = rebuild_game(recipe)
-    return _Actor(game, NetworkEvaluator(network_from_config(NetworkConfig.from_dict(network)).eval(), game), config)
+    net = network_from_config(NetworkConfig.from_dict(network)).eval()
+    return _Actor(game, NetworkEvaluator(net, game, precision=precision), config)
 
 
 def _play_versioned_share(

@@ -113,12 +113,14 @@ class Trainer:
                 load_checkpoint(config.network.init, game=game, map_location=self.device, network=self.network.config),
             )
         self.optimizer = make_optimizer(self.network, config.optim)
-        self.learner = Learner(self.network, self.optimizer, config.optim, self.device)
+        self.learner = Learner(self.network, self.optimizer, config.optim, self.device, precision=config.precision)
         self.rng = RngStreams.from_seed(iteration_seed(config.seed, Stream.SAMPLING))
         self.replay = ReplayBuffer(config.replay.capacity, self.network.config.observation_shape, game.num_actions)
         self.selfplay = SelfPlay(game, config.selfplay, backend)
         self.archive: list[ArchivedGame] = []  # the last ``selfplay.archive_games`` games, oldest first
-        self.evaluator = NetworkEvaluator(self.network, game, batch_size=1024, device=self.device)
+        self.evaluator = NetworkEvaluator(
+            self.network, game, batch_size=1024, device=self.device, precision=config.precision
+        )
         self.iteration = 0
         self.evaluations: list[tuple[int, dict[str, float]]] = []  # (iteration, results) of this process
         self._benchmark: SolverBenchmark | None = None
