@@ -12,21 +12,22 @@ that start is reported apart. The ratio of interest is 2 workers over 1 on each 
     python benchmarks/bench_ray.py --games 2000 --positions-games 200 --selfplay-iterations 5 \
         --selfplay-games 64 --json benchmarks/results/ray.json
 
-AlphaZero self-play is `rlgames.train.alphazero.selfplay.SelfPlay`, as the trainer drives it: one object
-for the whole run, ``play`` once per iteration (``--selfplay-iterations`` of ``--selfplay-games`` games),
-the evaluator's cache cleared before each iteration as the trainer clears it after learning. Local workers
-are processes started for each iteration; Ray's are actors started by the first iteration and kept, the
-network's weights sent by one ``ray.put`` per iteration. So the first iteration (Ray's actors' start) is
-reported apart from the steady ones, whose rates are the rows' and the ratios'. Its settings are the
-``connect_four_small`` preset's `SelfPlayConfig` (what ``python -m rlgames.train connect_four --preset
-connect_four_small`` runs: Gumbel search at 32 simulations, random-move games, proven siblings) and its
-network the shipped ``checkpoints/connect_four.pt``, trained with that preset: the 2-core preset of a game
+AlphaZero self-play is `rlgames.train.alphazero.selfplay.SelfPlay`, as the trainer drives it: one object for
+the whole run, ``play`` once per iteration (``--selfplay-iterations`` of ``--selfplay-games`` games), the
+evaluator's cache cleared before each iteration as the trainer clears it after learning. Local workers are
+processes and Ray's are actors, both started by the first iteration and kept, the network's weights sent once
+per iteration (``ray.put`` on Ray; in the items locally). So the first iteration (the workers' start) is
+reported apart from the steady ones, whose rates are the rows' and the ratios'. (The record
+``benchmarks/results/ray.json`` was measured when local workers were still started for each iteration.) Its
+settings are the ``connect_four_small`` preset's `SelfPlayConfig` (what ``python -m rlgames.train connect_four
+--preset connect_four_small`` runs: Gumbel search at 32 simulations, random-move games, proven siblings) and
+its network the shipped ``checkpoints/connect_four.pt``, trained with that preset: the 2-core preset of a game
 whose games are long enough that an iteration is many seconds of search. Tic-tac-toe's preset plays its 64
 games in well under a second, less than a worker process takes to start, so it would time the start alone.
-With one worker `SelfPlay` plays in the calling process on either backend; the Ray row with one worker
-sends the iteration to one actor instead (`OneActorSelfPlay`), so that it measures an actor's rate, what
-more actors multiply. The rows count searched positions (one per move, the trainer's "positions"); their
-``positions`` key counts those recorded for the replay buffer (siblings included), what a learner consumes.
+With one worker `SelfPlay` plays in the calling process on either backend; the Ray row with one worker sends
+the iteration to one actor instead (`OneActorSelfPlay`), so that it measures an actor's rate, what more actors
+multiply. The rows count searched positions (one per move, the trainer's "positions"); their ``positions`` key
+counts those recorded for the replay buffer (siblings included), what a learner consumes.
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ class OneActorSelfPlay(SelfPlay):
         if self.config.workers > 1 or self.backend.kind == "local":
             return super().play(evaluator, seed)
         start = time.perf_counter()
-        [(positions, stats)] = list(self._play_shares(evaluator.network, [(seed, self.config.games_per_iteration)]))
+        [(positions, stats)] = list(self._play_shares(evaluator, [(seed, self.config.games_per_iteration, ())]))
         return positions, dataclasses.replace(stats, seconds=time.perf_counter() - start)
 
 

@@ -40,6 +40,6 @@ def test_one_actor_plays_the_iteration_this_process_would(local_ray):
         for _ in range(2):  # the second iteration sends a second version of the network
             played, stats = on_actor.play(evaluator, 3)
             assert same_positions(played, here) and stats.games == 2
-        assert on_actor.actors is not None, "the iteration went to an actor"
+        assert on_actor.pool is not None, "the iteration went to an actor"
     finally:
         on_actor.close()

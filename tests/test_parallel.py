@@ -5,6 +5,7 @@ registry, their class)."""
 from __future__ import annotations
 
 import operator
+import os
 import sys
 
 import pytest
@@ -12,7 +13,7 @@ from tug import Tug
 
 import rlgames
 from rlgames.cli import main
-from rlgames.parallel import LOCAL, Backend, game_recipe, map_ordered, rebuild_game
+from rlgames.parallel import LOCAL, Backend, LocalPool, fetch, game_recipe, map_ordered, rebuild_game
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -26,6 +27,26 @@ def test_one_worker_runs_on_what_the_caller_built():
     assert list(map_ordered(operator.mul, [1, 2, 3], setup=int, setup_args=("1",), local=10)) == [10, 20, 30]
     with pytest.raises(ValueError, match="workers must be >= 1"):
         list(map_ordered(operator.add, [1], workers=0, setup=int))
+
+
+def _pid_and_shared(context: int, item: tuple[int, object]) -> tuple[int, int]:
+    index, shared = item
+    return os.getpid(), context + index + fetch(shared)
+
+
+def test_a_local_pool_keeps_its_workers_call_after_call():
+    """A `LocalPool`'s two processes are started once: a second `map` runs on them again (no third pid), each
+    still holding what its setup built, and what the caller `put` reaches the workers with every item."""
+    pool = LocalPool(2, int, ("100",))
+    try:
+        first = list(pool.map(_pid_and_shared, [(i, pool.put(1000)) for i in range(6)]))
+        second = list(pool.map(_pid_and_shared, [(i, pool.put(2000)) for i in range(6)]))
+    finally:
+        pool.close()
+    assert [value for _, value in first] == [1100 + i for i in range(6)]
+    assert [value for _, value in second] == [2100 + i for i in range(6)]
+    pids = {pid for pid, _ in first + second}
+    assert len(pids) <= 2 and os.getpid() not in pids  # new processes for the second call would be new pids
 
 
 def test_games_are_rebuilt_from_their_registry_name_or_their_class():

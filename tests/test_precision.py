@@ -13,7 +13,7 @@ from rlgames.models import NetworkEvaluator, build_network
 from rlgames.models.precision import PRECISIONS, native_bfloat16, settle
 from rlgames.train.alphazero.config import load_config, settle_for_device
 from rlgames.train.alphazero.learner import Learner, make_optimizer
-from rlgames.train.alphazero.selfplay import _share_setup, network_record
+from rlgames.train.alphazero.selfplay import _worker_setup
 from rlgames.train.alphazero.trainer import Trainer
 from rlgames.train.settings import ConfigError
 from test_train import solver_batch, states_after_random_play
@@ -95,5 +95,5 @@ def test_self_play_workers_evaluate_in_the_trainers_arithmetic() -> None:
     network = build_network(C4, seed=0, blocks=1, channels=8)
     config = load_config("smoke").selfplay
     for precision in PRECISIONS:
-        _, evaluator, _ = _share_setup(game_recipe(C4), config, network_record(network), precision)
-        assert evaluator.precision == precision
+        worker = _worker_setup(game_recipe(C4), config, network.config.to_dict(), precision)
+        assert worker.evaluator.precision == precision

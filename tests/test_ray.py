@@ -140,9 +140,9 @@ def test_alphazero_actors_live_across_iterations_and_play_each_new_network_as_lo
     selfplay = SelfPlay(game, config, RAY)
     try:
         before, _ = selfplay.play(NetworkEvaluator(first, game), seed=3)
-        pids = ray.get([actor.pid.remote() for actor in selfplay.actors.actors])
+        pids = ray.get([actor.pid.remote() for actor in selfplay.pool.actors])
         on_ray, _ = selfplay.play(NetworkEvaluator(second, game), seed=3)
-        assert ray.get([actor.pid.remote() for actor in selfplay.actors.actors]) == pids
+        assert ray.get([actor.pid.remote() for actor in selfplay.pool.actors]) == pids
     finally:
         selfplay.close()
     local, _ = play_iteration(game, NetworkEvaluator(second, game), config, seed=3)

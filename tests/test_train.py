@@ -37,6 +37,7 @@ from rlgames.train.alphazero.learner import Learner, make_optimizer
 from rlgames.train.alphazero.replay import FIELDS, ReplayBuffer, augment, growing_window
 from rlgames.train.alphazero.selfplay import (
     Positions,
+    SelfPlay,
     Siblings,
     ArchivedGame,
     _collect,
@@ -293,6 +294,30 @@ def test_self_play_splits_among_workers_through_the_parallel_seam(request: pytes
         play_iteration(TTT, NetworkEvaluator(network, TTT), dataclasses.replace(config, workers=1), seed=3)[1].games
         == 5
     )
+
+
+def test_local_workers_live_across_iterations_and_play_each_new_network_as_fresh_ones_do(
+    request: pytest.FixtureRequest,
+) -> None:
+    """`SelfPlay`'s local pool is started by the first iteration and kept: the second iteration sends the new
+    network's weights to the same workers, which play what a pool started for that network alone plays."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # as the workers run
+    request.addfinalizer(lambda: torch.set_num_threads(threads))
+    first, second = (build_network(TTT, "mlp", hidden=16, layers=1, seed=seed) for seed in (0, 1))
+    config = SelfPlayConfig(games_per_iteration=6, parallel_games=3, search="gumbel", simulations=8, workers=2)
+    selfplay = SelfPlay(TTT, config)
+    try:
+        before, _ = selfplay.play(NetworkEvaluator(first, TTT), seed=3)
+        pool = selfplay.pool
+        after, _ = selfplay.play(NetworkEvaluator(second, TTT), seed=3)
+        assert pool is not None and selfplay.pool is pool
+    finally:
+        selfplay.close()
+    fresh, _ = play_iteration(TTT, NetworkEvaluator(second, TTT), config, seed=3)
+    assert not np.array_equal(after.policies, before.policies)  # the second network played
+    for name in FIELDS:
+        assert np.array_equal(getattr(after, name), getattr(fresh, name)), name
 
 
 def test_self_play_of_a_game_that_opens_with_a_roll() -> None:

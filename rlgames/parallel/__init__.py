@@ -77,16 +77,59 @@ def map_ordered(
         for item in items:
             yield work(context, item)
         return
-    pool = ProcessPoolExecutor(
-        workers, mp_context=multiprocessing.get_context("spawn"), initializer=_set_up, initargs=(setup, setup_args)
-    )
-    with pool:
-        futures = [pool.submit(_run, work, item) for item in items]
+    pool = LocalPool(workers, setup, setup_args)
+    try:
+        yield from pool.map(work, items)
+    finally:
+        pool.close()
+
+
+class LocalPool:
+    """``workers`` spawned processes that live until `close`, running item after item, call after call of `map`
+    (the local twin of `rlgames.parallel.ray_pool.RayPool`): what they build once (a game, a network, the
+    compiled searches, oneDNN's kernels for each batch shape) serves a whole run, not one call. What every item
+    of a call shares goes through `put`, and a worker reads it with `fetch`, as on Ray."""
+
+    def __init__(self, workers: int, setup: Callable[..., Any], setup_args: tuple) -> None:
+        self.executor = ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_set_up, initargs=(setup, setup_args)
+        )
+
+    def put(self, value: Any) -> Stored:
+        """``value``, to travel in the items (pickled with each)."""
+        return Stored(value)
+
+    def map(self, work: Callable[[Any, Item], Result], items: Sequence[Item]) -> Iterator[Result]:
+        """``work(context, item)`` for each of ``items`` on the workers, yielded in the items' order; closing the
+        iterator early cancels the items not yet started."""
+        futures = [self.executor.submit(_run, work, item) for item in items]
         try:
             for future in futures:
                 yield future.result()
         finally:
-            pool.shutdown(cancel_futures=True)
+            for future in futures:
+                future.cancel()
+
+    def close(self) -> None:
+        """Ends the workers."""
+        self.executor.shutdown(cancel_futures=True)
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A value a `LocalPool` sends in its items."""
+
+    value: Any
+
+
+def fetch(reference: Any) -> Any:
+    """In a worker, the value a pool's ``put`` returned ``reference`` for: a `LocalPool`'s travels in the item,
+    a `rlgames.parallel.ray_pool.RayPool`'s is read from Ray's object store."""
+    if isinstance(reference, Stored):
+        return reference.value
+    import ray
+
+    return ray.get(reference)
 
 
 def _set_up(setup: Callable[..., Any], setup_args: tuple) -> None:

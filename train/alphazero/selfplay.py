@@ -49,10 +49,7 @@ import torch
 from rlgames.models import NetworkEvaluator
 from rlgames.models.networks import (
     NetworkConfig,
-    NetworkRecord,
-    PolicyValueNet,
     network_from_config,
-    network_from_record,
     network_record,
 )
 from rlgames.train.alphazero.config import SelfPlayConfig
@@ -60,7 +57,7 @@ from rlgames.train.targets import outcome_values
 
 from rlgames.evaluators import load_evaluator
 from rlgames.game import Game, State
-from rlgames.parallel import LOCAL, Backend, GameRecipe, game_recipe, map_ordered, rebuild_game
+from rlgames.parallel import LOCAL, Backend, GameRecipe, LocalPool, fetch, game_recipe, rebuild_game
 from rlgames.search import AlphaBeta, AlphaBetaConfig
 from rlgames.search.mcts.config import GumbelConfig, MCTSConfig
 from rlgames.search.mcts.gumbel import MultiTreeGumbel
@@ -239,58 +236,57 @@ def search_config(config: SelfPlayConfig, *, fast: bool = False) -> MCTSConfig:
 
 class SelfPlay:
     """An iteration's self-play (`play`), iteration after iteration, with ``config.workers`` workers: in this
-    process (1 worker), in local processes started for each iteration (`rlgames.parallel.map_ordered`), or on
-    Ray actors started by the first iteration and kept until `close` (`rlgames.parallel.ray_pool.RayPool`), so
-    that a run pays their start once. Each iteration's network goes to Ray's object store once, as a new
-    version, and an actor loads it (``ray.get``) with the first share of that version it plays; a restarted
-    actor holds no version and loads the one its share names. The same seed and number of workers give the
-    same positions on either backend."""
+    process (1 worker), or in a pool started by the first iteration and kept until `close`: local processes
+    (`rlgames.parallel.LocalPool`) or Ray actors (`rlgames.parallel.ray_pool.RayPool`), so that a run pays
+    their start (imports, compiled code, oneDNN's kernels) once. Each iteration's network goes to the pool
+    once, as a new version (`put`), and a worker loads it with the first share of that version it plays; a
+    restarted Ray actor holds no version and loads the one its share names. The same seed and number of
+    workers give the same positions on either backend."""
 
     def __init__(self, game: Game, config: SelfPlayConfig, backend: Backend = LOCAL) -> None:
         self.game, self.config, self.backend = game, config, backend
-        self.actors: RayPool | None = None  # on Ray: started by the first `play`
-        self.version = 0  # the network versions sent to the actors
+        self.pool: LocalPool | RayPool | None = None  # started by the first `play` with workers
+        self.version = 0  # the network versions sent to the pool
 
     def play(
         self, evaluator: NetworkEvaluator, seed: int, archive: Sequence[ArchivedGame] = ()
     ) -> tuple[Positions, SelfPlayStats]:
         """``config.games_per_iteration`` games with ``evaluator``'s network: `play_games` in this process, or
         an equal share in each worker, each with a copy of the network on the CPU (in ``evaluator``'s precision)
-        and its share's seed drawn
-        from ``(seed, share)`` (`share_seed`); the shares' positions in order. ``archive``: the earlier games'
-        moves that ``config.archive_fraction`` of the games start from."""
+        and its share's seed drawn from ``(seed, share)`` (`share_seed`); the shares' positions in order.
+        ``archive``: the earlier games' moves that ``config.archive_fraction`` of the games start from."""
         config = self.config
         if config.workers == 1:
             return play_games(self.game, evaluator, config, seed, archive)
         start = time.perf_counter()
         parts = np.array_split(np.arange(config.games_per_iteration), config.workers)
         shares = [(share_seed(seed, k), len(part), archive) for k, part in enumerate(parts) if len(part)]
-        played = list(self._play_shares(evaluator.network, evaluator.precision, shares))
+        played = list(self._play_shares(evaluator, shares))
         return concatenate([positions for positions, _ in played]), merged(
             [stats for _, stats in played], time.perf_counter() - start
         )
 
     def close(self) -> None:
-        """Ends the Ray actors, if any (a later `play` starts others)."""
-        if self.actors is not None:
-            self.actors.close()
-            self.actors = None
+        """Ends the pool's workers, if any (a later `play` starts others)."""
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
 
     def _play_shares(
-        self, network: PolicyValueNet, precision: str, shares: list[tuple[int, int, Sequence[ArchivedGame]]]
+        self, evaluator: NetworkEvaluator, shares: list[tuple[int, int, Sequence[ArchivedGame]]]
     ) -> Iterator[tuple[Positions, SelfPlayStats]]:
-        recipe = game_recipe(self.game)
-        if self.backend.kind == "local":
-            setup_args = (recipe, self.config, network_record(network), precision)
-            return map_ordered(_play_share, shares, workers=len(shares), setup=_share_setup, setup_args=setup_args)
-        if self.actors is None:
-            from rlgames.parallel.ray_pool import RayPool  # Ray is imported only when asked for
+        network = evaluator.network
+        if self.pool is None:
+            setup_args = (game_recipe(self.game), self.config, network.config.to_dict(), evaluator.precision)
+            if self.backend.kind == "local":
+                self.pool = LocalPool(len(shares), _worker_setup, setup_args)
+            else:
+                from rlgames.parallel.ray_pool import RayPool  # Ray is imported only when asked for
 
-            setup_args = (recipe, self.config, network.config.to_dict(), precision)
-            self.actors = RayPool(len(shares), _actor_setup, setup_args, self.backend.address)
+                self.pool = RayPool(len(shares), _worker_setup, setup_args, self.backend.address)
         self.version += 1
-        weights = self.actors.put(network_record(network)[1])
-        return self.actors.map(_play_versioned_share, [(self.version, weights, *share) for share in shares])
+        weights = self.pool.put(network_record(network)[1])
+        return self.pool.map(_play_versioned_share, [(self.version, weights, *share) for share in shares])
 
 
 def play_iteration(
@@ -315,15 +311,6 @@ def share_seed(seed: int, share: int) -> int:
     return int(np.random.SeedSequence([seed, share]).generate_state(1, dtype=np.uint32)[0])
 
 
-def _share_setup(
-    recipe: GameRecipe, config: SelfPlayConfig, record: NetworkRecord, precision: str = "float32"
-) -> tuple[Game, NetworkEvaluator, SelfPlayConfig]:
-    """A worker's game (rebuilt from its registry name and parameters), network (evaluated in the
-    trainer's evaluator's ``precision``) and settings."""
-    game = rebuild_game(recipe)
-    return game, NetworkEvaluator(network_from_record(record), game, precision=precision), config
-
-
 def _play_share(
     context: tuple[Game, NetworkEvaluator, SelfPlayConfig], item: tuple[int, int, Sequence[ArchivedGame]]
 ) -> tuple[Positions, SelfPlayStats]:
@@ -337,8 +324,8 @@ def _play_share(
 
 
 @dataclass
-class _Actor:
-    """A Ray actor's self-play: its game, its network's evaluator, the settings, and the network version it
+class _Worker:
+    """A pool worker's self-play: its game, its network's evaluator, the settings, and the network version it
     holds (0: none yet, only the weights it was built with)."""
 
     game: Game
@@ -347,26 +334,24 @@ class _Actor:
     version: int = 0
 
 
-def _actor_setup(recipe: GameRecipe, config: SelfPlayConfig, network: dict[str, Any], precision: str) -> _Actor:
-    """An actor's game and a network of the run's architecture (``network``, its config, evaluated in
+def _worker_setup(recipe: GameRecipe, config: SelfPlayConfig, network: dict[str, Any], precision: str) -> _Worker:
+    """A worker's game and a network of the run's architecture (``network``, its config, evaluated in
     ``precision``), weights to come."""
     game = rebuild_game(recipe)
     net = network_from_config(NetworkConfig.from_dict(network)).eval()
-    return _Actor(game, NetworkEvaluator(net, game, precision=precision), config)
+    return _Worker(game, NetworkEvaluator(net, game, precision=precision), config)
 
 
 def _play_versioned_share(
-    actor: _Actor, item: tuple[int, Any, int, int, Sequence[ArchivedGame]]
+    worker: _Worker, item: tuple[int, Any, int, int, Sequence[ArchivedGame]]
 ) -> tuple[Positions, SelfPlayStats]:
-    """A share (seed, games, archive) on a Ray actor with network ``version``, whose weights (a reference into
-    Ray's object store) it fetches when it holds another version."""
+    """A share (seed, games, archive) with network ``version``, whose weights (what the pool's ``put`` gave) the
+    worker fetches (`rlgames.parallel.fetch`) when it holds another version."""
     version, weights, seed, games, archive = item
-    if version != actor.version:
-        import ray
-
-        actor.evaluator.network.load_state_dict({k: torch.tensor(v) for k, v in ray.get(weights).items()})
-        actor.version = version
-    return _play_share((actor.game, actor.evaluator, actor.config), (seed, games, archive))
+    if version != worker.version:
+        worker.evaluator.network.load_state_dict({k: torch.tensor(v) for k, v in fetch(weights).items()})
+        worker.version = version
+    return _play_share((worker.game, worker.evaluator, worker.config), (seed, games, archive))
 
 
 def merged(parts: list[SelfPlayStats], seconds: float) -> SelfPlayStats:
