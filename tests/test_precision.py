@@ -16,6 +16,7 @@ from rlgames.train.alphazero.learner import Learner, make_optimizer
 from rlgames.train.alphazero.selfplay import _worker_setup
 from rlgames.train.alphazero.trainer import Trainer
 from rlgames.train.settings import ConfigError
+from test_models import random_states
 from test_train import solver_batch, states_after_random_play
 
 import rlgames
@@ -50,16 +51,7 @@ def test_bfloat16_values_and_priors_are_the_float32_ones_to_its_rounding() -> No
     """The shipped connect four network on 64 positions of random play: values within 0.05 (bfloat16 keeps 8
     bits of mantissa through four residual blocks), priors still a distribution over the legal moves, and
     the most likely move the same in nearly every position."""
-    rng = np.random.default_rng(0)
-    states = []
-    while len(states) < 64:
-        state = C4.new_initial_state()
-        for _ in range(int(rng.integers(0, 20))):
-            child = state.apply(int(rng.choice(state.legal_actions())))
-            if child.is_terminal():
-                break
-            state = child
-        states.append(state)
+    states = random_states(C4, np.random.default_rng(0), 64, 20)
     path = ROOT / "checkpoints" / "connect_four.pt"
     values32, priors32 = NetworkEvaluator.from_checkpoint(path, C4).evaluate_batch(states)
     values16, priors16 = NetworkEvaluator.from_checkpoint(path, C4, precision="bfloat16").evaluate_batch(states)
