@@ -39,8 +39,9 @@ from rlgames.models import NetworkEvaluator, PolicyValueNet, load_network
 from rlgames.models.folded import fold
 from rlgames.models.networks import ResNet
 from rlgames.models.precision import PRECISIONS, autocast, native_bfloat16
-from rlgames.train.alphazero.config import load_config
+from rlgames.train.alphazero.config import load_config, settle_for_device
 from rlgames.train.alphazero.learner import Learner, make_optimizer
+from rlgames.train.alphazero.replay import ReplayBuffer
 from rlgames.train.alphazero.selfplay import Positions, play_games
 
 import rlgames
@@ -69,17 +70,15 @@ def learning_seconds_per_step(
     """CPU seconds per learner step on batches drawn from ``positions``, from a copy of ``network``."""
     net = copy.deepcopy(network)
     learner = Learner(net, make_optimizer(net, config.optim), config.optim, torch.device("cpu"), precision=precision)
+    replay = ReplayBuffer(len(positions), network.config.observation_shape, positions.masks.shape[1])
+    replay.add(positions)
     rng = np.random.default_rng(seed)
-    batches = [_batch(positions, rng.integers(len(positions), size=config.optim.batch_size)) for _ in range(steps)]
+    batches = [replay.sample(config.optim.batch_size, rng) for _ in range(steps)]  # as the trainer draws them
     learner.step(batches[0])  # warms up oneDNN's kernels for this precision
     start = time.thread_time()
     for batch in batches:
         learner.step(batch)
     return (time.thread_time() - start) / steps
-
-
-def _batch(positions: Positions, rows: np.ndarray) -> Positions:
-    return Positions(**{f.name: getattr(positions, f.name)[rows] for f in dataclasses.fields(Positions)})
 
 
 def agreement(network: PolicyValueNet, positions: Positions) -> dict[str, float]:
@@ -115,13 +114,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     machine = announce(argv)
     machine["native_bfloat16"] = native_bfloat16("cpu")
     print(f"native bfloat16 (AMX or AVX-512 BF16): {machine['native_bfloat16']}")
-    config = load_config(args.preset)
+    config = settle_for_device(load_config(args.preset), "cpu")
     network, info = load_network(args.checkpoint)
     game = rlgames.load_game(info.game_name, **info.game_params)
     selfplay = dataclasses.replace(
         config.selfplay, games_per_iteration=args.games, parallel_games=min(args.games, config.selfplay.parallel_games)
     )
-    selfplay = dataclasses.replace(selfplay, search="gumbel" if selfplay.search == "auto" else selfplay.search)
     warm = dataclasses.replace(selfplay, games_per_iteration=2, parallel_games=2)
     for precision in PRECISIONS:  # compiles the searches, warms up oneDNN
         play_games(game, NetworkEvaluator(network, game, precision=precision), warm, args.seed)
