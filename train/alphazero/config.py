@@ -360,7 +360,7 @@ PRESETS: dict[str, dict[str, Any]] = {
             "opponents": ["alphabeta(depth=2, eval=heuristic)", "mcts(simulations=100)"],
         },
     },
-    # The shipped connect four network's recipe, 80 minutes of 2 CPU cores with AMX and `--threads 2`
+    # The shipped connect four network's recipe, about 90 minutes of 2 CPU cores with AMX and `--threads 2`
     # (docs/research/selfplay-efficiency.md): connect_four_small's value targets (random-move games, proven
     # siblings) on a 4x64 network, with the final-position target and value targets leaning on the search
     # value, the learning rate lowered late (75% and 92% of the run), in bfloat16 where the CPU has it.
