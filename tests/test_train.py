@@ -121,8 +121,8 @@ def test_presets_are_valid_and_distinct() -> None:
     assert configs["smoke"].selfplay.games_per_iteration <= 8 and configs["smoke"].iterations <= 2
     assert configs["tic_tac_toe"].network.arch == "mlp"
     # the connect four recipe lowers its learning rate late: at 75% and 92% of the run
-    assert configs["connect_four"].lr_at(419) == 2e-3 and configs["connect_four"].lr_at(420) == 5e-4
-    assert configs["connect_four"].lr_at(517) == 5e-4 and configs["connect_four"].lr_at(518) == 1e-4
+    assert configs["connect_four"].lr_at(787) == 2e-3 and configs["connect_four"].lr_at(788) == 5e-4
+    assert configs["connect_four"].lr_at(965) == 5e-4 and configs["connect_four"].lr_at(966) == 1e-4
     assert configs["connect_four"].precision == "auto" and configs["tic_tac_toe"].precision == "float32"
     searches = {name: c.selfplay.search for name, c in configs.items()}
     assert searches == {

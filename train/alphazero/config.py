@@ -360,12 +360,12 @@ PRESETS: dict[str, dict[str, Any]] = {
             "opponents": ["alphabeta(depth=2, eval=heuristic)", "mcts(simulations=100)"],
         },
     },
-    # The shipped connect four network's recipe, about 90 minutes of 2 CPU cores with AMX and `--threads 2`
+    # The shipped connect four network's recipe, about 3 hours of 2 CPU cores with AMX and `--threads 2`
     # (docs/research/selfplay-efficiency.md): connect_four_small's value targets (random-move games, proven
     # siblings) on a 4x64 network, with the final-position target and value targets leaning on the search
     # value, the learning rate lowered late (75% and 92% of the run), in bfloat16 where the CPU has it.
     "connect_four": {
-        "iterations": 560,
+        "iterations": 1050,
         "precision": "auto",
         "network": {"arch": "resnet", "args": {"blocks": 4, "channels": 64, "final_head": 1}},
         "selfplay": {
@@ -389,7 +389,7 @@ PRESETS: dict[str, dict[str, Any]] = {
             "batch_size": 256,
             "steps_per_iteration": 80,
             "min_replay": 2_000,
-            "lr_schedule": [[420, 5e-4], [518, 1e-4]],
+            "lr_schedule": [[788, 5e-4], [966, 1e-4]],
             "final_weight": 1.5,
         },
         # no evaluations (the budget goes to training; they draw on streams of their own, so
