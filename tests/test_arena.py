@@ -35,6 +35,8 @@ from rlgames.arena.scores import PairResult, pair_results, score_matrices
 from rlgames.arena.tournament import ArenaResult
 from rlgames.cli import main
 from rlgames.game import Outcome
+from rlgames.models.checkpoint import save_checkpoint
+from rlgames.models.networks import build_network
 
 TTT = rlgames.load_game("tic_tac_toe")
 
@@ -227,6 +229,24 @@ def test_cli_arena_sprt_and_errors(capsys):
     assert "no parameter 'sed'" in capsys.readouterr().err
     assert main(["arena", "tic_tac_toe", "random", "solver", "--games", "3"]) == 2
     assert "even" in capsys.readouterr().err
+
+
+def test_cli_arena_plays_the_board_its_checkpoints_were_trained_on(tmp_path, capsys):
+    go9 = rlgames.load_game("go", board_size=9)
+    small, large = tmp_path / "go9.pt", tmp_path / "go7.pt"
+    save_checkpoint(small, network=build_network(go9, blocks=1, channels=8, seed=0), game=go9)
+    go7 = rlgames.load_game("go", board_size=7)
+    save_checkpoint(large, network=build_network(go7, blocks=1, channels=8, seed=0), game=go7)
+    argv = ["arena", "go", f"policy(model={small})", "random", "--games", "2", "--no-progress"]
+    assert main([*argv, "--out", str(tmp_path / "r")]) == 0
+    results = json.loads((tmp_path / "r" / "results.json").read_text())
+    assert results["game"]["params"]["board_size"] == 9  # not go's default 19x19
+    capsys.readouterr()
+    assert main([*argv, "-p", "board_size=7"]) == 2  # -p wins, and loading says why it cannot
+    assert "trained for go with params {'board_size': 9" in capsys.readouterr().err
+    # two checkpoints of different boards: no guess, the first that does not fit go's default is named
+    assert main(["arena", "go", f"policy(model={small})", f"policy(model={large})", "--games", "2"]) == 2
+    assert "trained for go with params {'board_size': 9" in capsys.readouterr().err
 
 
 def test_cli_arena_help_documents_the_agent_specs(capsys):

@@ -31,7 +31,35 @@ def parse_game_param(text: str) -> tuple[str, object]:
 
 
 def game_from_args(args: argparse.Namespace):
-    return load_game(args.game, **dict(args.param))
+    return load_game(args.game, **dict(game_params(args)))
+
+
+def game_params(args: argparse.Namespace) -> list[tuple[str, Any]]:
+    """The game parameters of ``args``: its ``-p`` ones, or without any those of the checkpoints its agent
+    specs name (`model_game_params`), so that ``mcts(model=checkpoints/go9.pt)`` plays 9x9 as it was trained."""
+    return list(args.param) or model_game_params(args.game, _agent_specs(args))
+
+
+def _agent_specs(args: argparse.Namespace) -> list[str]:
+    """The agent specs a verb was given: arena's positional ``specs``, the others' ``--agent``."""
+    specs = getattr(args, "specs", None) or [getattr(args, "agent", None)]
+    return [spec for spec in specs if isinstance(spec, str)]
+
+
+def model_game_params(game: str, specs: Sequence[str]) -> list[tuple[str, Any]]:
+    """The game parameters of the checkpoints named by ``model=`` in ``specs`` (`checkpoint_game_params`)
+    when they agree; empty when none is named, or they differ (loading them then says which is wrong)."""
+    from rlgames.agents.spec import AgentSpecError, parse_spec
+
+    found: list[list[tuple[str, Any]]] = []
+    for spec in specs:
+        try:
+            model = parse_spec(spec).params.get("model")
+        except AgentSpecError:
+            continue  # reported with its problem when the agent is loaded
+        if isinstance(model, str) and (params := checkpoint_game_params(model, game)) not in found:
+            found.append(params)
+    return found[0] if len(found) == 1 else []
 
 
 def checkpoint_game_params(path: str, game: str) -> list[tuple[str, Any]]:
