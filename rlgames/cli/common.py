@@ -47,17 +47,26 @@ def _agent_specs(args: argparse.Namespace) -> list[str]:
 
 
 def model_game_params(game: str, specs: Sequence[str]) -> list[tuple[str, Any]]:
-    """The game parameters of the checkpoints named by ``model=`` in ``specs`` (`checkpoint_game_params`)
-    when they agree; empty when none is named, or they differ (loading them then says which is wrong)."""
+    """The game parameters of the checkpoints named by ``model=`` in ``specs`` (`agreed_game_params`)."""
     from rlgames.agents.spec import AgentSpecError, parse_spec
 
-    found: list[list[tuple[str, Any]]] = []
+    models = []
     for spec in specs:
         try:
             model = parse_spec(spec).params.get("model")
         except AgentSpecError:
             continue  # reported with its problem when the agent is loaded
-        if isinstance(model, str) and (params := checkpoint_game_params(model, game)) not in found:
+        if isinstance(model, str):
+            models.append(model)
+    return agreed_game_params(game, models)
+
+
+def agreed_game_params(game: str, paths: Sequence[str]) -> list[tuple[str, Any]]:
+    """The game parameters of the checkpoints at ``paths`` (`checkpoint_game_params`) when they agree; empty
+    when there are none, or they differ (loading them then says which is wrong)."""
+    found: list[list[tuple[str, Any]]] = []
+    for path in paths:
+        if (params := checkpoint_game_params(path, game)) not in found:
             found.append(params)
     return found[0] if len(found) == 1 else []
 

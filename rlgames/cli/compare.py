@@ -66,10 +66,10 @@ def algorithm_of(search: list[str]) -> tuple[str, tuple[str, ...]]:
 def cmd_compare(args: argparse.Namespace) -> int:
     from rlgames.agents import load_agent
     from rlgames.arena.compare import CompareConfig, reference_spec, run_compare, summary, write_compare
-    from rlgames.cli.common import checkpoint_game_params, game_from_args
+    from rlgames.cli.common import agreed_game_params, game_from_args
 
     if not args.param:  # the checkpoint's own game: go9.pt plays 9x9
-        args.param = checkpoint_game_params(args.learned, args.game)
+        args.param = agreed_game_params(args.game, [args.learned])
     algorithm, settings = algorithm_of(args.search)
     config = CompareConfig(
         args.game,
